@@ -1,0 +1,104 @@
+import { act } from "@testing-library/react";
+import { createElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountAll } from "./main";
+
+function Hello(props: { name: string }) {
+  return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
+}
+function Broken(): never {
+  throw new Error("render failed");
+}
+
+const islands = {
+  hello: async () => ({ default: Hello }),
+  broken: async () => ({ default: Broken }),
+  missing: () => Promise.reject(new Error("chunk failed to load")),
+};
+
+const FALLBACK = `<form data-island-fallback action="/x" method="post"><button>Отправить</button></form>`;
+
+let warn: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  // React reports caught render errors on console.error too.
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function run() {
+  await act(async () => {
+    await mountAll(document, islands, {});
+  });
+}
+
+// As in a browser: act() would rethrow the render error that the mount loop
+// has already handled.
+async function runOutsideAct() {
+  await mountAll(document, islands, {});
+}
+
+describe("mount loop", () => {
+  it("mounts an island with props from the script named by data-props", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="hello" data-props="hello-props">${FALLBACK}</div>
+      <script id="hello-props" type="application/json">{"name":"Мир"}</script>`;
+    await run();
+    const el = document.getElementById("i")!;
+    expect(el.querySelector("[data-island-root] .hello")?.textContent).toBe("Привет, Мир");
+    expect(el.dataset.islandState).toBe("mounted");
+    expect(el.querySelector("form")!.hidden).toBe(true);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("reads props from the next sibling JSON script and renders into a designated child", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="hello"><p>сервер</p><div id="slot" data-island-root></div></div>
+      <script type="application/json">{"name":"сосед"}</script>`;
+    await run();
+    expect(document.getElementById("slot")!.textContent).toBe("Привет, сосед");
+    expect(document.getElementById("i")!.querySelectorAll("[data-island-root]")).toHaveLength(1);
+  });
+
+  it("mounts each island only once", async () => {
+    document.body.innerHTML = `<div id="i" data-island="hello"></div><script type="application/json">{"name":"x"}</script>`;
+    await run();
+    await run();
+    expect(document.querySelectorAll(".hello")).toHaveLength(1);
+  });
+
+  it.each([
+    ["broken props JSON", `<div id="i" data-island="hello" data-props="p">${FALLBACK}</div><script id="p" type="application/json">{"name":</script>`],
+    ["a missing props element", `<div id="i" data-island="hello" data-props="nope">${FALLBACK}</div>`],
+    ["props that are not an object", `<div id="i" data-island="hello">${FALLBACK}</div><script type="application/json">[1]</script>`],
+    ["an unknown island", `<div id="i" data-island="nope">${FALLBACK}</div>`],
+    ["a failed import", `<div id="i" data-island="missing">${FALLBACK}</div>`],
+    ["a render error", `<div id="i" data-island="broken">${FALLBACK}</div>`],
+  ])("leaves the fallback untouched on %s", async (_, html) => {
+    document.body.innerHTML = html;
+    const el = document.getElementById("i")!;
+    const before = el.innerHTML;
+    await runOutsideAct();
+    expect(el.innerHTML).toBe(before);
+    expect(el.querySelector("form")!.hidden).toBe(false);
+    expect(el.dataset.islandState).toBe("failed");
+    expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it("applies enhancements lazily and survives a failing one", async () => {
+    document.body.innerHTML = `<input id="a" data-enhance="upper"><input id="b" data-enhance="nope">`;
+    const upper = vi.fn((el: HTMLElement) => ((el as HTMLInputElement).value = "ok"));
+    const loader = vi.fn(async () => ({ default: upper }));
+    await mountAll(document, {}, { upper: loader });
+    expect((document.getElementById("a") as HTMLInputElement).value).toBe("ok");
+    expect(loader).toHaveBeenCalledOnce();
+    expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it("loads no enhancement the page does not use", async () => {
+    document.body.innerHTML = `<p>нет полей</p>`;
+    const loader = vi.fn();
+    await mountAll(document, {}, { phone: loader });
+    expect(loader).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,105 @@
+// The one mount loop. Pages stay plain server-rendered HTML; this script
+// (loaded as <script type="module">, so deferred) only enhances them:
+//
+//   <div data-island="sms-code" data-props="sms-code-props"> …fallback… </div>
+//   <script id="sms-code-props" type="application/json">{…}</script>
+//   <input name="phone" data-enhance="phone">
+//
+// Components and enhancements are imported lazily, so a page pays only for
+// what it has, and if anything fails the server-rendered fallback stays.
+import type { ComponentType } from "react";
+
+type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
+type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
+
+// Static maps so that Vite sees every import() and splits a chunk per entry.
+export const islands: Record<string, IslandLoader> = {
+  "sms-code": () => import("./sms-code/SmsCode"),
+};
+
+export const enhancements: Record<string, EnhanceLoader> = {
+  phone: () => import("./enhance/phone"),
+  birthday: () => import("./enhance/birthday"),
+};
+
+function warn(what: string, err: unknown): void {
+  console.warn(`[islands] ${what}: fallback kept`, err);
+}
+
+/** Finds the island's props: the JSON script named by data-props, or else the
+ *  next sibling <script type="application/json">; no props at all means {}. */
+export function readProps(el: HTMLElement): Record<string, unknown> {
+  let script: Element | null = null;
+  const id = el.dataset.props;
+  if (id) {
+    script = document.getElementById(id);
+    if (!script) throw new Error(`props element #${id} not found`);
+  } else {
+    const next = el.nextElementSibling;
+    if (next?.matches('script[type="application/json"]')) script = next;
+  }
+  if (!script) return {};
+  if (!script.matches('script[type="application/json"]')) {
+    throw new Error("props element is not <script type=\"application/json\">");
+  }
+  const props: unknown = JSON.parse(script.textContent || "");
+  if (typeof props !== "object" || props === null || Array.isArray(props)) {
+    throw new Error("props must be a JSON object");
+  }
+  return props as Record<string, unknown>;
+}
+
+async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoader>): Promise<void> {
+  const name = el.dataset.island ?? "";
+  el.dataset.islandState = "loading";
+  try {
+    const load = registry[name];
+    if (!load) throw new Error(`unknown island "${name}"`);
+    const props = readProps(el);
+    const [{ mount }, mod] = await Promise.all([import("./react-mount"), load()]);
+    mount(el, mod.default, props, (err) => {
+      el.dataset.islandState = "failed";
+      warn(`island "${name}" crashed`, err);
+    });
+    el.dataset.islandState = "mounted";
+  } catch (err) {
+    el.dataset.islandState = "failed";
+    warn(`island "${name}" not mounted`, err);
+  }
+}
+
+async function enhance(el: HTMLElement, registry: Record<string, EnhanceLoader>): Promise<void> {
+  const name = el.dataset.enhance ?? "";
+  try {
+    const load = registry[name];
+    if (!load) throw new Error(`unknown enhancement "${name}"`);
+    (await load()).default(el);
+    el.dataset.enhanceState = "done";
+  } catch (err) {
+    warn(`enhancement "${name}" not applied`, err);
+  }
+}
+
+/** Mounts every island and applies every enhancement under root, once each. */
+export function mountAll(
+  root: ParentNode = document,
+  islandMap: Record<string, IslandLoader> = islands,
+  enhanceMap: Record<string, EnhanceLoader> = enhancements,
+): Promise<void> {
+  const jobs: Promise<void>[] = [];
+  root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
+    if (!el.dataset.islandState) jobs.push(mountIsland(el, islandMap));
+  });
+  root.querySelectorAll<HTMLElement>("[data-enhance]").forEach((el) => {
+    if (!el.dataset.enhanceState) jobs.push(enhance(el, enhanceMap));
+  });
+  return Promise.all(jobs).then(() => undefined);
+}
+
+// Module scripts run after parsing, so the DOM is complete here; the check
+// covers the script being loaded some other way.
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => void mountAll(), { once: true });
+} else {
+  void mountAll();
+}

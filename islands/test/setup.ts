@@ -1,0 +1,24 @@
+import { afterEach } from "vitest";
+import { cleanup } from "@testing-library/react";
+
+// happy-dom has <dialog> with showModal/close; older DOMs did not. Keep the
+// tests independent of that.
+const proto = globalThis.HTMLDialogElement?.prototype as HTMLDialogElement | undefined;
+if (proto && typeof proto.showModal !== "function") {
+  proto.showModal = function (this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+  };
+  proto.close = function (this: HTMLDialogElement) {
+    if (!this.hasAttribute("open")) return;
+    this.removeAttribute("open");
+    this.dispatchEvent(new Event("close"));
+  };
+}
+
+// React warns unless it knows it runs under act().
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+afterEach(() => {
+  cleanup();
+  document.body.innerHTML = "";
+});

@@ -1,0 +1,50 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+// The Go server reads static/dist/.vite/manifest.json to find each entry's
+// hashed file, its CSS and the chunks to preload. Entry keys in the manifest
+// are these paths relative to islands/ (e.g. "main.ts").
+export default defineConfig({
+  root,
+  base: "/static/dist/",
+  plugins: [react()],
+  build: {
+    outDir: "../static/dist",
+    emptyOutDir: true,
+    manifest: true,
+    sourcemap: false,
+    target: "es2020",
+    // The server writes <link rel="modulepreload"> itself; browsers without
+    // it simply skip the hint, so the polyfill is dead weight on the entry.
+    modulePreload: { polyfill: false },
+    // Vite 8 renamed rollupOptions to rolldownOptions (the old name is a
+    // deprecated alias).
+    rolldownOptions: {
+      input: {
+        main: "main.ts",
+        "sms-code": "sms-code/SmsCode.tsx",
+        phone: "enhance/phone.ts",
+        birthday: "enhance/birthday.ts",
+      },
+      output: {
+        entryFileNames: "assets/[name]-[hash].js",
+        chunkFileNames: "assets/[name]-[hash].js",
+        assetFileNames: "assets/[name]-[hash][extname]",
+        codeSplitting: {
+          // One cacheable vendor chunk for React, shared by every island.
+          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
+    },
+  },
+  test: {
+    environment: "happy-dom",
+    include: ["**/*.test.{ts,tsx}"],
+    exclude: ["node_modules/**", "e2e/**"],
+    setupFiles: ["test/setup.ts"],
+  },
+});
