@@ -1,0 +1,53 @@
+# The two commands a newcomer needs: `make run` and `make test` (see README).
+SHELL := /bin/bash
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+NODE_MODULES := islands/node_modules/.package-lock.json
+MANIFEST     := static/dist/.vite/manifest.json
+ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
+TEMPL_SRC    := $(wildcard views/*.templ)
+
+.PHONY: run build test generate islands templ vet unit vitest e2e clean
+
+## run: build everything and start the server on the bundled sandbox at http://localhost:8080
+run: generate
+	go run ./cmd/lk
+
+## build: bin/lk, one binary with everything embedded
+build: bin/lk
+
+bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/null) $(shell find static -type f 2>/dev/null)
+	CGO_ENABLED=0 go build -trimpath -o bin/lk ./cmd/lk
+
+## test: vet, staticcheck, Go tests with the race detector, Vitest, browser tests
+test: generate vet unit vitest e2e
+
+generate: islands templ
+
+$(NODE_MODULES): islands/package.json islands/package-lock.json
+	cd islands && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+islands: $(MANIFEST)
+$(MANIFEST): $(NODE_MODULES) $(ISLAND_SRC)
+	cd islands && npx vite build --logLevel warn
+
+templ: $(TEMPL_SRC)
+	go tool templ generate -path views -log-level warn
+
+vet:
+	go vet ./...
+	go tool staticcheck ./...
+
+unit:
+	go test -race -count=1 $(GOTESTFLAGS) ./...
+
+vitest: $(NODE_MODULES)
+	cd islands && npx vitest run --reporter=dot
+
+e2e: bin/lk $(NODE_MODULES)
+	cd islands && npx playwright test
+
+clean:
+	rm -rf bin static/dist
+	find views -name '*_templ.go' -delete

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"lk/handlers"
+	"lk/views"
+)
+
+// config is the server's configuration, read once from LK_ variables.
+type config struct {
+	Addr           string         // LK_ADDR
+	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox
+	SandboxAddr    string         // LK_SANDBOX_ADDR
+	DataDir        string         // LK_DATA_DIR
+	CookieKeys     []handlers.Key // LK_COOKIE_KEYS
+	CookieDomain   string         // LK_COOKIE_DOMAIN
+	MainSiteURL    string         // LK_MAIN_SITE_URL
+	SupportPhone   string         // LK_SUPPORT_PHONE
+	Socials        []views.Social // LK_SOCIAL_LINKS
+	Location       *time.Location // LK_TIMEZONE
+	ConnectTimeout time.Duration  // LK_GATEWAY_CONNECT_TIMEOUT
+	CallTimeout    time.Duration  // LK_GATEWAY_TIMEOUT
+	LogLevel       string         // LK_LOG_LEVEL
+	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
+}
+
+// variables documents every variable with its default, for errors and -help.
+var variables = []struct{ name, def, doc string }{
+	{"LK_ADDR", ":8080", "address the server listens on"},
+	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty runs the bundled sandbox"},
+	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
+	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database"},
+	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
+	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie (SPEC §9); empty: host-only __Host- cookie"},
+	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},
+	{"LK_SUPPORT_PHONE", "+7 (800) 000-00-00", "support phone shown in the header and footer"},
+	{"LK_SOCIAL_LINKS", "ВКонтакте=https://vk.com/,Telegram=https://t.me/", "comma-separated Name=URL social links"},
+	{"LK_TIMEZONE", "Europe/Moscow", "the resort's time zone"},
+	{"LK_GATEWAY_CONNECT_TIMEOUT", "3s", "connect deadline of provider calls"},
+	{"LK_GATEWAY_TIMEOUT", "10s", "whole-call deadline of provider calls"},
+	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
+}
+
+// loadConfig reads and checks the configuration; an error names the variable.
+func loadConfig(getenv func(string) string) (config, error) {
+	get := func(name string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		for _, v := range variables {
+			if v.name == name {
+				return v.def
+			}
+		}
+		return ""
+	}
+	var c config
+	var err error
+	c.Addr = get("LK_ADDR")
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, fmt.Errorf("LK_ADDR: %q is not host:port", c.Addr)
+	}
+	c.GatewayURL = strings.TrimRight(get("LK_GATEWAY_URL"), "/")
+	if c.GatewayURL != "" {
+		u, err := url.Parse(c.GatewayURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL", c.GatewayURL)
+		}
+	}
+	c.SandboxAddr = get("LK_SANDBOX_ADDR")
+	if _, _, err := net.SplitHostPort(c.SandboxAddr); err != nil {
+		return c, fmt.Errorf("LK_SANDBOX_ADDR: %q is not host:port", c.SandboxAddr)
+	}
+	c.DataDir = get("LK_DATA_DIR")
+	if keys := get("LK_COOKIE_KEYS"); keys != "" {
+		for i, k := range strings.Split(keys, ",") {
+			key, err := handlers.ParseKey(strings.TrimSpace(k))
+			if err != nil {
+				return c, fmt.Errorf("LK_COOKIE_KEYS: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", i+1, err)
+			}
+			c.CookieKeys = append(c.CookieKeys, key)
+		}
+	}
+	c.CookieDomain = get("LK_COOKIE_DOMAIN")
+	c.MainSiteURL = get("LK_MAIN_SITE_URL")
+	if u, err := url.Parse(c.MainSiteURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return c, fmt.Errorf("LK_MAIN_SITE_URL: %q is not an http(s) URL", c.MainSiteURL)
+	}
+	c.SupportPhone = get("LK_SUPPORT_PHONE")
+	if links := get("LK_SOCIAL_LINKS"); links != "" {
+		for _, pair := range strings.Split(links, ",") {
+			name, link, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			u, err := url.Parse(link)
+			if !ok || name == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				return c, fmt.Errorf("LK_SOCIAL_LINKS: %q is not Name=https://…", pair)
+			}
+			c.Socials = append(c.Socials, views.Social{Name: name, URL: link})
+		}
+	}
+	if c.Location, err = time.LoadLocation(get("LK_TIMEZONE")); err != nil {
+		return c, fmt.Errorf("LK_TIMEZONE: %v", err)
+	}
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}} {
+		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
+			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
+		}
+	}
+	c.LogLevel = get("LK_LOG_LEVEL")
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return c, fmt.Errorf("LK_LOG_LEVEL: %q is not debug, info, warn or error", c.LogLevel)
+	}
+	return c, nil
+}

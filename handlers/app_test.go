@@ -1,0 +1,194 @@
+package handlers_test
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk"
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+	"lk/views"
+)
+
+const (
+	demoPhone  = "79000000000"
+	otherPhone = "79000000001"
+)
+
+// clock is a settable time for the limits.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// app is the whole product over HTTPS (so Secure cookies travel) on the real
+// sandbox over HTTP, as in production.
+type app struct {
+	t      *testing.T
+	srv    *httptest.Server
+	sb     *sandbox.Sandbox
+	sbURL  string
+	clock  *clock
+	client *http.Client
+	logs   *bytes.Buffer
+}
+
+// lockedBuffer lets the server log concurrently while a test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func newApp(t *testing.T) *app { t.Helper(); return newAppWith(t, nil) }
+
+// newAppWith lets wrap replace the provider, for faults the sandbox cannot make.
+func newAppWith(t *testing.T, wrap func(handlers.Provider) handlers.Provider) *app {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	sbSrv := httptest.NewServer(sb.Handler())
+	t.Cleanup(sbSrv.Close)
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{t: time.Now()}
+	logs := &bytes.Buffer{}
+	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
+	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", handlers.NewMemoryRevoker(clk.Now), clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, _ := fs.Sub(lk.Static, "static")
+	assets, err := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+	if assets == nil {
+		t.Fatal(err)
+	}
+	var provider handlers.Provider = gw
+	if wrap != nil {
+		provider = wrap(gw)
+	}
+	e, err := handlers.New(handlers.Options{
+		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(),
+		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
+		Assets: assets, Static: static, Logger: log, Now: clk.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(e)
+	t.Cleanup(srv.Close)
+	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs}
+	a.client = a.newClient()
+	return a
+}
+
+// newClient is a browser of its own: its own cookies, no redirects followed.
+func (a *app) newClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	c := a.srv.Client()
+	c.Jar = jar
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c
+}
+
+// resp is an answer as a test reads it.
+type resp struct {
+	*http.Response
+	body string
+	doc  *goquery.Document
+}
+
+func (r *resp) text(sel string) string { return strings.TrimSpace(r.doc.Find(sel).Text()) }
+
+func (a *app) do(c *http.Client, req *http.Request) *resp {
+	a.t.Helper()
+	res, err := c.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(b))
+	return &resp{Response: res, body: string(b), doc: doc}
+}
+
+func (a *app) get(path string) *resp { return a.getWith(a.client, path) }
+
+func (a *app) getWith(c *http.Client, path string) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
+	return a.do(c, req)
+}
+
+func (a *app) post(path string, form url.Values) *resp { return a.postWith(a.client, path, form, nil) }
+
+func (a *app) postWith(c *http.Client, path string, form url.Values, header http.Header) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return a.do(c, req)
+}
+
+// code is the last SMS code the sandbox sent to phone.
+func (a *app) code(phone string) string {
+	a.t.Helper()
+	code, ok := a.sb.LastCode(phone)
+	if !ok {
+		a.t.Fatalf("no code sent to %s", phone)
+	}
+	return code
+}
+
+// signIn signs c in as phone with JavaScript off.
+func (a *app) signIn(c *http.Client, phone string) {
+	a.t.Helper()
+	r := a.postWith(c, "/login", url.Values{"phone": {phone}}, nil)
+	if r.StatusCode != http.StatusSeeOther {
+		a.t.Fatalf("POST /login: %d\n%s", r.StatusCode, r.body)
+	}
+	r = a.postWith(c, "/login/code", url.Values{"code": {a.code(phone)}}, nil)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		a.t.Fatalf("POST /login/code: %d %s\n%s", r.StatusCode, r.Header.Get("Location"), r.body)
+	}
+	a.clock.Add(61 * time.Second) // the next code for this phone is allowed
+}
+
+func wrongCode(right string) string {
+	if right == "0000" {
+		return "1111"
+	}
+	return "0000"
+}

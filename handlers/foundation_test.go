@@ -1,0 +1,207 @@
+package handlers_test
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestHealthz(t *testing.T) {
+	a := newApp(t)
+	if r := a.get("/healthz"); r.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: %d", r.StatusCode)
+	}
+	if r := a.get("/readyz"); r.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz: %d", r.StatusCode)
+	}
+}
+
+func TestLoginPageRendersForEveryone(t *testing.T) {
+	a := newApp(t)
+	r := a.get("/login")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if got := r.text("title"); !strings.Contains(got, "Авторизация") {
+		t.Errorf("title %q", got)
+	}
+	if got := r.text("h1"); got != "Авторизация" {
+		t.Errorf("h1 %q", got)
+	}
+	if r.doc.Find(`html[lang="ru"]`).Length() != 1 {
+		t.Error("no <html lang=ru>")
+	}
+	if got := r.text(`form[action="/login"] button[type=submit]`); got != "Войти" {
+		t.Errorf("button %q", got)
+	}
+	if r.doc.Find(`input[name=phone][type=tel]`).Length() != 1 {
+		t.Error("no phone field")
+	}
+	if !strings.Contains(r.doc.Text(), "Нет аккаунта?") || r.doc.Find(`a[href="/signup"]`).Length() == 0 {
+		t.Error("no 'Нет аккаунта?' with a link to /signup")
+	}
+	if d, _ := r.doc.Find(`meta[name=description]`).Attr("content"); d == "" {
+		t.Error("no meta description")
+	}
+	if rb, _ := r.doc.Find(`meta[name=robots]`).Attr("content"); !strings.HasPrefix(rb, "index") {
+		t.Errorf("login must be indexable, robots %q", rb)
+	}
+	for _, want := range []string{"Личный кабинет", "На главный сайт", "+7 (800) 000-00-00"} {
+		if !strings.Contains(r.text("header"), want) {
+			t.Errorf("header lacks %q", want)
+		}
+	}
+}
+
+func TestSecurityHeadersOnEveryHTMLAnswer(t *testing.T) {
+	a := newApp(t)
+	for _, path := range []string{"/login", "/signup", "/no-such-page"} {
+		r := a.get(path)
+		csp := r.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "script-src 'self' 'nonce-"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", path, csp, want)
+			}
+		}
+		m := regexp.MustCompile(`'nonce-([^']+)'`).FindStringSubmatch(csp)
+		if m == nil {
+			t.Fatalf("%s: no nonce in CSP", path)
+		}
+		r.doc.Find("script[src], style").Each(func(_ int, s *goquery.Selection) {
+			if n, _ := s.Attr("nonce"); n != m[1] {
+				t.Errorf("%s: <%s> without the page's nonce", path, goquery.NodeName(s))
+			}
+		})
+		if r.doc.Find("script:not([src]):not([type='application/json'])").Length() > 0 {
+			t.Errorf("%s: inline script", path)
+		}
+		for h, want := range map[string]string{
+			"X-Content-Type-Options": "nosniff",
+			"Referrer-Policy":        "strict-origin-when-cross-origin",
+			"Cache-Control":          "no-store",
+		} {
+			if got := r.Header.Get(h); got != want {
+				t.Errorf("%s: %s = %q, want %q", path, h, got, want)
+			}
+		}
+		if r.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s: no request id", path)
+		}
+	}
+}
+
+func TestGuardedPagesRedirectToLogin(t *testing.T) {
+	a := newApp(t)
+	for _, path := range []string{"/", "/orders", "/profile/edit", "/orders/aqua/1"} {
+		r := a.get(path)
+		if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
+			t.Errorf("%s: %d → %q, want 303 → /login", path, r.StatusCode, r.Header.Get("Location"))
+		}
+	}
+}
+
+func TestUnknownPathIsRussian404(t *testing.T) {
+	a := newApp(t)
+	r := a.get("/no-such-page")
+	if r.StatusCode != http.StatusNotFound {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if got := r.text("h1"); got != "Страница не найдена" {
+		t.Errorf("h1 %q", got)
+	}
+	if !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("content type %q", r.Header.Get("Content-Type"))
+	}
+}
+
+func TestCrossOriginPostIsRefused(t *testing.T) {
+	a := newApp(t)
+	r := a.postWith(a.client, "/login", url.Values{"phone": {demoPhone}}, http.Header{
+		"Origin": {"https://evil.example"}, "Sec-Fetch-Site": {"cross-site"},
+	})
+	if r.StatusCode != http.StatusForbidden {
+		t.Fatalf("status %d, want 403", r.StatusCode)
+	}
+	if !strings.Contains(r.body, "Запрос отклонён") {
+		t.Error("no Russian explanation")
+	}
+	if _, ok := a.sb.LastCode(demoPhone); ok {
+		t.Error("a cross-origin request made the provider send a code")
+	}
+}
+
+func TestFirstFlightFits14KB(t *testing.T) {
+	a := newApp(t)
+	for _, path := range []string{"/login", "/signup"} {
+		req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip") // set by hand: the transport then leaves the body compressed
+		res, err := a.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: not gzip-compressed", path)
+		}
+		headers := 0
+		for k, vs := range res.Header {
+			for _, v := range vs {
+				headers += len(k) + len(v) + 4
+			}
+		}
+		if total := len(raw) + headers + 20; total > 14*1024 {
+			t.Errorf("%s: first flight %d bytes (body %d gzip), budget 14 KB", path, total, len(raw))
+		}
+		zr, err := gzip.NewReader(strings.NewReader(string(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, _ := io.ReadAll(zr)
+		if !strings.Contains(string(html), "<style") || strings.Contains(string(html), `rel="stylesheet"`) {
+			t.Errorf("%s: the CSS needed to render must be inline, not a blocking stylesheet", path)
+		}
+	}
+}
+
+func TestRobotsAndMetrics(t *testing.T) {
+	a := newApp(t)
+	r := a.get("/robots.txt")
+	if !strings.Contains(r.body, "Allow: /login") || !strings.Contains(r.body, "Disallow: /") {
+		t.Errorf("robots.txt:\n%s", r.body)
+	}
+	a.get("/login")
+	m := a.get("/metrics")
+	if !strings.Contains(m.body, `lk_http_requests_total{method="GET",route="/login",status="200"}`) {
+		t.Errorf("metrics lack request counts by route:\n%.2000s", m.body)
+	}
+	if !strings.Contains(m.body, "lk_http_request_duration_seconds_bucket") {
+		t.Error("metrics lack durations")
+	}
+}
+
+func TestStaticAssets(t *testing.T) {
+	a := newApp(t)
+	r := a.get("/static/favicon.svg")
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Header.Get("Cache-Control"), "max-age") {
+		t.Errorf("favicon: %d %q", r.StatusCode, r.Header.Get("Cache-Control"))
+	}
+	if r := a.get("/static/dist/.vite/manifest.json"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the manifest is served: %d", r.StatusCode)
+	}
+	login := a.get("/login")
+	src, ok := login.doc.Find(`script[type=module]`).Attr("src")
+	if !ok {
+		t.Skip("islands not built (run make generate)")
+	}
+	js := a.get(src)
+	if js.StatusCode != http.StatusOK || js.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Errorf("%s: %d %q", src, js.StatusCode, js.Header.Get("Cache-Control"))
+	}
+}

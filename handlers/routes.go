@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"context"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+	"github.com/labstack/echo/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"lk/views"
+)
+
+// routes registers every route of the product, in one place.
+func (s *Server) routes(e *echo.Echo) {
+	e.Use(s.observe, s.secure, middleware.Gzip(), s.handleErrors, middleware.Recover(),
+		crossOrigin(), bodyLimit, s.loadSession)
+
+	// Operations.
+	e.GET("/healthz", func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{DisableCompression: true})))
+	e.GET("/robots.txt", robots)
+	e.GET("/static/*", s.staticFiles)
+	e.GET("/favicon.ico", func(c *echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/static/favicon.svg") })
+
+	// Sign-in, public.
+	e.GET(views.PathLogin, s.loginForm)
+	e.POST(views.PathLogin, s.loginSubmit)
+	e.GET(views.PathLoginCode, s.codeForm)
+	e.POST(views.PathLoginCode, s.codeSubmit)
+	e.POST(views.PathLoginResend, s.codeResend)
+	e.GET(views.PathSignup, s.signupForm)
+	e.POST(views.PathSignup, s.signupSubmit)
+	e.POST(views.PathLogout, s.logout)
+
+	// The account, guarded.
+	g := e.Group("", requireSession)
+	g.GET(views.PathHome, s.home)
+
+	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
+}
+
+// readyz answers 200 when the provider answers.
+func (s *Server) readyz(c *echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
+	defer cancel()
+	if err := s.gw.Ping(ctx); err != nil {
+		return c.String(http.StatusServiceUnavailable, "provider unavailable")
+	}
+	return c.String(http.StatusOK, "ok")
+}
+
+// robots lets search engines see the public pages only.
+func robots(c *echo.Context) error {
+	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
+	return c.String(http.StatusOK, "User-agent: *\nAllow: /login\nAllow: /signup\nDisallow: /\n")
+}
+
+// staticFiles serves static/: Vite's hashed files are cached for a year,
+// the rest for a day.
+func (s *Server) staticFiles(c *echo.Context) error {
+	name := strings.TrimPrefix(c.Param("*"), "/")
+	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, "dist/.vite/") {
+		return errNotFound
+	}
+	if _, err := fs.Stat(s.static, name); err != nil {
+		return errNotFound
+	}
+	cache := "public, max-age=86400"
+	if strings.HasPrefix(name, "dist/") {
+		cache = "public, max-age=31536000, immutable"
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, cache)
+	return c.FileFS(name, s.static)
+}

@@ -1,0 +1,135 @@
+// Package handlers holds the echo handlers of the personal account, one file
+// per screen or action, every route in routes.go, and the middleware: request
+// id, access log, recover, security headers with a CSP nonce, gzip, body
+// limits, cross-origin protection and the session.
+package handlers
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// Provider is what the handlers need of the provider's gateway; *gateway.Client
+// implements it, and a test may hand a fake that fails where the sandbox can't.
+type Provider interface {
+	Login(ctx context.Context, phone string, resend bool) error
+	LoginConfirm(ctx context.Context, phone, code string) (string, error)
+	ClientInfo(ctx context.Context, token string) (gateway.PersonalInfo, error)
+	EditClientInfo(ctx context.Context, token string, p gateway.ProfileUpdate) error
+	Register(ctx context.Context, r gateway.Registration) error
+	Ping(ctx context.Context) error
+}
+
+// Options are the server's dependencies, built by cmd/lk.
+type Options struct {
+	Provider Provider
+	Sessions *Sessions
+	Limiter  Limiter
+	Site     *views.Site
+	Assets   *views.Assets
+	Static   fs.FS // the static/ folder
+	Logger   *slog.Logger
+	Registry prometheus.Registerer
+	Gatherer prometheus.Gatherer
+	Location *time.Location
+	Now      func() time.Time // nil means time.Now
+}
+
+// Server is the personal account's HTTP handler.
+type Server struct {
+	gw       Provider
+	sessions *Sessions
+	limits   Limiter
+	site     *views.Site
+	assets   *views.Assets
+	static   fs.FS
+	log      *slog.Logger
+	loc      *time.Location
+	now      func() time.Time
+	metrics  *metrics
+	gatherer prometheus.Gatherer
+}
+
+// New builds the echo instance with every route and middleware.
+func New(o Options) (*echo.Echo, error) {
+	if o.Provider == nil || o.Sessions == nil || o.Site == nil || o.Assets == nil || o.Static == nil {
+		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
+	}
+	s := &Server{
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, site: o.Site, assets: o.Assets,
+		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
+	}
+	if s.limits == nil {
+		s.limits = NewMemoryLimiter()
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.loc == nil {
+		s.loc = time.UTC
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	reg := o.Registry
+	if reg == nil { // one registry of its own, serving what it counts
+		r := prometheus.NewRegistry()
+		reg, s.gatherer = r, r
+	}
+	if s.gatherer == nil {
+		return nil, errors.New("handlers: a registry needs its gatherer")
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics = m
+	e := echo.New()
+	e.Logger = s.log
+	e.HTTPErrorHandler = s.handleError
+	s.routes(e)
+	return e, nil
+}
+
+// page starts the view model of a page for this request.
+func (s *Server) page(c *echo.Context, title, description string) views.Page {
+	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
+	if sess := session(c); sess != nil {
+		p.User = &views.User{Name: sess.Name}
+	}
+	return p
+}
+
+// render writes a templ component with the given status.
+func render(c *echo.Context, status int, comp templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
+	return comp.Render(ctx, c.Response())
+}
+
+// wantsJSON tells an island's fetch from a plain form post.
+func wantsJSON(c *echo.Context) bool {
+	for _, a := range c.Request().Header.Values(echo.HeaderAccept) {
+		if a == echo.MIMEApplicationJSON {
+			return true
+		}
+	}
+	return false
+}
+
+// seeOther is the answer to a successful POST.
+func seeOther(c *echo.Context, url string) error {
+	return c.Redirect(http.StatusSeeOther, url)
+}

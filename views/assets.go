@@ -1,0 +1,122 @@
+package views
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// manifestPath is where Vite writes its manifest inside its outDir.
+const manifestPath = ".vite/manifest.json"
+
+// Manifest keys of the mount loop and of the module it imports to mount a
+// React island.
+const (
+	MountEntry = "main.ts"
+	reactMount = "react-mount.ts"
+)
+
+// manifestChunk is one entry of Vite's manifest.
+type manifestChunk struct {
+	File           string   `json:"file"`
+	Src            string   `json:"src"`
+	IsEntry        bool     `json:"isEntry"`
+	Imports        []string `json:"imports"`
+	DynamicImports []string `json:"dynamicImports"`
+	CSS            []string `json:"css"`
+}
+
+// Assets knows the page's inline CSS and the hashed files of Vite's build.
+type Assets struct {
+	CSS      string // inlined into every page so it renders from the first flight
+	base     string // URL prefix of dist files, "/static/dist/"
+	manifest map[string]manifestChunk
+}
+
+// Tags are what a page puts in its head for the islands it uses.
+type Tags struct {
+	Scripts  []string // module scripts
+	Preloads []string // modulepreload links
+	Styles   []string // stylesheets
+}
+
+// LoadAssets reads the stylesheet and Vite's manifest from static (the
+// embedded static/ folder). A missing manifest means no islands were built:
+// pages still work, without enhancement, and the error says so.
+func LoadAssets(static fs.FS, cssPath, distDir, base string) (*Assets, error) {
+	css, err := fs.ReadFile(static, cssPath)
+	if err != nil {
+		return nil, fmt.Errorf("views: read css: %w", err)
+	}
+	a := &Assets{CSS: string(css), base: base, manifest: map[string]manifestChunk{}}
+	raw, err := fs.ReadFile(static, path.Join(distDir, manifestPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return a, fmt.Errorf("views: no islands build at %s: %w", distDir, err)
+	}
+	if err != nil {
+		return a, fmt.Errorf("views: read manifest: %w", err)
+	}
+	if err := json.Unmarshal(raw, &a.manifest); err != nil {
+		return a, fmt.Errorf("views: parse manifest: %w", err)
+	}
+	return a, nil
+}
+
+// For returns the tags for a page whose islands are the given manifest keys
+// (their source paths, e.g. "sms-code/SmsCode.tsx", "enhance/phone.ts").
+// The mount loop is the
+// only module script; the islands it will import lazily are preloaded, with
+// every chunk they import and every stylesheet hanging on those chunks (Vite
+// hangs a shared chunk's CSS on the chunk, not on the entry).
+func (a *Assets) For(islands ...string) Tags {
+	var t Tags
+	if a == nil || len(islands) == 0 {
+		return t
+	}
+	main, ok := a.manifest[MountEntry]
+	if !ok {
+		return t
+	}
+	t.Scripts = append(t.Scripts, a.base+main.File)
+	seen := map[string]bool{MountEntry: true}
+	css := map[string]bool{}
+	var walk func(key string, preload bool)
+	walk = func(key string, preload bool) {
+		ch, ok := a.manifest[key]
+		if !ok {
+			return
+		}
+		if preload {
+			t.Preloads = append(t.Preloads, a.base+ch.File)
+		}
+		for _, c := range ch.CSS {
+			if !css[c] {
+				css[c] = true
+				t.Styles = append(t.Styles, a.base+c)
+			}
+		}
+		for _, imp := range ch.Imports {
+			if !seen[imp] {
+				seen[imp] = true
+				walk(imp, true)
+			}
+		}
+	}
+	walk(MountEntry, false)
+	for _, key := range islands {
+		if strings.HasSuffix(key, ".tsx") && !seen[reactMount] {
+			seen[reactMount] = true
+			walk(reactMount, true)
+		}
+		if !seen[key] {
+			seen[key] = true
+			walk(key, true)
+		}
+	}
+	sort.Strings(t.Preloads)
+	return t
+}

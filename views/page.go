@@ -1,0 +1,75 @@
+// Package views holds the templ components of the personal account: the
+// public layout and the shell of guarded pages, one file per page, order
+// cards, forms and the shared error summary. Components take small view
+// models built by handlers, never the provider's wire types.
+package views
+
+// Site is what every page shows of the resort, from configuration.
+type Site struct {
+	MainURL      string   // the resort's main site
+	SupportPhone string   // shown as is, dialled as digits
+	Socials      []Social //
+	SandboxURL   string   // the bundled sandbox gateway's address, when the product runs on it
+}
+
+// Social is a link to one of the resort's social pages.
+type Social struct {
+	Name string
+	URL  string
+}
+
+// Page is what the layout needs of every page.
+type Page struct {
+	Title       string // without the site name; "Ошибка: " is added when Errors
+	Description string // meta description
+	Nonce       string // CSP nonce of this answer
+	Site        *Site
+	Assets      *Assets
+	Islands     []string // manifest keys of the islands on this page
+	User        *User    // nil on public pages
+	Nav         string   // which menu item is current: NavHome, NavOrders
+	Invalid     bool     // the page shows a form with errors
+	Index       bool     // search engines may index this page
+}
+
+// User is the signed-in customer as the shell shows them.
+type User struct {
+	Name string // first name, may be empty
+}
+
+// Menu items of the shell.
+const (
+	NavHome   = "home"
+	NavOrders = "orders"
+)
+
+// FullTitle is the document title.
+func (p Page) FullTitle() string {
+	t := p.Title + " — Личный кабинет"
+	if p.Invalid {
+		t = "Ошибка: " + t
+	}
+	return t
+}
+
+// Tags are the islands' script and preload tags for this page.
+func (p Page) Tags() Tags { return p.Assets.For(p.Islands...) }
+
+// Robots is the meta robots value.
+func (p Page) Robots() string {
+	if p.Index {
+		return "index, follow"
+	}
+	return "noindex, nofollow"
+}
+
+// telHref turns a displayed phone into a tel: link.
+func telHref(phone string) string {
+	b := make([]byte, 0, len(phone))
+	for i := 0; i < len(phone); i++ {
+		if c := phone[i]; c == '+' || (c >= '0' && c <= '9') {
+			b = append(b, c)
+		}
+	}
+	return "tel:" + string(b)
+}
