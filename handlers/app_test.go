@@ -98,7 +98,7 @@ func newAppWith(t *testing.T, wrap func(handlers.Provider) handlers.Provider) *a
 		provider = wrap(gw)
 	}
 	e, err := handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(),
+		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(0),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now,
 	})

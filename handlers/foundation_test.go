@@ -164,7 +164,7 @@ func TestFirstFlightFits14KB(t *testing.T) {
 			t.Fatal(err)
 		}
 		html, _ := io.ReadAll(zr)
-		if !strings.Contains(string(html), "<style") || strings.Contains(string(html), `rel="stylesheet"`) {
+		if !strings.Contains(string(html), "<style nonce=") || !strings.Contains(string(html), ":root{") || strings.Contains(string(html), `rel="stylesheet"`) {
 			t.Errorf("%s: the CSS needed to render must be inline, not a blocking stylesheet", path)
 		}
 	}

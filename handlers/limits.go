@@ -9,7 +9,7 @@ import (
 // The limits that a 4-digit code (about 13 bits) cannot give by itself
 // (DESIGN.md "Sessions and sign-in").
 const (
-	codeInterval     = 60 * time.Second // a new code per phone at most this often
+	CodeInterval     = 60 * time.Second // by default, a new code per phone at most this often (SPEC §9)
 	codesPerWindow   = 5                // codes per phone …
 	codesWindow      = 2 * time.Hour    // … in this window
 	wrongPerDay      = 10               // wrong entries per phone …
@@ -40,20 +40,28 @@ type Limiter interface {
 	Verified(phone string)
 	// NextCode is when phone may ask for a new code.
 	NextCode(phone string, now time.Time) time.Time
+	// Interval is how long a phone waits between codes.
+	Interval() time.Duration
 }
 
 type memoryLimiter struct {
-	mu    sync.Mutex
-	sent  map[string][]time.Time // per phone
-	wrong map[string][]time.Time // per phone
-	code  map[string]int         // wrong entries of the current code, per phone
-	ips   map[string][]time.Time // code requests per IP
+	interval time.Duration
+	mu       sync.Mutex
+	sent     map[string][]time.Time // per phone
+	wrong    map[string][]time.Time // per phone
+	code     map[string]int         // wrong entries of the current code, per phone
+	ips      map[string][]time.Time // code requests per IP
 }
 
-// NewMemoryLimiter makes a Limiter for one instance.
-func NewMemoryLimiter() Limiter {
+// NewMemoryLimiter makes a Limiter for one instance; interval is the wait
+// between codes for a phone, CodeInterval when 0.
+func NewMemoryLimiter(interval time.Duration) Limiter {
+	if interval <= 0 {
+		interval = CodeInterval
+	}
 	return &memoryLimiter{
-		sent: map[string][]time.Time{}, wrong: map[string][]time.Time{},
+		interval: interval,
+		sent:     map[string][]time.Time{}, wrong: map[string][]time.Time{},
 		code: map[string]int{}, ips: map[string][]time.Time{},
 	}
 }
@@ -76,8 +84,8 @@ func (m *memoryLimiter) AllowCode(phone, ip string, now time.Time) *Refusal {
 	m.sent[phone] = sent
 	ips := recent(m.ips[ip], now, requestsIPWindow)
 	m.ips[ip] = ips
-	if n := len(sent); n > 0 && now.Sub(sent[n-1]) < codeInterval {
-		wait := codeInterval - now.Sub(sent[n-1])
+	if n := len(sent); n > 0 && now.Sub(sent[n-1]) < m.interval {
+		wait := m.interval - now.Sub(sent[n-1])
 		return &Refusal{"phone_interval", wait, "Новый код можно запросить " + after(wait) + "."}
 	}
 	if len(sent) >= codesPerWindow {
@@ -106,7 +114,7 @@ func (m *memoryLimiter) AllowVerify(phone string, now time.Time) *Refusal {
 	if m.code[phone] >= wrongPerCode {
 		wait := time.Duration(0)
 		if sent := m.sent[phone]; len(sent) > 0 {
-			wait = max(0, codeInterval-now.Sub(sent[len(sent)-1]))
+			wait = max(0, m.interval-now.Sub(sent[len(sent)-1]))
 		}
 		msg := "Код введён неверно " + fmt.Sprint(wrongPerCode) + " раза. Запросите новый код"
 		if wait > 0 {
@@ -130,6 +138,8 @@ func (m *memoryLimiter) Verified(phone string) {
 	delete(m.code, phone)
 }
 
+func (m *memoryLimiter) Interval() time.Duration { return m.interval }
+
 func (m *memoryLimiter) NextCode(phone string, now time.Time) time.Time {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -137,7 +147,7 @@ func (m *memoryLimiter) NextCode(phone string, now time.Time) time.Time {
 	if len(sent) == 0 {
 		return now
 	}
-	return sent[len(sent)-1].Add(codeInterval)
+	return sent[len(sent)-1].Add(m.interval)
 }
 
 // after says in Russian when something becomes possible: "через 42 с".

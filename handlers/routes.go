@@ -40,6 +40,13 @@ func (s *Server) routes(e *echo.Echo) {
 	// The account, guarded.
 	g := e.Group("", requireSession)
 	g.GET(views.PathHome, s.home)
+	g.GET(views.PathProfileEdit, s.profileForm)
+	g.POST(views.PathProfileEdit, s.profileSubmit)
+	g.GET(views.PathOrders, s.orders)
+	g.GET(routeOrder, s.order)
+	g.POST(routeOrder+"/confirm", s.confirmLesson)
+	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
+	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -29,6 +30,21 @@ type Provider interface {
 	EditClientInfo(ctx context.Context, token string, p gateway.ProfileUpdate) error
 	Register(ctx context.Context, r gateway.Registration) error
 	Ping(ctx context.Context) error
+
+	// Orders, always asked for with the session's own client id.
+	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
+	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
+	ConfirmLesson(ctx context.Context, clientID, lessonID string) error
+	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
+	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
+	RoomOrders(ctx context.Context, clientID string) ([]gateway.RoomOrder, error)
+	RoomOrder(ctx context.Context, clientID, rentID string) (gateway.RoomOrder, error)
+	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
+	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
+	AquaTicketPDF(ctx context.Context, orderID string) ([]byte, error)
+	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
+	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
+	HotelVoucherPDF(ctx context.Context, orderID string) ([]byte, error)
 }
 
 // Options are the server's dependencies, built by cmd/lk.
@@ -44,6 +60,9 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	Location *time.Location
 	Now      func() time.Time // nil means time.Now
+	// TrustedProxies may set X-Forwarded-For; without them the client's
+	// address is the connection's, so the per-IP limit cannot be dodged.
+	TrustedProxies []*net.IPNet
 }
 
 // Server is the personal account's HTTP handler.
@@ -71,7 +90,7 @@ func New(o Options) (*echo.Echo, error) {
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 	}
 	if s.limits == nil {
-		s.limits = NewMemoryLimiter()
+		s.limits = NewMemoryLimiter(0)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -98,6 +117,13 @@ func New(o Options) (*echo.Echo, error) {
 	e := echo.New()
 	e.Logger = s.log
 	e.HTTPErrorHandler = s.handleError
+	if len(o.TrustedProxies) > 0 {
+		trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
+		for _, n := range o.TrustedProxies {
+			trust = append(trust, echo.TrustIPRange(n))
+		}
+		e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
+	}
 	s.routes(e)
 	return e, nil
 }

@@ -120,7 +120,7 @@ func (s *Server) codeSent(c *echo.Context, p pending) error {
 		return err
 	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Phone: views.MaskedPhone(p.Phone), ResendIn: int(codeInterval / time.Second)})
+		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.limits.Interval() / time.Second)})
 	}
 	return seeOther(c, views.PathLoginCode)
 }
@@ -231,7 +231,7 @@ func (s *Server) codeResend(c *echo.Context) error {
 		return err
 	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, ResendIn: int(codeInterval / time.Second)})
+		return c.JSON(http.StatusOK, jsonAnswer{OK: true, ResendIn: int(s.limits.Interval() / time.Second)})
 	}
 	return seeOther(c, views.PathLoginCode+"?sent=1")
 }

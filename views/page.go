@@ -4,6 +4,15 @@
 // models built by handlers, never the provider's wire types.
 package views
 
+import (
+	"context"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/a-h/templ"
+)
+
 // Site is what every page shows of the resort, from configuration.
 type Site struct {
 	MainURL      string   // the resort's main site
@@ -61,6 +70,16 @@ func (p Page) Robots() string {
 		return "index, follow"
 	}
 	return "noindex, nofollow"
+}
+
+// inlineStyle is the page's stylesheet, inline so the page renders from its
+// first flight; the CSP nonce lets it in. (templ does not interpolate inside
+// <style>, hence a component.)
+func inlineStyle(nonce, css string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, `<style nonce="`+html.EscapeString(nonce)+`">`+strings.ReplaceAll(css, "</", `<\/`)+`</style>`)
+		return err
+	})
 }
 
 // telHref turns a displayed phone into a tel: link.

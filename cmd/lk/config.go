@@ -27,6 +27,8 @@ type config struct {
 	CallTimeout    time.Duration  // LK_GATEWAY_TIMEOUT
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
+	CodeInterval   time.Duration  // LK_CODE_INTERVAL
+	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -45,6 +47,8 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_GATEWAY_TIMEOUT", "10s", "whole-call deadline of provider calls"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
+	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
+	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
 }
 
 // loadConfig reads and checks the configuration; an error names the variable.
@@ -109,9 +113,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}} {
+	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}, {"LK_CODE_INTERVAL", &c.CodeInterval}} {
 		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
+		}
+	}
+	if proxies := get("LK_TRUSTED_PROXIES"); proxies != "" {
+		for _, cidr := range strings.Split(proxies, ",") {
+			_, n, err := net.ParseCIDR(strings.TrimSpace(cidr))
+			if err != nil {
+				return c, fmt.Errorf("LK_TRUSTED_PROXIES: %q is not a CIDR such as 10.0.0.0/8", cidr)
+			}
+			c.TrustedProxies = append(c.TrustedProxies, n)
 		}
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")

@@ -110,15 +110,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	e, err := handlers.New(handlers.Options{
 		Provider: client,
 		Sessions: sessions,
-		Limiter:  handlers.NewMemoryLimiter(),
+		Limiter:  handlers.NewMemoryLimiter(cfg.CodeInterval),
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
-		Assets:   assets,
-		Static:   static,
-		Logger:   log,
-		Registry: reg,
-		Gatherer: reg,
-		Location: cfg.Location,
+		Assets:         assets,
+		Static:         static,
+		Logger:         log,
+		Registry:       reg,
+		Gatherer:       reg,
+		Location:       cfg.Location,
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
 		return err

@@ -78,6 +78,9 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | voi
     LK_ADDR: `127.0.0.1:${port}`,
     LK_SANDBOX_ADDR: `127.0.0.1:${sandboxPort}`,
     LK_DATA_DIR: dataDir,
+    // A short wait between codes, so a test can resend without waiting a
+    // minute; the 60-second default is covered by the Go and Vitest tests.
+    LK_CODE_INTERVAL: "2s",
   };
   // The tests read SMS codes from the sandbox, so never aim at a real gateway.
   delete env.LK_GATEWAY_URL;

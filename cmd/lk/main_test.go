@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigErrorsNameTheVariable(t *testing.T) {
+	for name, bad := range map[string]string{
+		"LK_ADDR":            "8080",
+		"LK_GATEWAY_URL":     "ftp://x",
+		"LK_COOKIE_KEYS":     "c2hvcnQ=",
+		"LK_SOCIAL_LINKS":    "ВКонтакте",
+		"LK_TIMEZONE":        "Mars/Olympus",
+		"LK_GATEWAY_TIMEOUT": "soon",
+		"LK_LOG_LEVEL":       "loud",
+		"LK_TRUSTED_PROXIES": "10.0.0.1",
+		"LK_CODE_INTERVAL":   "-1s",
+	} {
+		_, err := loadConfig(env(map[string]string{name: bad}))
+		if err == nil || !strings.HasPrefix(err.Error(), name+":") {
+			t.Errorf("%s=%q: error %v does not name the variable", name, bad, err)
+		}
+	}
+	c, err := loadConfig(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.SandboxAddr != "127.0.0.1:8090" || c.CallTimeout != 10*time.Second || c.ConnectTimeout != 3*time.Second || c.CodeInterval != time.Minute {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+// syncBuffer collects the server's log lines while it runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"lk"}, env(map[string]string{
+			"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(),
+		}), out)
+	}()
+	var addr string
+	for deadline := time.Now().Add(20 * time.Second); addr == "" && time.Now().Before(deadline); {
+		for _, line := range strings.Split(out.String(), "\n") {
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" {
+				addr = l.Addr
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run ended: %v\n%s", err, out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if addr == "" {
+		t.Fatalf("never listened:\n%s", out.String())
+	}
+	for _, path := range []string{"/healthz", "/readyz", "/login"} {
+		res, err := http.Get(addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", path, res.StatusCode)
+		}
+	}
+	if !strings.Contains(out.String(), "LK_COOKIE_KEYS is not set") {
+		t.Error("no warning about random cookie keys")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no graceful shutdown")
+	}
+}
