@@ -205,3 +205,16 @@ func TestStaticAssets(t *testing.T) {
 		t.Errorf("%s: %d %q", src, js.StatusCode, js.Header.Get("Cache-Control"))
 	}
 }
+
+func TestBodyLimitAndHSTS(t *testing.T) {
+	a := newApp(t)
+	big := url.Values{"phone": {strings.Repeat("9", 100<<10)}}
+	r := a.post("/login", big)
+	if r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.text("main"), "слишком большие") {
+		t.Errorf("100 KB form: %d %q", r.StatusCode, r.text("main"))
+	}
+	// The test server speaks TLS, as production does behind HTTPS.
+	if h := a.get("/login").Header.Get("Strict-Transport-Security"); !strings.HasPrefix(h, "max-age=") {
+		t.Errorf("no HSTS over TLS: %q", h)
+	}
+}

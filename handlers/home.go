@@ -1,17 +1,94 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/labstack/echo/v5"
 
+	"lk/gateway"
 	"lk/views"
 )
 
-// home is the account's first page.
+// Texts of the personal data (SPEC §8).
+const (
+	msgProfileFailed = "Не удалось загрузить личные данные. Попробуйте позже."
+	msgSessionOver   = "Время входа истекло. Войдите ещё раз."
+)
+
+// home is the account's first page: the greeting, the personal data card
+// and the active orders. The profile and the five kinds of orders are asked
+// for at once.
 func (s *Server) home(c *echo.Context) error {
 	sess := session(c)
+	ctx := c.Request().Context()
+	var (
+		info    gateway.PersonalInfo
+		infoErr error
+		set     orderSet
+		wg      sync.WaitGroup
+	)
+	wg.Go(func() { info, infoErr = s.gw.ClientInfo(ctx, sess.Token) })
+	wg.Go(func() { set = s.fetchOrders(ctx, sess.GUID) })
+	wg.Wait()
+
+	h := views.Home{Name: sess.Name}
+	if infoErr != nil {
+		if msg, out := profileRefused(infoErr); out {
+			s.sessions.End(c.Response(), sess)
+			return s.signedOutWith(c, msg)
+		}
+		s.log.Warn("profile not loaded", "err", infoErr)
+		h.ProfileError = msgProfileFailed
+	} else {
+		h.Profile = s.profileView(info)
+		if name := firstName(info.FIO); name != "" {
+			h.Name = name
+		}
+	}
+	h.Active, _ = s.split(set)
+	h.Failed, h.Problems = len(set.failed) > 0, set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome
-	return render(c, http.StatusOK, views.HomePage(p, views.Home{Name: sess.Name}))
+	if p.User != nil && h.Name != "" {
+		p.User.Name = h.Name
+	}
+	return render(c, http.StatusOK, views.HomePage(p, h))
+}
+
+// profileRefused tells whether a profile call's failure ends the session:
+// hasErrors (the customer sees responseDescription, SPEC §8) or a token the
+// provider no longer takes.
+func profileRefused(err error) (msg string, signOut bool) {
+	var pe *gateway.ProviderError
+	switch {
+	case errors.As(err, &pe):
+		if pe.Message == "" {
+			return msgRequestFailed, true
+		}
+		return pe.Message, true
+	case errors.Is(err, gateway.ErrUnauthorized):
+		return msgSessionOver, true
+	}
+	return "", false
+}
+
+// profileView formats the personal data for people.
+func (s *Server) profileView(info gateway.PersonalInfo) *views.Profile {
+	p := &views.Profile{FIO: info.FIO, Phone: views.Phone(info.Tel), Email: info.Email, Gender: genderLabel(info.Gender)}
+	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
+		p.Birthdate = views.Date(b)
+	}
+	return p
+}
+
+func genderLabel(g string) string {
+	switch g {
+	case "MALE":
+		return "Мужской"
+	case "FEMALE":
+		return "Женский"
+	}
+	return ""
 }

@@ -96,7 +96,7 @@ func New(o Options) (*echo.Echo, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.loc == nil {
-		s.loc = time.UTC
+		s.loc = gateway.ResortLocation()
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -1,0 +1,78 @@
+package handlers_test
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway"
+)
+
+// signedIn is the app with its client signed in as the demo customer.
+func signedIn(t *testing.T) *app {
+	t.Helper()
+	a := newApp(t)
+	a.signIn(a.client, demoPhone)
+	return a
+}
+
+// day is the resort's date today+off as the pages show it, "21.11.2026".
+func day(off int) string {
+	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("02.01.2006")
+}
+
+// rub writes an amount as the pages do: "2 500 ₽" with a narrow no-break
+// space between thousands and a no-break space before the sign.
+func rub(s string) string {
+	s = strings.Replace(s, " ₽", "\u00a0₽", 1)
+	return strings.ReplaceAll(s, " ", "\u202f")
+}
+
+// kv is the value next to the <dt> whose text is key, within sel.
+func (r *resp) kv(sel, key string) string {
+	out := ""
+	r.doc.Find(sel + " dl.kv dt").EachWithBreak(func(_ int, dt *goquery.Selection) bool {
+		if strings.TrimSpace(dt.Text()) == key {
+			out = strings.TrimSpace(dt.Next().Text())
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// card is the order card (list item or detail article) of kind and id.
+func (r *resp) card(kind, id string) *goquery.Selection {
+	return r.doc.Find(`[data-kind="` + kind + `"][data-id="` + id + `"]`)
+}
+
+// firstFlight is the gzip-compressed size of path's answer with its headers.
+func (a *app) firstFlight(path string) int {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := a.client.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		a.t.Fatalf("%s: not gzip-compressed", path)
+	}
+	if _, err := gzip.NewReader(strings.NewReader(string(raw))); err != nil {
+		a.t.Fatal(err)
+	}
+	n := len(raw) + 20
+	for k, vs := range res.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}

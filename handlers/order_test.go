@@ -1,0 +1,297 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"lk/gateway/sandbox"
+)
+
+func TestOrderCardsOfEveryKind(t *testing.T) {
+	a := signedIn(t)
+	reg := day(-3) + " 11:23" // the sandbox registers orders three days back at 11:23
+	for _, tc := range []struct {
+		path, h1 string
+		kv       map[string]string
+		has      []string // more text the page shows
+		doc      string   // the document link, "" when there must be none
+	}{
+		{
+			path: "/orders/glk/" + sandbox.DemoLessonConfirmable, h1: "Горные лыжи",
+			kv: map[string]string{
+				"Дата оформления": reg, "Занятие": "Групповое занятие, начинающие", "Дата и время": day(1) + " 10:00",
+				"Инструктор": "Смирнова Анна", "Способ оплаты": "Оплата на сайте", "Итого": rub("2 500 ₽"),
+			},
+		},
+		{
+			path: "/orders/GLK/" + sandbox.DemoLessonCancelable, h1: "Сноуборд",
+			kv: map[string]string{"Дата и время": day(5) + " 16:00", "Инструктор": "Кузнецов Олег", "Итого": rub("2 800 ₽")},
+		},
+		{
+			path: "/orders/pavilion/" + sandbox.DemoPavilionRent, h1: "Беседка №3",
+			kv: map[string]string{"Название": "Беседка №3", "Дата": day(4), "Время аренды": "с 12:00 до 15:00", "Итого": rub("6 000 ₽")},
+		},
+		{
+			path: "/orders/celRoom/" + sandbox.DemoRoomRent, h1: "Банкетный зал «Снежинка»",
+			kv: map[string]string{"Название": "Банкетный зал «Снежинка»", "Дата": day(6), "Время аренды": "с 14:00 до 18:00", "Итого": rub("20 000 ₽")},
+		},
+		{
+			path: "/orders/aqua/" + sandbox.DemoAquaVIPRefunded, h1: "Заказ № 300004",
+			kv: map[string]string{
+				"Дата оформления": reg, "Время посещения": "VIP дневной 10:00–16:00", "Статус": "Оплачен",
+				"К оплате": rub("0 ₽"), "Возвращено": rub("5 200 ₽"), "Итого": rub("8 700 ₽"),
+			},
+			has: []string{"№ AQ-300004-02 · VIP взрослый (оформлен возврат) · " + rub("5 200 ₽"), "№ AQ-300004-03 · VIP детский · " + rub("3 500 ₽")},
+			doc: "/orders/aqua/300004/ticket.pdf",
+		},
+		{
+			path: "/orders/aqua/" + sandbox.DemoAquaUnpaid, h1: "Заказ № 300002",
+			kv:  map[string]string{"Дата": day(3), "Статус": "Не оплачен", "К оплате": rub("3 700 ₽"), "Возвращено": rub("0 ₽"), "Итого": rub("3 700 ₽")},
+			has: []string{"Взрослый (ожидает оплаты)"},
+		},
+		{
+			path: "/orders/aqua/" + sandbox.DemoAquaCanceled, h1: "Заказ № 300003",
+			kv: map[string]string{"Дата": day(5), "Статус": "Отменен"},
+		},
+		{
+			path: "/orders/hotel/" + sandbox.DemoHotelPaid, h1: "Заказ № 400001",
+			kv: map[string]string{
+				"Период проживания": day(10) + " 16:00 — " + day(13) + " 14:00", "Статус": "Оплачен",
+				"Проживание в номерах": rub("48 900 ₽"), "Дополнительные места": rub("4 500 ₽"), "Дети": rub("7 200 ₽"), "Итого": rub("60 600 ₽"),
+			},
+			has: []string{"№ 214, Стандарт, двухместный", "Иванова Мария Петровна", "№ 305, Семейный номер", "Иванов Артём Иванович (ребёнок)"},
+			doc: "/orders/hotel/400001/voucher.pdf",
+		},
+		{
+			path: "/orders/hotel/" + sandbox.DemoHotelUnpaid, h1: "Заказ № 400002",
+			kv:  map[string]string{"Статус": "Не оплачен"},
+			doc: "/orders/hotel/400002/voucher.pdf",
+		},
+		{
+			path: "/orders/hotel/" + sandbox.DemoHotelCanceled, h1: "Заказ № 400003",
+			kv: map[string]string{"Статус": "Отменен"},
+		},
+	} {
+		t.Run(strings.TrimPrefix(tc.path, "/orders/"), func(t *testing.T) {
+			a.sb.Reset()
+			r := a.get(tc.path)
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("status %d\n%s", r.StatusCode, r.text("main"))
+			}
+			if total := len(a.sb.AllCalls()); total != 1 {
+				t.Errorf("the page made calls to %v, want exactly one order call", a.sb.AllCalls())
+			}
+			for _, v := range a.sb.AllCalls() {
+				if v != 1 {
+					t.Errorf("calls %v, want one", a.sb.AllCalls())
+				}
+			}
+			if got := r.text("h1"); got != tc.h1 {
+				t.Errorf("h1 %q, want %q", got, tc.h1)
+			}
+			for k, want := range tc.kv {
+				if got := r.kv("article", k); got != want {
+					t.Errorf("%s: %q, want %q", k, got, want)
+				}
+			}
+			for _, want := range tc.has {
+				if !strings.Contains(r.text("article"), want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+			links := r.doc.Find(`a[href$=".pdf"]`)
+			switch {
+			case tc.doc == "" && links.Length() != 0:
+				t.Errorf("a document link on an order that must not have one: %s", links.AttrOr("href", ""))
+			case tc.doc != "" && links.AttrOr("href", "") != tc.doc:
+				t.Errorf("document link %q, want %q", links.AttrOr("href", ""), tc.doc)
+			}
+			// Only buttons whose actions work (this issue): no transfer, cancel or refund.
+			for _, no := range []string{"Перенести", "Отменить", "Оформить возврат"} {
+				if strings.Contains(r.text("main"), no) {
+					t.Errorf("a %q button without a working action", no)
+				}
+			}
+		})
+	}
+	if got := a.get("/orders/aqua/300004").text(`a[href$="ticket.pdf"]`); got != "Мой билет" {
+		t.Errorf("ticket link %q", got)
+	}
+	if got := a.get("/orders/hotel/400001").text(`a[href$="voucher.pdf"]`); got != "Мой ваучер" {
+		t.Errorf("voucher link %q", got)
+	}
+}
+
+func TestOrderNotFound(t *testing.T) {
+	a := signedIn(t)
+	for _, p := range []string{"/orders/bowling/1", "/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid, "/orders/pavilion/x%22y"} {
+		r := a.get(p)
+		if r.StatusCode != http.StatusNotFound || r.text("h1") != "Страница не найдена" {
+			t.Errorf("%s: %d %q, want the 404 page", p, r.StatusCode, r.text("h1"))
+		}
+	}
+}
+
+func TestOtherCustomersOrdersAreNotFound(t *testing.T) {
+	a := newApp(t)
+	other := a.newClient()
+	a.signIn(other, otherPhone)
+	for _, p := range []string{
+		"/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/GLK/" + sandbox.DemoLessonConfirmable,
+		"/orders/pavilion/" + sandbox.DemoPavilionRent, "/orders/celRoom/" + sandbox.DemoRoomRent,
+		"/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/hotel/" + sandbox.DemoHotelPaid,
+		"/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "/orders/hotel/" + sandbox.DemoHotelPaid + "/voucher.pdf",
+	} {
+		r := a.getWith(other, p)
+		if r.StatusCode != http.StatusNotFound || strings.Contains(r.body, "Иванов") || strings.HasPrefix(r.body, "%PDF") {
+			t.Errorf("%s: %d, want 404 without the order", p, r.StatusCode)
+		}
+	}
+	r := a.postWith(other, "/orders/glk/"+sandbox.DemoLessonConfirmable+"/confirm", url.Values{}, nil)
+	if r.StatusCode != http.StatusNotFound {
+		t.Errorf("confirm of another's lesson: %d, want 404", r.StatusCode)
+	}
+	if n := a.sb.Calls("GLK/confirmLesson"); n != 0 {
+		t.Errorf("the provider was asked to confirm another's lesson %d times", n)
+	}
+	// The other customer's own orders open.
+	for _, p := range []string{"/orders/glk/" + sandbox.OtherLesson, "/orders/aqua/" + sandbox.OtherAqua} {
+		if r := a.getWith(other, p); r.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d for its owner", p, r.StatusCode)
+		}
+	}
+	// And the demo customer's lesson is still unconfirmed.
+	a.signIn(a.client, demoPhone)
+	if a.get("/orders/glk/"+sandbox.DemoLessonConfirmable).doc.Find(`form[action$="/confirm"]`).Length() != 1 {
+		t.Error("the lesson lost its confirm button")
+	}
+}
+
+func TestDocuments(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range []struct{ path, name string }{
+		{"/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "aqua-300001.pdf"},
+		{"/orders/hotel/" + sandbox.DemoHotelPaid + "/voucher.pdf", "hotel-400001.pdf"},
+	} {
+		r := a.get(tc.path)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d\n%s", tc.path, r.StatusCode, r.text("main"))
+		}
+		if ct := r.Header.Get("Content-Type"); ct != "application/pdf" {
+			t.Errorf("%s: content type %q", tc.path, ct)
+		}
+		if cd := r.Header.Get("Content-Disposition"); cd != `attachment; filename="`+tc.name+`"` {
+			t.Errorf("%s: disposition %q", tc.path, cd)
+		}
+		if !strings.HasPrefix(r.body, "%PDF") {
+			t.Errorf("%s: not a PDF", tc.path)
+		}
+	}
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/orders/aqua/" + sandbox.DemoAquaCanceled + "/ticket.pdf", http.StatusConflict},
+		{"/orders/aqua/" + sandbox.DemoAquaUnpaid + "/ticket.pdf", http.StatusConflict},
+		{"/orders/hotel/" + sandbox.DemoHotelCanceled + "/voucher.pdf", http.StatusConflict},
+		{"/orders/aqua/" + sandbox.DemoAquaPaid + "/voucher.pdf", http.StatusNotFound},
+		{"/orders/glk/" + sandbox.DemoLessonConfirmable + "/ticket.pdf", http.StatusNotFound},
+		{"/orders/aqua/999999/ticket.pdf", http.StatusNotFound},
+	} {
+		a.sb.Reset()
+		r := a.get(tc.path)
+		if r.StatusCode != tc.status || strings.HasPrefix(r.body, "%PDF") {
+			t.Errorf("%s: %d, want %d without a PDF", tc.path, r.StatusCode, tc.status)
+		}
+		if !strings.Contains(r.Header.Get("Content-Type"), "text/html") || r.text("h1") == "" {
+			t.Errorf("%s: no Russian page", tc.path)
+		}
+		if n := a.sb.Calls("aqua/generatePdf") + a.sb.Calls("hotel/generatePdf"); n != 0 {
+			t.Errorf("%s: the PDF was asked for", tc.path)
+		}
+	}
+}
+
+func TestOrderProviderFailure(t *testing.T) {
+	a := signedIn(t)
+	a.sb.SetFault("hotel/getHotelOrders", sandbox.Fault{Status: http.StatusInternalServerError, Malformed: true})
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid)
+	if r.StatusCode != http.StatusServiceUnavailable && r.StatusCode != http.StatusBadGateway {
+		t.Errorf("status %d, want 502 or 503", r.StatusCode)
+	}
+	if got := r.text(".notice-err"); got != "Ошибка при получении информации о заказах в отеле" {
+		t.Errorf("hotel failure text %q", got)
+	}
+	if r.doc.Find("article").Length() != 0 {
+		t.Error("an order shown although it failed to load")
+	}
+	a.sb.Reset()
+	a.sb.SetFault("aqua/getAquaOrders", sandbox.Fault{Status: http.StatusInternalServerError})
+	r = a.get("/orders/aqua/" + sandbox.DemoAquaPaid)
+	if r.StatusCode != http.StatusBadGateway {
+		t.Errorf("status %d, want 502", r.StatusCode)
+	}
+	if got := r.text(".notice-err"); got != "Сервис временно недоступен (sandbox fault)" {
+		t.Errorf("provider message %q", got)
+	}
+}
+
+func TestConfirmLesson(t *testing.T) {
+	a := signedIn(t)
+	id := sandbox.DemoLessonConfirmable
+	action := "/orders/glk/" + id + "/confirm"
+	sel := `form[method="post"][action="` + action + `"] button`
+	for _, p := range []string{"/", "/orders", "/orders/glk/" + id} {
+		if got := a.get(p).text(sel); got != "Подтвердить запись" {
+			t.Errorf("%s: confirm button %q", p, got)
+		}
+	}
+	if a.get("/orders/glk/"+sandbox.DemoLessonChild).doc.Find(`form[action$="/confirm"]`).Length() != 0 {
+		t.Error("confirm offered on a lesson without canConfirm")
+	}
+	if a.get("/orders").doc.Find(`section[aria-labelledby="history-h"] form[action$="/confirm"]`).Length() != 0 {
+		t.Error("confirm offered in the history")
+	}
+
+	r := a.post(action, url.Values{})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/glk/"+id+"?confirmed=1" {
+		t.Fatalf("confirm: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	if n := a.sb.Calls("GLK/confirmLesson"); n != 1 {
+		t.Errorf("GLK/confirmLesson called %d times", n)
+	}
+	r = a.get(r.Header.Get("Location"))
+	if got := r.text(".notice-ok"); got != "Запись подтверждена" {
+		t.Errorf("notice %q", got)
+	}
+	if r.doc.Find(`form[action$="/confirm"]`).Length() != 0 {
+		t.Error("the button is still there after confirming")
+	}
+	if a.get("/orders").doc.Find(`form[action="`+action+`"]`).Length() != 0 {
+		t.Error("the list still offers to confirm")
+	}
+	// Again: the server checks canConfirm itself.
+	r = a.post(action, url.Values{})
+	if r.StatusCode != http.StatusConflict || a.sb.Calls("GLK/confirmLesson") != 1 {
+		t.Errorf("second confirm: %d, provider calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	}
+	// Only lessons are confirmed.
+	if r := a.post("/orders/aqua/"+sandbox.DemoAquaPaid+"/confirm", url.Values{}); r.StatusCode != http.StatusNotFound {
+		t.Errorf("confirm of a water-park order: %d", r.StatusCode)
+	}
+
+	// A provider failure.
+	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Status: http.StatusInternalServerError})
+	r = a.post("/orders/glk/"+sandbox.DemoLessonTransferable+"/confirm", url.Values{})
+	if r.StatusCode != http.StatusBadGateway && r.StatusCode != http.StatusConflict {
+		t.Errorf("failed confirm: status %d", r.StatusCode)
+	}
+	if got := r.text(".notice-err"); got != "Не удалось подтвердить запись" {
+		t.Errorf("failed confirm: %q", got)
+	}
+	if got := r.text(`form[action$="/confirm"] button`); got != "Подтвердить запись" {
+		t.Error("the button is gone after a failure")
+	}
+}

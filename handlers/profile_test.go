@@ -1,0 +1,152 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"lk/gateway/sandbox"
+)
+
+func profileAnswers() url.Values {
+	return url.Values{
+		"lastName": {"Петров"}, "firstName": {"Пётр"}, "middleName": {"Сергеевич"},
+		"gender": {"MALE"}, "birthday": {"02.11.1979"},
+	}
+}
+
+func TestProfileFormIsFilledIn(t *testing.T) {
+	a := signedIn(t)
+	r := a.get("/profile/edit")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	for name, want := range map[string]string{"lastName": "Иванов", "firstName": "Иван", "middleName": "Иванович", "birthday": "15.03.1985"} {
+		if got := r.doc.Find(`input[name="`+name+`"]`).AttrOr("value", ""); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+		id := r.doc.Find(`input[name="`+name+`"]`).AttrOr("id", "")
+		if r.doc.Find(`label[for="`+id+`"]`).Length() != 1 {
+			t.Errorf("%s has no label", name)
+		}
+	}
+	if r.doc.Find(`input[name=gender][value=MALE][checked]`).Length() != 1 {
+		t.Error("gender MALE not checked")
+	}
+	for v, label := range map[string]string{"MALE": "Мужской", "FEMALE": "Женский"} {
+		if got := strings.TrimSpace(r.doc.Find(`input[name=gender][value=` + v + `]`).Parent().Text()); got != label {
+			t.Errorf("%s labelled %q", v, got)
+		}
+	}
+	b := r.doc.Find(`input[name=birthday]`)
+	if b.AttrOr("data-enhance", "") != "birthday" || b.AttrOr("inputmode", "") != "numeric" || b.AttrOr("maxlength", "") != "10" {
+		t.Error("birthday lacks data-enhance, inputmode or maxlength")
+	}
+	phone := r.doc.Find(`input#phone`)
+	if _, ro := phone.Attr("readonly"); !ro || phone.AttrOr("value", "") != "+7 (900) 000-00-00" || phone.AttrOr("name", "") != "" {
+		t.Error("phone must be shown, read-only and not submitted")
+	}
+	if !strings.Contains(r.body, "/static/dist/") {
+		t.Error("the birthday enhancement is not loaded")
+	}
+}
+
+func TestProfileValidation(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range []struct {
+		name  string
+		field string
+		value string
+	}{
+		{"not a real date", "birthday", "31.02.1990"},
+		{"letters", "birthday", "1a.03.1990"},
+		{"too long", "birthday", "01.03.19900"},
+		{"future", "birthday", "01.01.2999"},
+		{"missing birthday", "birthday", ""},
+		{"missing first name", "firstName", ""},
+		{"missing last name", "lastName", "  "},
+		{"missing gender", "gender", ""},
+		{"odd gender", "gender", "OTHER"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a.sb.Reset()
+			form := profileAnswers()
+			form.Set(tc.field, tc.value)
+			r := a.post("/profile/edit", form)
+			if r.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d", r.StatusCode)
+			}
+			if !strings.HasPrefix(r.text("title"), "Ошибка: ") {
+				t.Errorf("title %q", r.text("title"))
+			}
+			if r.doc.Find(`#error-summary a[href="#`+tc.field+`"]`).Length() != 1 {
+				t.Errorf("summary does not link to #%s", tc.field)
+			}
+			if r.text("#"+tc.field+"-error") == "" {
+				t.Errorf("no message at %s", tc.field)
+			}
+			for name, v := range form {
+				if name == "gender" || name == tc.field {
+					continue
+				}
+				if got := r.doc.Find(`input[name="`+name+`"]`).AttrOr("value", ""); got != strings.TrimSpace(v[0]) {
+					t.Errorf("%s not kept: %q", name, got)
+				}
+			}
+			if tc.field == "birthday" && tc.value != "" {
+				if got := r.doc.Find(`input[name=birthday]`).AttrOr("value", ""); got != tc.value {
+					t.Errorf("birthday answer not kept: %q", got)
+				}
+			}
+			if tc.field != "gender" && r.doc.Find(`input[name=gender][value=MALE][checked]`).Length() != 1 {
+				t.Error("gender answer not kept")
+			}
+			if n := a.sb.Calls("auth/clientEditInfo"); n != 0 {
+				t.Errorf("an invalid form reached the provider")
+			}
+		})
+	}
+}
+
+func TestProfileEditChangesGreeting(t *testing.T) {
+	a := signedIn(t)
+	form := profileAnswers()
+	form.Set("gender", "FEMALE")
+	form.Set("birthday", "02111979") // without the dots the script would add
+	form.Set("middleName", "")
+	r := a.post("/profile/edit", form)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("save: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	r = a.get("/")
+	if got := r.text("h1"); got != "Здравствуйте, Пётр" {
+		t.Errorf("h1 %q", got)
+	}
+	if got := r.text(".who"); got != "Пётр" {
+		t.Errorf("shell name %q", got)
+	}
+	for key, want := range map[string]string{"ФИО": "Петров Пётр", "Дата рождения": "02.11.1979", "Пол": "Женский"} {
+		if got := r.kv("section", key); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+}
+
+func TestProfileProviderRefusal(t *testing.T) {
+	a := signedIn(t)
+	a.sb.SetFault("auth/clientEditInfo", sandbox.Fault{Status: http.StatusInternalServerError, Times: 1})
+	r := a.post("/profile/edit", profileAnswers())
+	if r.StatusCode < 400 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if !strings.Contains(r.text("#error-summary"), "Сервис временно недоступен (sandbox fault)") {
+		t.Errorf("provider's errorMessage not shown: %q", r.text("#error-summary"))
+	}
+	if got := r.doc.Find(`input[name=lastName]`).AttrOr("value", ""); got != "Петров" {
+		t.Errorf("answers lost: %q", got)
+	}
+	if got := a.get("/").text("h1"); got != "Здравствуйте, Иван" {
+		t.Errorf("greeting changed after a refusal: %q", got)
+	}
+}
