@@ -1,6 +1,6 @@
 // Package lk is the root of the resort personal account: it holds the
-// go:generate directives that build the generated code and embeds the static
-// assets (CSS, images and the islands built by Vite) into the binary.
+// generate directives that build the generated code (the islands with Vite,
+// the views with templ) and embeds the static assets into the binary.
 package lk
 
 import "embed"

@@ -1,0 +1,537 @@
+package gateway
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sony/gobreaker/v2"
+)
+
+// Defaults of a Client (DESIGN.md, "Calling the provider").
+const (
+	DefaultConnectTimeout  = 3 * time.Second
+	DefaultCallTimeout     = 10 * time.Second
+	DefaultRetries         = 2
+	DefaultBreakerFailures = 5
+	DefaultBreakerOpen     = 30 * time.Second
+	// MaxBody caps what is read of one answer; PDFs are the largest.
+	MaxBody = 10 << 20
+)
+
+// Client calls the provider's API gateway v1. It is safe for concurrent use.
+// Build it with NewClient.
+type Client struct {
+	base           *url.URL
+	hc             *http.Client
+	connectTimeout time.Duration
+	callTimeout    time.Duration
+	retries        int
+	breakerFails   uint32
+	breakerOpen    time.Duration
+	breaker        *gobreaker.CircuitBreaker[answer]
+	reg            prometheus.Registerer
+	duration       *prometheus.HistogramVec
+	log            *slog.Logger
+	loc            *time.Location
+	maxBody        int64
+	// backoff is the pause before retry number n (1-based); tests shorten it.
+	backoff func(n int) time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient makes the Client send through hc (its transport, TLS and
+// proxy settings). WithTimeouts' connect timeout then does not apply; the
+// call timeout still does.
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// WithTimeouts sets the connect timeout and the deadline of one attempt of a
+// call (request sent, answer read). Zero keeps the default.
+func WithTimeouts(connect, call time.Duration) Option {
+	return func(c *Client) {
+		if connect > 0 {
+			c.connectTimeout = connect
+		}
+		if call > 0 {
+			c.callTimeout = call
+		}
+	}
+}
+
+// WithRetries sets how many times a GET is tried again after a transport
+// failure or a 5xx. POST and PUT are never retried: they change state.
+func WithRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
+
+// WithBreaker opens the circuit after failures consecutive failed calls
+// (transport failures, deadlines, 5xx without a JSON answer) and keeps it
+// open for openFor, failing calls at once with ErrUnavailable. failures 0
+// turns the breaker off.
+func WithBreaker(failures uint32, openFor time.Duration) Option {
+	return func(c *Client) {
+		c.breakerFails = failures
+		if openFor > 0 {
+			c.breakerOpen = openFor
+		}
+	}
+}
+
+// WithRegisterer registers the histogram lk_gateway_call_duration_seconds
+// (labels call, outcome) with reg.
+func WithRegisterer(reg prometheus.Registerer) Option { return func(c *Client) { c.reg = reg } }
+
+// WithLogger logs failed calls at Warn and successful ones at Debug. Tokens,
+// SMS codes and bodies are never logged; phones are masked.
+func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
+
+// WithLocation sets the zone the provider's wall-clock dates are written in
+// (default ResortLocation).
+func WithLocation(loc *time.Location) Option { return func(c *Client) { c.loc = loc } }
+
+// NewClient returns a client of the gateway at baseURL, which includes the
+// version, e.g. "http://127.0.0.1:8090/v1".
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("gateway: base URL %q: want http(s)://host/v1", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	c := &Client{
+		base:           u,
+		connectTimeout: DefaultConnectTimeout,
+		callTimeout:    DefaultCallTimeout,
+		retries:        DefaultRetries,
+		breakerFails:   DefaultBreakerFailures,
+		breakerOpen:    DefaultBreakerOpen,
+		maxBody:        MaxBody,
+		backoff:        jitteredBackoff,
+	}
+	for _, opt := range opts {
+		opt(c)
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.loc == nil {
+		c.loc = ResortLocation()
+	}
+	if c.hc == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DialContext = (&net.Dialer{Timeout: c.connectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		t.TLSHandshakeTimeout = c.connectTimeout
+		t.MaxIdleConnsPerHost = 32
+		c.hc = &http.Client{Transport: t}
+	}
+	if c.breakerFails > 0 {
+		fails := c.breakerFails
+		c.breaker = gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
+			Name:        "gateway",
+			Timeout:     c.breakerOpen,
+			ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= fails },
+			// The customer leaving is no sign of the provider's health.
+			IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+			OnStateChange: func(_ string, from, to gobreaker.State) {
+				c.log.Warn("gateway circuit breaker", slog.String("from", from.String()), slog.String("to", to.String()))
+			},
+		})
+	}
+	c.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "lk_gateway_call_duration_seconds",
+		Help:    "Duration of calls to the provider's API gateway, retries included, by call and outcome.",
+		Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	}, []string{"call", "outcome"})
+	if c.reg != nil {
+		if err := c.reg.Register(c.duration); err != nil {
+			are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err)
+			if !ok {
+				return nil, fmt.Errorf("gateway: register metrics: %w", err)
+			}
+			existing, ok := are.ExistingCollector.(*prometheus.HistogramVec)
+			if !ok {
+				return nil, fmt.Errorf("gateway: register metrics: %w", err)
+			}
+			c.duration = existing
+		}
+	}
+	return c, nil
+}
+
+// jitteredBackoff waits 100–200 ms before the first retry, 200–400 ms before
+// the second and later ones.
+func jitteredBackoff(n int) time.Duration {
+	base := 100 * time.Millisecond
+	if n > 1 {
+		base = 200 * time.Millisecond
+	}
+	return base + rand.N(base)
+}
+
+// Metric outcomes.
+const (
+	outcomeOK            = "ok"
+	outcomeProviderError = "provider_error"
+	outcomeUnavailable   = "unavailable"
+	outcomeMalformed     = "malformed"
+	outcomeNotFound      = "not_found"
+)
+
+func outcome(err error) string {
+	switch {
+	case err == nil:
+		return outcomeOK
+	case errors.Is(err, ErrNotFound):
+		return outcomeNotFound
+	case errors.Is(err, ErrUnavailable):
+		return outcomeUnavailable
+	case errors.Is(err, ErrMalformed):
+		return outcomeMalformed
+	default: // *ProviderError, ErrUnauthorized
+		return outcomeProviderError
+	}
+}
+
+// call describes one request to the provider.
+type call struct {
+	op      string      // for errors and logs: "get aqua orders"
+	method  string      //
+	path    string      // relative to the base: "aqua/getAquaOrders"
+	query   url.Values  //
+	json    any         // JSON body
+	form    url.Values  // form body
+	token   string      // bearer; only the two auth calls have one
+	pdf     bool        // a PDF is the expected answer
+	emptyOK bool        // a 2xx with an empty body is success ("answer not shown")
+	attrs   []slog.Attr // extra, non-secret log attributes
+}
+
+// answer is what came back over the wire.
+type answer struct {
+	status   int
+	ctype    string
+	body     []byte
+	tooLarge bool
+}
+
+// errServerFailure tells the breaker that a 5xx without a JSON answer is a
+// failure; do turns it back into an answer for decode.
+var errServerFailure = errors.New("server failure")
+
+// do performs c and decodes the answer into out (nil to ignore it, *[]byte
+// for a PDF). check, if not nil, runs after a successful decode and may
+// return ErrNotFound or ErrMalformed (possibly wrapped). It is the one place
+// that turns answers into errors, and it times every call.
+func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (err error) {
+	start := time.Now()
+	status, attempts := 0, 0
+	defer func() {
+		o := outcome(err)
+		took := time.Since(start)
+		c.duration.WithLabelValues(strings.ReplaceAll(cl.op, " ", "_"), o).Observe(took.Seconds())
+		attrs := append([]slog.Attr{
+			slog.String("call", cl.op), slog.String("path", cl.path), slog.String("outcome", o),
+			slog.Int("status", status), slog.Int("attempts", attempts), slog.Duration("took", took),
+		}, cl.attrs...)
+		if err != nil {
+			c.log.LogAttrs(ctx, slog.LevelWarn, "gateway call failed", append(attrs, slog.String("error", err.Error()))...)
+		} else {
+			c.log.LogAttrs(ctx, slog.LevelDebug, "gateway call", attrs...)
+		}
+	}()
+
+	req, err := c.prepare(cl)
+	if err != nil {
+		return err
+	}
+	var a answer
+	if c.breaker != nil {
+		a, err = c.breaker.Execute(func() (answer, error) {
+			a, err := c.exchange(ctx, cl, req, &attempts)
+			if err == nil && a.status >= 500 && !isJSONObject(a.body) {
+				return a, errServerFailure
+			}
+			return a, err
+		})
+		if errors.Is(err, errServerFailure) {
+			err = nil
+		}
+	} else {
+		a, err = c.exchange(ctx, cl, req, &attempts)
+	}
+	status = a.status
+	if err != nil {
+		return opError(cl.op, ErrUnavailable, err)
+	}
+	if err := c.decode(cl, a, out); err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return fmt.Errorf("gateway: %s: %w", cl.op, err)
+		}
+	}
+	return nil
+}
+
+// prepared is a request's URL and body, encoded once and sent per attempt.
+type prepared struct {
+	url   string
+	body  []byte
+	ctype string
+}
+
+func (c *Client) prepare(cl call) (prepared, error) {
+	u := c.base.JoinPath(cl.path)
+	if len(cl.query) > 0 {
+		u.RawQuery = cl.query.Encode()
+	}
+	p := prepared{url: u.String()}
+	switch {
+	case cl.json != nil:
+		b, err := json.Marshal(cl.json)
+		if err != nil {
+			return p, fmt.Errorf("gateway: %s: encode request: %w", cl.op, err)
+		}
+		p.body, p.ctype = b, "application/json"
+	case cl.form != nil:
+		p.body, p.ctype = []byte(cl.form.Encode()), "application/x-www-form-urlencoded"
+	}
+	return p, nil
+}
+
+// exchange sends the request, retrying a GET on transport failures and 5xx.
+// A transport error comes back without the URL (it may carry ids).
+func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *int) (answer, error) {
+	tries := 1
+	if cl.method == http.MethodGet {
+		tries += c.retries
+	}
+	var (
+		a   answer
+		err error
+	)
+	for i := range tries {
+		if i > 0 {
+			if sleep(ctx, c.backoff(i)) != nil {
+				break // keep the last answer or error
+			}
+		}
+		*attempts = i + 1
+		a, err = c.roundTrip(ctx, cl, p)
+		if ctx.Err() != nil || (err == nil && a.status < 500) {
+			break
+		}
+	}
+	return a, err
+}
+
+func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
+	defer cancel()
+	var body io.Reader
+	if p.body != nil {
+		body = bytes.NewReader(p.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, p.url, body)
+	if err != nil {
+		return answer{}, withoutURL(err)
+	}
+	if p.ctype != "" {
+		req.Header.Set("Content-Type", p.ctype)
+	}
+	if cl.pdf {
+		req.Header.Set("Accept", "application/pdf, application/json")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	if cl.token != "" {
+		req.Header.Set("Authorization", "Bearer "+cl.token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return answer{}, withoutURL(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	a := answer{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), body: b}
+	if err != nil {
+		return a, fmt.Errorf("read answer: %w", withoutURL(err))
+	}
+	if int64(len(b)) > c.maxBody {
+		a.body, a.tooLarge = nil, true
+	}
+	return a, nil
+}
+
+// withoutURL drops the request URL from a transport error: the text stays
+// short and carries no ids.
+func withoutURL(err error) error {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return ue.Err
+	}
+	return err
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// decode turns an answer into nil or a typed error. The HTTP status is not
+// trusted to mean success (SPEC §7: the original reads the parsed answer): a
+// JSON body is read whatever the status, and its success/hasErrors decide.
+func (c *Client) decode(cl call, a answer, out any) error {
+	ok2xx := a.status >= 200 && a.status < 300
+	if cl.token != "" && a.status == http.StatusUnauthorized {
+		return opError(cl.op, ErrUnauthorized, nil)
+	}
+	if a.tooLarge {
+		return opError(cl.op, ErrMalformed, fmt.Errorf("answer over %d bytes", c.maxBody))
+	}
+	if cl.pdf && ok2xx && isPDF(a) {
+		if p, ok := out.(*[]byte); ok {
+			*p = a.body
+		}
+		return nil
+	}
+	body := bytes.TrimSpace(a.body)
+	if len(body) == 0 && ok2xx && cl.emptyOK {
+		return nil
+	}
+	if !isJSONObject(body) {
+		cause := fmt.Errorf("HTTP %d, %s", a.status, describeBody(a))
+		if a.status >= 500 {
+			return opError(cl.op, ErrUnavailable, cause)
+		}
+		return opError(cl.op, ErrMalformed, cause)
+	}
+	v := readVerdict(body)
+	if v.failed || (!ok2xx && !v.succeeded) {
+		return &ProviderError{Op: cl.op, Message: v.message, Status: a.status}
+	}
+	if cl.pdf {
+		return opError(cl.op, ErrMalformed, fmt.Errorf("HTTP %d, JSON instead of a PDF", a.status))
+	}
+	if out != nil {
+		if err := json.Unmarshal(body, out); err != nil {
+			return opError(cl.op, ErrMalformed, err)
+		}
+	}
+	return nil
+}
+
+func isJSONObject(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+}
+
+func isPDF(a answer) bool {
+	mt, _, _ := mime.ParseMediaType(a.ctype)
+	switch mt {
+	case "application/pdf", "application/octet-stream", "":
+		return bytes.HasPrefix(a.body, []byte("%PDF-"))
+	}
+	return false
+}
+
+// describeBody names what came instead of JSON, without quoting it.
+func describeBody(a answer) string {
+	if len(bytes.TrimSpace(a.body)) == 0 {
+		return "empty body"
+	}
+	mt, _, _ := mime.ParseMediaType(a.ctype)
+	if mt == "" {
+		mt = "untyped"
+	}
+	return fmt.Sprintf("%d-byte %s body, not JSON", len(a.body), mt)
+}
+
+// verdict is the provider's own word on a call: success/errorMessage on most
+// calls, hasErrors/responseDescription on getClientInfo.
+type verdict struct {
+	failed, succeeded bool
+	message           string
+}
+
+func readVerdict(body []byte) verdict {
+	var raw struct {
+		Success             json.RawMessage `json:"success"`
+		ErrorMessage        json.RawMessage `json:"errorMessage"`
+		HasErrors           json.RawMessage `json:"hasErrors"`
+		ResponseDescription json.RawMessage `json:"responseDescription"`
+	}
+	_ = json.Unmarshal(body, &raw) // body is a valid JSON object
+	success, hasSuccess := jsonBool(raw.Success)
+	hasErrors, hasHasErrors := jsonBool(raw.HasErrors)
+	errMsg, desc := jsonString(raw.ErrorMessage), jsonString(raw.ResponseDescription)
+
+	var v verdict
+	v.failed = (hasSuccess && !success) || (hasHasErrors && hasErrors) ||
+		(!hasSuccess && !hasHasErrors && errMsg != "")
+	v.succeeded = !v.failed && ((hasSuccess && success) || (hasHasErrors && !hasErrors))
+	v.message = errMsg
+	if hasErrors || v.message == "" {
+		v.message = cmp.Or(desc, errMsg)
+	}
+	return v
+}
+
+func jsonBool(r json.RawMessage) (value, present bool) {
+	var b bool
+	if len(r) == 0 || json.Unmarshal(r, &b) != nil {
+		return false, false
+	}
+	return b, true
+}
+
+func jsonString(r json.RawMessage) string {
+	var s string
+	if len(r) == 0 || json.Unmarshal(r, &s) != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// Ping tells whether the provider answers at all (for /readyz): any HTTP
+// answer, whatever its status, means reachable. It bypasses retries and the
+// breaker, so it reports the provider's state, not ours.
+func (c *Client) Ping(ctx context.Context) (err error) {
+	const op = "ping"
+	start := time.Now()
+	defer func() {
+		c.duration.WithLabelValues(op, outcome(err)).Observe(time.Since(start).Seconds())
+	}()
+	cl := call{op: op, method: http.MethodGet, path: "aqua/getSessionsAqua",
+		query: url.Values{"date": {FormatDate(time.Now(), c.loc)}}}
+	p, err := c.prepare(cl)
+	if err != nil {
+		return err
+	}
+	if _, err := c.roundTrip(ctx, cl, p); err != nil {
+		return opError(op, ErrUnavailable, err)
+	}
+	return nil
+}

@@ -1,0 +1,1018 @@
+package gateway_test
+
+// Contract tests: openapi.yaml is the contract of the provider's gateway v1.
+// The client's requests and the sandbox's answers are both checked against
+// it, call by call, through a validating http.RoundTripper.
+//
+//	go test -race ./gateway/ -run Contract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+)
+
+const contractFile = "openapi.yaml"
+
+// ---- the contract and its two validators ----
+
+// contract is the loaded document and a router over its paths.
+type contract struct {
+	doc    *openapi3.T
+	router routers.Router
+}
+
+var pdfDecoderOnce sync.Once
+
+// loadContract loads openapi.yaml. With strict, every object schema that
+// lists its properties also gets additionalProperties: false, so a field the
+// contract does not name (a misspelling, a wrong case) fails the test: the
+// document itself stays tolerant of extra fields for the real gateway, but
+// our client and sandbox must use exactly the names it lists.
+func loadContract(t testing.TB, strict bool) *contract {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile(contractFile)
+	if err != nil {
+		t.Fatalf("load %s: %v", contractFile, err)
+	}
+	if strict {
+		tighten(doc)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("%s does not validate: %v", contractFile, err)
+	}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatalf("router: %v", err)
+	}
+	pdfDecoderOnce.Do(func() {
+		// A PDF answer is checked for its signature, not parsed.
+		openapi3filter.RegisterBodyDecoder("application/pdf",
+			func(r io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+				head := make([]byte, 5)
+				if _, err := io.ReadFull(r, head); err != nil || string(head) != "%PDF-" {
+					return nil, errors.New("body is not a PDF (no %PDF- signature)")
+				}
+				return "%PDF-", nil
+			})
+	})
+	return &contract{doc: doc, router: router}
+}
+
+// tighten sets additionalProperties: false on every object schema with
+// properties (components and inline schemas alike).
+func tighten(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(*openapi3.SchemaRef)
+	walk = func(ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] {
+			return
+		}
+		s := ref.Value
+		seen[s] = true
+		if s.Type.Is(openapi3.TypeObject) && len(s.Properties) > 0 && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+			no := false
+			s.AdditionalProperties.Has = &no
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+		for _, l := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		walk(s.Then)
+		walk(s.Else)
+	}
+	for _, s := range doc.Components.Schemas {
+		walk(s)
+	}
+	for _, r := range doc.Components.Responses {
+		for _, mt := range r.Value.Content {
+			walk(mt.Schema)
+		}
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					walk(mt.Schema)
+				}
+			}
+			for _, r := range op.Responses.Map() {
+				if r.Value != nil {
+					for _, mt := range r.Value.Content {
+						walk(mt.Schema)
+					}
+				}
+			}
+		}
+	}
+}
+
+// bearerAuth accepts a request with a non-empty bearer token; the sandbox
+// decides whether the token is good.
+func bearerAuth(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	if in.SecurityScheme == nil || in.SecurityScheme.Type != "http" || !strings.EqualFold(in.SecurityScheme.Scheme, "bearer") {
+		return fmt.Errorf("unexpected security scheme %q", in.SecuritySchemeName)
+	}
+	h := in.RequestValidationInput.Request.Header.Get("Authorization")
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		return errors.New("no bearer token in Authorization")
+	}
+	return nil
+}
+
+func (c *contract) options() *openapi3filter.Options {
+	return &openapi3filter.Options{AuthenticationFunc: bearerAuth, MultiError: true, IncludeResponseStatus: true}
+}
+
+// ValidateRequest checks a request (method, path, query, headers, body)
+// against the contract. It returns the validation input to pass to
+// ValidateResponse and the operation's id. req's body is left readable.
+func (c *contract) ValidateRequest(ctx context.Context, req *http.Request) (*openapi3filter.RequestValidationInput, string, error) {
+	var body []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		b, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, "", fmt.Errorf("read request body: %w", err)
+		}
+		req.Body.Close()
+		body = b
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	// The validator reads its own copy of the request.
+	vreq := req.Clone(ctx)
+	if body != nil {
+		vreq.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	route, params, err := c.router.FindRoute(vreq)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s %s: no such call in the contract: %w", req.Method, req.URL.Path, err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route, Options: c.options()}
+	op := route.Operation.OperationID
+	if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
+		return in, op, fmt.Errorf("request of %s (%s %s) breaks the contract: %w", op, req.Method, req.URL.Path, err)
+	}
+	return in, op, nil
+}
+
+// ValidateResponse checks an answer (status, content type, body) against the
+// contract of the request validated into in.
+func (c *contract) ValidateResponse(ctx context.Context, in *openapi3filter.RequestValidationInput, status int, header http.Header, body []byte) error {
+	out := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in, Status: status, Header: header, Options: c.options(),
+	}
+	out.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
+		op := in.Route.Operation.OperationID
+		return fmt.Errorf("answer of %s (HTTP %d) breaks the contract: %w\nbody: %s", op, status, err, clip(body))
+	}
+	return nil
+}
+
+// ValidateCall validates a request given by its parts, then an answer to it;
+// answer may be nil to check the request alone.
+func (c *contract) ValidateCall(method, target string, header http.Header, body []byte, answer *httptest.ResponseRecorder) error {
+	ctx := context.Background()
+	req := httptest.NewRequest(method, target, bytes.NewReader(body))
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	in, _, err := c.ValidateRequest(ctx, req)
+	if err != nil || answer == nil {
+		return err
+	}
+	return c.ValidateResponse(ctx, in, answer.Code, answer.Header(), answer.Body.Bytes())
+}
+
+func clip(b []byte) string {
+	const n = 600
+	if bytes.HasPrefix(b, []byte("%PDF-")) {
+		return fmt.Sprintf("<PDF, %d bytes>", len(b))
+	}
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+// ---- the validating transport ----
+
+// checkingTransport validates every request sent through it and every answer
+// that comes back, and counts the operations seen.
+type checkingTransport struct {
+	t    testing.TB
+	c    *contract
+	next http.RoundTripper
+
+	mu   sync.Mutex
+	seen map[string]int
+}
+
+func (ct *checkingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	in, op, err := ct.c.ValidateRequest(ctx, req)
+	if err != nil {
+		ct.t.Errorf("client: %v", err)
+	}
+	if op != "" {
+		ct.mu.Lock()
+		ct.seen[op]++
+		ct.mu.Unlock()
+	}
+	resp, err := ct.next.RoundTrip(req)
+	if err != nil || in == nil {
+		return resp, err
+	}
+	body, rerr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if rerr != nil {
+		return resp, nil // the client will see the short body
+	}
+	if err := ct.c.ValidateResponse(ctx, in, resp.StatusCode, resp.Header, body); err != nil {
+		ct.t.Errorf("sandbox: %v", err)
+	}
+	return resp, nil
+}
+
+func (ct *checkingTransport) count(op string) int {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	return ct.seen[op]
+}
+
+// ---- tests ----
+
+// TestContractDocument: the document is valid OpenAPI 3.1 (examples
+// included), names every call of SPEC §7 once, and its operation ids are the
+// client's method names.
+func TestContractDocument(t *testing.T) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile(contractFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("invalid: %v", err)
+	}
+	if !doc.IsOpenAPI31OrLater() {
+		t.Errorf("openapi %s, want 3.1", doc.OpenAPI)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/v1" {
+		t.Errorf("servers %v, want one: /v1", doc.Servers)
+	}
+	var got []string
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			got = append(got, method+" "+strings.TrimPrefix(path, "/"))
+			if op.OperationID == "" {
+				t.Errorf("%s %s: no operationId", method, path)
+			} else if _, ok := clientMethods[op.OperationID]; !ok {
+				t.Errorf("%s %s: operationId %q is no method of gateway.Client", method, path, op.OperationID)
+			}
+			if op.Responses.Default() == nil {
+				t.Errorf("%s %s: no default (error) answer", method, path)
+			}
+			bearer := op.Security != nil && len(*op.Security) > 0
+			wantBearer := path == "/auth/getClientInfo" || path == "/auth/clientEditInfo"
+			if bearer != wantBearer {
+				t.Errorf("%s %s: bearer security %v, want %v", method, path, bearer, wantBearer)
+			}
+		}
+	}
+	sort.Strings(got)
+	want := slices.Clone(spec7)
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("paths differ from SPEC §7:\n got %q\nwant %q", got, want)
+	}
+	for _, p := range []string{"/hotel/cancelOrder", "/hotel/getDates"} {
+		rb := doc.Paths.Value(p).Post.RequestBody.Value
+		if rb.Content.Get("application/x-www-form-urlencoded") == nil || rb.Content.Get("application/json") != nil {
+			t.Errorf("%s: the body must be form data only", p)
+		}
+	}
+}
+
+// spec7 is the call table of SPEC §7.
+var spec7 = []string{
+	"POST auth/login2f", "POST auth/loginConfirm", "GET auth/getClientInfo", "PUT auth/clientEditInfo",
+	"POST reg/registration",
+	"GET GLK/getTimetableForCurrentClient", "GET GLK/getTimetable", "POST GLK/confirmLesson",
+	"POST GLK/cancelRegistration", "POST GLK/changeLessonPeriod",
+	"GET Rent/getPavilionRentTimetableForCurrentClient", "GET Rent/getPavilionRentTimetable",
+	"POST Rent/cancelPavilionRent", "POST Rent/registerRefund", "POST Rent/changePavilionRentPeriod",
+	"GET CelRooms/getCelRoomsTimetableForCurrentClient", "GET CelRooms/getCelRoomsTimetable",
+	"POST CelRooms/cancelCelRoomRent", "POST CelRooms/registerRefund", "POST CelRooms/changeCelRoomRentPeriod",
+	"GET aqua/getAquaOrders", "POST aqua/registerRefund1C", "POST aqua/transferTicket",
+	"GET aqua/getSessionsAqua", "GET aqua/generatePdf",
+	"GET hotel/getHotelOrders", "POST hotel/cancelOrder", "POST hotel/registerRefund",
+	"POST hotel/getDates", "POST hotel/pushReservation", "GET hotel/generatePdf",
+}
+
+// clientMethods are the methods of gateway.Client named by operationIds
+// (single-order fetches share the list call's operation).
+var clientMethods = map[string]bool{
+	"Login": true, "LoginConfirm": true, "ClientInfo": true, "EditClientInfo": true, "Register": true,
+	"LessonOrders": true, "Timetable": true, "ConfirmLesson": true, "CancelLesson": true, "ChangeLesson": true,
+	"PavilionOrders": true, "PavilionSchedule": true, "CancelPavilionRent": true, "RefundPavilion": true, "ChangePavilionRent": true,
+	"RoomOrders": true, "RoomSchedule": true, "CancelRoomRent": true, "RefundRoom": true, "ChangeRoomRent": true,
+	"AquaOrders": true, "RefundAqua": true, "TransferTickets": true, "AquaSessions": true, "AquaTicketPDF": true,
+	"HotelOrders": true, "CancelHotelOrder": true, "RefundHotel": true, "HotelDates": true, "PushReservation": true, "HotelVoucherPDF": true,
+}
+
+// The client type must keep the methods the contract names.
+var _ = []any{
+	(*gateway.Client).Login, (*gateway.Client).LoginConfirm, (*gateway.Client).ClientInfo, (*gateway.Client).EditClientInfo,
+	(*gateway.Client).Register, (*gateway.Client).LessonOrders, (*gateway.Client).LessonOrder, (*gateway.Client).Timetable,
+	(*gateway.Client).ConfirmLesson, (*gateway.Client).CancelLesson, (*gateway.Client).ChangeLesson,
+	(*gateway.Client).PavilionOrders, (*gateway.Client).PavilionOrder, (*gateway.Client).PavilionSchedule,
+	(*gateway.Client).CancelPavilionRent, (*gateway.Client).RefundPavilion, (*gateway.Client).ChangePavilionRent,
+	(*gateway.Client).RoomOrders, (*gateway.Client).RoomOrder, (*gateway.Client).RoomSchedule,
+	(*gateway.Client).CancelRoomRent, (*gateway.Client).RefundRoom, (*gateway.Client).ChangeRoomRent,
+	(*gateway.Client).AquaOrders, (*gateway.Client).AquaOrder, (*gateway.Client).RefundAqua, (*gateway.Client).TransferTickets,
+	(*gateway.Client).AquaSessions, (*gateway.Client).AquaTicketPDF,
+	(*gateway.Client).HotelOrders, (*gateway.Client).HotelOrder, (*gateway.Client).CancelHotelOrder, (*gateway.Client).RefundHotel,
+	(*gateway.Client).HotelDates, (*gateway.Client).PushReservation, (*gateway.Client).HotelVoucherPDF,
+}
+
+// TestContractValidators: the validators have teeth. Each case breaks the
+// contract in one way that a careless client or gateway might.
+func TestContractValidators(t *testing.T) {
+	c := loadContract(t, true)
+	jsonH := http.Header{"Content-Type": {"application/json"}}
+	formH := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	bearer := http.Header{"Authorization": {"Bearer abc"}}
+	answer := func(status int, ctype, body string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(status)
+		w.WriteString(body)
+		return w
+	}
+	const okAnswer = `{"success":true}`
+	const ticket = `{"id":"T-1","ticketNumber":"1","title":"Взрослый","price":1500,"isChild":false,"status":"%s","session":"Дневной","productUID":"p","barcode":"b","eventDate":"06.02.2026 10:00:00"}`
+	const order = `{"orderId":"A-1","dateBeg":"06.02.2026 10:00:00","regDate":"01.02.2026 10:00:00","amount":1500,"paymentAmount":0,"canceled":false,"paid":true,"canTransfer":true,"canCancel":true,"tickets":[` + ticket + `]}`
+
+	good := []struct {
+		name           string
+		method, target string
+		header         http.Header
+		body           string
+		answer         *httptest.ResponseRecorder
+	}{
+		{"login", "POST", "/v1/auth/login2f", jsonH, `{"login":"79000000000","typeLogin":1,"typeCode":1}`, answer(200, "application/json", okAnswer)},
+		{"business failure", "POST", "/v1/auth/login2f", jsonH, `{"login":"79000000000","typeLogin":1,"typeCode":1,"resend":true}`,
+			answer(200, "application/json; charset=utf-8", `{"success":false,"errorMessage":"Слишком много попыток"}`)},
+		{"client info", "GET", "/v1/auth/getClientInfo", bearer, "",
+			answer(200, "application/json", `{"hasErrors":false,"clientInfo":{"personalInfo":{"fio":"Иванов Иван","email":"","tel":"79000000000","birthdate":"","guid":"g","gender":""}}}`)},
+		{"client info refused", "GET", "/v1/auth/getClientInfo", bearer, "",
+			answer(200, "application/json", `{"hasErrors":true,"responseDescription":"Сессия истекла"}`)},
+		{"aqua order", "GET", "/v1/aqua/getAquaOrders?userId=g&orderId=A-1&single=true", nil, "",
+			answer(200, "application/json", `{"success":true,"currentOrder":`+fmt.Sprintf(order, "waitingForPaymant")+`}`)},
+		{"null arrays", "GET", "/v1/GLK/getTimetableForCurrentClient?clientId=g", nil, "",
+			answer(200, "application/json", `{"success":true,"timetable":null}`)},
+		{"cancel by form", "POST", "/v1/hotel/cancelOrder", formH, "OrderId=H-1", answer(200, "application/json", okAnswer)},
+		{"empty success", "POST", "/v1/hotel/cancelOrder", formH, "OrderId=H-1", answer(204, "", "")},
+		{"server error", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", nil, "",
+			answer(503, "application/json", `{"success":false,"errorMessage":"Сервис недоступен"}`)},
+		{"pdf", "GET", "/v1/aqua/generatePdf?orderId=A-1", nil, "", answer(200, "application/pdf", "%PDF-1.3\n…")},
+		{"charset", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", nil, "",
+			answer(200, "application/json; charset=utf-8", `{"success":true,"result":[{"sessionId":"S","sessionTime":"10:00","availableCount":1,"name":"Дневной","endTime":"16:00"}]}`)},
+		{"pdf refused", "GET", "/v1/aqua/generatePdf?orderId=A-1", nil, "", answer(200, "application/json", `{"success":false,"errorMessage":"Заказ не найден"}`)},
+	}
+	for _, tc := range good {
+		if err := c.ValidateCall(tc.method, tc.target, tc.header, []byte(tc.body), tc.answer); err != nil {
+			t.Errorf("%s: want valid, got %v", tc.name, err)
+		}
+	}
+
+	bad := []struct {
+		name           string
+		method, target string
+		header         http.Header
+		body           string
+		answer         *httptest.ResponseRecorder
+	}{
+		{"typeLogin 2", "POST", "/v1/auth/login2f", jsonH, `{"login":"79000000000","typeLogin":2,"typeCode":1}`, nil},
+		{"phone with plus", "POST", "/v1/auth/login2f", jsonH, `{"login":"+79000000000","typeLogin":1,"typeCode":1}`, nil},
+		{"code of 5 digits", "POST", "/v1/auth/loginConfirm", jsonH, `{"login":"79000000000","verifyCode":"12345"}`, nil},
+		{"misspelt field", "POST", "/v1/GLK/confirmLesson", jsonH, `{"clientId":"g","lessonID":"L-1"}`, nil},
+		{"no bearer", "GET", "/v1/auth/getClientInfo", nil, "", nil},
+		{"wrong method", "GET", "/v1/auth/login2f", nil, "", nil},
+		{"unknown path", "GET", "/v1/aqua/getOrders?userId=g", nil, "", nil},
+		{"missing clientId", "GET", "/v1/GLK/getTimetableForCurrentClient", nil, "", nil},
+		{"single not boolean", "GET", "/v1/aqua/getAquaOrders?userId=g&single=yes", nil, "", nil},
+		{"ISO date for sessions", "GET", "/v1/aqua/getSessionsAqua?date=2026-02-06", nil, "", nil},
+		{"JSON for a form call", "POST", "/v1/hotel/cancelOrder", jsonH, `{"OrderId":"H-1"}`, nil},
+		{"lower-case OrderId", "POST", "/v1/hotel/cancelOrder", formH, "orderId=H-1", nil},
+		{"transfer date ISO", "POST", "/v1/aqua/transferTicket", jsonH, `{"orderId":"A-1","date":"2026-02-06","sessionId":"S"}`, nil},
+		{"refund event date bare", "POST", "/v1/aqua/registerRefund1C", jsonH,
+			`{"returnOrderId":"A-1","products":[{"productId":"p","barcode":"b","price":1,"name":"n","eventDate":"06.02.2026","positionNumber":"1"}]}`, nil},
+		{"status spelt right", "GET", "/v1/aqua/getAquaOrders?userId=g&orderId=A-1&single=true", nil, "",
+			answer(200, "application/json", `{"success":true,"currentOrder":`+fmt.Sprintf(order, "waitingForPayment")+`}`)},
+		{"success without timetable", "GET", "/v1/GLK/getTimetableForCurrentClient?clientId=g", nil, "",
+			answer(200, "application/json", `{"success":true}`)},
+		{"success without token", "POST", "/v1/auth/loginConfirm", jsonH, `{"login":"79000000000","verifyCode":"1234"}`,
+			answer(200, "application/json", `{"success":true}`)},
+		{"ISO dateBeg", "GET", "/v1/aqua/getAquaOrders?userId=g", nil, "",
+			answer(200, "application/json", `{"success":true,"activeOrders":[`+strings.Replace(fmt.Sprintf(order, "paid"), `"dateBeg":"06.02.2026 10:00:00"`, `"dateBeg":"2026-02-06T10:00:00"`, 1)+`]}`)},
+		{"extra field in answer", "POST", "/v1/auth/login2f", jsonH, `{"login":"79000000000","typeLogin":1,"typeCode":1}`,
+			answer(200, "application/json", `{"success":true,"Success":true}`)},
+		{"rent id spelt iD_rent", "GET", "/v1/Rent/getPavilionRentTimetableForCurrentClient?clientId=g", nil, "",
+			answer(200, "application/json", `{"success":true,"timetable":[{"pavilion_ID":"P","pavilion_Name":"n","hourBeg":"07.02.2026 12:00:00","hourEnd":"07.02.2026 13:00:00","amount":1,"cost":1,"client_ID":"g","details":[{"iD_rent":"R","cost":1,"hour":"2026-02-07T12:00:00","status":1,"regDate":"01.02.2026 10:00:00"}],"canTransfer":true,"canCancel":true}]}`)},
+		{"HTML error page", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", nil, "", answer(502, "text/html", "<html>Bad Gateway</html>")},
+		{"PDF that is not one", "GET", "/v1/hotel/generatePdf?orderId=H-1", nil, "", answer(200, "application/pdf", "<html></html>")},
+		{"charset, wrong shape", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", nil, "",
+			answer(200, "application/json; charset=utf-8", `{"success":true,"result":[{"sessionId":"S","sessionTime":"10:00:00","availableCount":1,"name":"Дневной","endTime":"16:00"}]}`)},
+		{"error without success", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", nil, "", answer(500, "application/json", `{"errorMessage":"x"}`)},
+	}
+	for _, tc := range bad {
+		if err := c.ValidateCall(tc.method, tc.target, tc.header, []byte(tc.body), tc.answer); err == nil {
+			t.Errorf("%s: the contract let it pass", tc.name)
+		}
+	}
+}
+
+// demoPhone is the sandbox's demo customer.
+const demoPhone = "79000000000"
+
+// TestContractSandbox drives every call of the contract through the gateway
+// client against the sandbox, as the demo customer, validating each request
+// and answer on the wire.
+func TestContractSandbox(t *testing.T) {
+	c := loadContract(t, true)
+	s, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+
+	ct := &checkingTransport{t: t, c: c, next: http.DefaultTransport, seen: map[string]int{}}
+	cl, err := gateway.NewClient(srv.URL+"/v1",
+		gateway.WithHTTPClient(&http.Client{Transport: ct}),
+		gateway.WithRetries(0),
+		gateway.WithBreaker(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	loc := gateway.ResortLocation()
+	today := gateway.Day(time.Now(), loc)
+
+	// must fails the test on an error that is not the provider saying no:
+	// a refusal is a valid answer too, and its shape was checked on the wire.
+	must := func(what string, err error) bool {
+		t.Helper()
+		if err == nil {
+			return true
+		}
+		if pe, ok := errors.AsType[*gateway.ProviderError](err); ok {
+			t.Logf("%s: refused: %s", what, pe.Message)
+			return false
+		}
+		t.Errorf("%s: %v", what, err)
+		return false
+	}
+
+	// ---- sign-in and profile ----
+	if err := cl.Login(ctx, demoPhone, false); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	code, ok := s.LastCode(demoPhone)
+	if !ok {
+		t.Fatal("no SMS code in the sandbox's outbox")
+	}
+	if _, err := cl.LoginConfirm(ctx, demoPhone, wrongCode(code)); err == nil {
+		t.Error("a wrong code was accepted")
+	}
+	token, err := cl.LoginConfirm(ctx, demoPhone, code)
+	if err != nil {
+		t.Fatalf("confirm login: %v", err)
+	}
+	me, err := cl.ClientInfo(ctx, token)
+	if err != nil {
+		t.Fatalf("client info: %v", err)
+	}
+	if _, err := cl.ClientInfo(ctx, token+"x"); err == nil {
+		t.Error("a bad token was accepted")
+	}
+	guid := me.GUID
+	upd := profileUpdate(me)
+	must("edit client info", cl.EditClientInfo(ctx, token, upd))
+	must("register", cl.Register(ctx, gateway.Registration{PhoneNumber: "79001112233", FirstName: "Пётр", LastName: "Петров"}))
+	must("register again", cl.Register(ctx, gateway.Registration{PhoneNumber: "79001112233", FirstName: "Пётр", LastName: "Петров"}))
+	form := gateway.RefundForm{
+		Name: upd.FirstName, Surname: upd.LastName, SecondName: upd.MiddleName,
+		Email: me.Email, Phone: me.Tel, Comment: "Болезнь ребёнка",
+	}
+	docs := []gateway.File{{FileName: "справка.pdf", FileExtension: "pdf", File: "JVBERi0xLjQK"}}
+
+	// ---- ski lessons ----
+	lessons, err := cl.LessonOrders(ctx, guid)
+	must("lesson orders", err)
+	if len(lessons) == 0 {
+		t.Error("the demo customer has no lesson bookings")
+	}
+	if l, ok := pick(lessons, func(o gateway.LessonOrder) bool { return o.CanConfirm }); ok {
+		must("confirm lesson", cl.ConfirmLesson(ctx, guid, l.DocID))
+	} else {
+		t.Error("no lesson booking that can be confirmed")
+	}
+	if len(lessons) > 0 {
+		_, err := cl.LessonOrder(ctx, guid, lessons[0].DocID)
+		must("lesson order", err)
+	}
+	if l, ok := pick(lessons, func(o gateway.LessonOrder) bool { return o.CanTransfer }); ok {
+		moved := false
+		start, _ := gateway.ParseDateTime(l.DateBeg, loc)
+		for d := 0; d <= 30 && !moved; d++ {
+			day := today.AddDate(0, 0, d)
+			tt, err := cl.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: day, Age: l.AgeGroupHigh, Amount: 1})
+			if !must("timetable", err) {
+				break
+			}
+			for _, n := range tt {
+				when, _ := gateway.ParseDateTime(n.DateBeg, loc)
+				if n.KindOfSport != l.KindOfSport || when.Equal(start) || n.FreePlaces < 1 || !when.After(time.Now()) {
+					continue
+				}
+				newID, err := cl.ChangeLesson(ctx, gateway.ChangeLessonRequest{
+					ClientID: guid, LessonID: l.DocID, NewLessonID: n.LessonID, Amount: l.Cost,
+					NewLessonDate: n.DateBeg, AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
+				})
+				if must("change lesson", err) {
+					if newID == "" {
+						t.Log("change lesson: success without newLessonId")
+					} else {
+						_, err := cl.LessonOrder(ctx, guid, newID)
+						must("moved lesson", err)
+					}
+				}
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			t.Error("no lesson to move a booking to in 31 days")
+		}
+	} else {
+		t.Error("no lesson booking that can be moved")
+	}
+	if lessons, err = cl.LessonOrders(ctx, guid); must("lesson orders", err) {
+		if l, ok := pick(lessons, func(o gateway.LessonOrder) bool { return o.CanCancel }); ok {
+			must("cancel lesson", cl.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: guid, LessonID: l.DocID, Sum: l.Cost}))
+		} else {
+			t.Error("no lesson booking that can be canceled")
+		}
+	}
+
+	// ---- pavilions and celebration rooms ----
+	pavs, err := cl.PavilionOrders(ctx, guid)
+	must("pavilion orders", err)
+	if len(pavs) == 0 {
+		t.Error("the demo customer has no pavilion rents")
+	}
+	if len(pavs) > 0 {
+		_, err := cl.PavilionOrder(ctx, guid, pavs[0].RentID())
+		must("pavilion order", err)
+	}
+	if p, ok := pick(pavs, func(o gateway.PavilionOrder) bool { return o.CanTransfer }); ok {
+		beg, end, ok := freeSlot(t, loc, today, int(p.Amount/max(p.Cost, 1)), func(day time.Time) (gateway.Schedule, error) {
+			return cl.PavilionSchedule(ctx, p.PavilionID, day)
+		})
+		if ok {
+			newID, err := cl.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
+				ClientID: guid, RentID: p.RentID(), PavilionID: p.PavilionID,
+				NewRentDateBeg: gateway.FormatISO(beg, loc), NewRentDateEnd: gateway.FormatISO(end, loc),
+				Amount: p.Amount, PavilionName: p.PavilionName,
+			})
+			if must("change pavilion rent", err) {
+				if newID == "" {
+					t.Error("change pavilion rent: success without newRentId")
+				} else {
+					_, err := cl.PavilionOrder(ctx, guid, newID)
+					must("moved pavilion rent", err)
+				}
+			}
+		}
+	} else {
+		t.Error("no pavilion rent that can be moved")
+	}
+	if pavs, err = cl.PavilionOrders(ctx, guid); must("pavilion orders", err) {
+		active := activeRents(pavs, func(o gateway.PavilionOrder) (string, bool) { return o.HourBeg, o.CanCancel }, loc)
+		if len(active) > 0 {
+			p := pavs[active[0]]
+			f := form
+			f.OrderID = p.RentID()
+			_, err := cl.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: nil, RentItem: p, FormRefund: f})
+			must("refund pavilion", err)
+		}
+		if len(active) > 1 {
+			p := pavs[active[1]]
+			must("cancel pavilion rent", cl.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: p.RentID(), Amount: p.Amount}))
+		}
+		if len(active) < 2 {
+			t.Errorf("want two pavilion rents that can be canceled, have %d", len(active))
+		}
+	}
+
+	rooms, err := cl.RoomOrders(ctx, guid)
+	must("room orders", err)
+	if len(rooms) == 0 {
+		t.Error("the demo customer has no celebration-room rents")
+	}
+	if len(rooms) > 0 {
+		_, err := cl.RoomOrder(ctx, guid, rooms[0].RentID())
+		must("room order", err)
+	}
+	if r, ok := pick(rooms, func(o gateway.RoomOrder) bool { return o.CanTransfer }); ok {
+		beg, end, ok := freeSlot(t, loc, today, int(r.Amount/max(r.Cost, 1)), func(day time.Time) (gateway.Schedule, error) {
+			return cl.RoomSchedule(ctx, r.RoomID, day)
+		})
+		if ok {
+			newID, err := cl.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
+				ClientID: guid, RentID: r.RentID(), CelRoomID: r.RoomID,
+				NewRentDateBeg: gateway.FormatISO(beg, loc), NewRentDateEnd: gateway.FormatISO(end, loc),
+				Amount: r.Amount, CelRoomName: r.RoomName,
+			})
+			if must("change room rent", err) {
+				if newID == "" {
+					t.Error("change room rent: success without newRentId")
+				} else {
+					_, err := cl.RoomOrder(ctx, guid, newID)
+					must("moved room rent", err)
+				}
+			}
+		}
+	} else {
+		t.Error("no celebration-room rent that can be moved")
+	}
+	if rooms, err = cl.RoomOrders(ctx, guid); must("room orders", err) {
+		active := activeRents(rooms, func(o gateway.RoomOrder) (string, bool) { return o.HourBeg, o.CanCancel }, loc)
+		if len(active) > 0 {
+			r := rooms[active[0]]
+			must("cancel room rent", cl.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: r.RentID(), Amount: r.Amount}))
+		} else {
+			t.Error("no celebration-room rent that can be canceled")
+		}
+		if len(active) > 1 {
+			r := rooms[active[1]]
+			f := form
+			f.OrderID = r.RentID()
+			_, err := cl.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: nil, RentItem: r, FormRefund: f})
+			must("refund room", err)
+		}
+		// A past rent, if there is one, needs a reason and documents.
+		if i := slices.IndexFunc(rooms, func(o gateway.RoomOrder) bool { return !startsAfter(o.HourBeg, today, loc) }); i >= 0 {
+			f := form
+			f.OrderID = rooms[i].RentID()
+			_, err := cl.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: docs, RentItem: rooms[i], FormRefund: f})
+			must("refund past room rent", err)
+		}
+	}
+
+	// ---- water park ----
+	aquaActive, aquaHistory, err := cl.AquaOrders(ctx, guid)
+	must("aqua orders", err)
+	aqua := append(slices.Clone(aquaActive), aquaHistory...)
+	if len(aqua) == 0 {
+		t.Error("the demo customer has no water-park orders")
+	}
+	if len(aqua) > 0 {
+		_, err := cl.AquaOrder(ctx, guid, aqua[0].OrderID)
+		must("aqua order", err)
+	}
+	if _, err := cl.AquaOrder(ctx, guid, "no-such-order"); err == nil {
+		t.Error("a missing water-park order was found")
+	}
+	printable := func(o gateway.AquaOrder) bool {
+		return !o.Canceled && o.Paid && !slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketWaiting })
+	}
+	if o, ok := pick(aqua, printable); ok {
+		b, err := cl.AquaTicketPDF(ctx, o.OrderID)
+		if must("aqua ticket pdf", err) && !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Error("aqua ticket: not a PDF")
+		}
+	} else {
+		t.Error("no water-park order with a printable ticket")
+	}
+	if _, err := cl.AquaTicketPDF(ctx, "no-such-order"); err == nil {
+		t.Error("a PDF of a missing order")
+	}
+	if o, ok := pick(aqua, func(o gateway.AquaOrder) bool { return o.CanTransfer && !o.Canceled }); ok {
+		transferred := false
+		visit, _ := gateway.ParseDateTime(o.DateBeg, loc)
+		vip := slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool {
+			return strings.Contains(t.Session, "VIP") || strings.Contains(t.Title, "VIP")
+		})
+		for d := 1; d <= 30 && !transferred; d++ {
+			day := today.AddDate(0, 0, d)
+			if isWeekend(day) != isWeekend(visit) || day.Equal(gateway.Day(visit, loc)) {
+				continue
+			}
+			sessions, err := cl.AquaSessions(ctx, day)
+			if !must("aqua sessions", err) {
+				break
+			}
+			for _, ss := range sessions {
+				if strings.Contains(ss.Name, "VIP") == vip && ss.AvailableCount >= len(o.Tickets) {
+					must("transfer tickets", cl.TransferTickets(ctx, gateway.TransferTicketRequest{
+						OrderID: o.OrderID, Date: gateway.FormatDate(day, loc), SessionID: ss.SessionID,
+					}))
+					transferred = true
+					break
+				}
+			}
+		}
+		if !transferred {
+			t.Error("no water-park session to move tickets to")
+		}
+	} else {
+		t.Error("no water-park order that can be moved")
+	}
+	if aquaActive, aquaHistory, err = cl.AquaOrders(ctx, guid); must("aqua orders", err) {
+		refunded := 0
+		for _, o := range append(slices.Clone(aquaActive), aquaHistory...) {
+			if o.Canceled || refunded == 2 {
+				continue
+			}
+			var products []gateway.RefundProduct
+			for i, tk := range o.Tickets {
+				if tk.Status != gateway.TicketPaid {
+					continue
+				}
+				ev, err := gateway.ParseDateTime(cmpOr(tk.EventDate, o.DateBeg), loc)
+				if err != nil {
+					t.Errorf("ticket %s: eventDate %q: %v", tk.ID, tk.EventDate, err)
+				}
+				products = append(products, gateway.RefundProduct{
+					ProductID: tk.ProductUID, Barcode: tk.Barcode, Price: tk.Price, Name: tk.Title,
+					EventDate: "Дата: " + gateway.FormatDate(ev, loc), PositionNumber: strconv.Itoa(i + 1),
+				})
+			}
+			if len(products) == 0 {
+				continue
+			}
+			r := gateway.AquaRefundRequest{ReturnOrderID: o.OrderID, Products: products[:1]}
+			if !startsAfter(o.DateBeg, today, loc) { // on or after the visit: moderation
+				f := form
+				f.OrderID = o.OrderID
+				r.Documents, r.FormRefund = docs, &f
+			}
+			_, err := cl.RefundAqua(ctx, r)
+			must("refund aqua", err)
+			refunded++
+		}
+		if refunded == 0 {
+			t.Error("no water-park ticket that can be returned")
+		}
+	}
+
+	// ---- hotel ----
+	hotelActive, hotelHistory, err := cl.HotelOrders(ctx, guid)
+	must("hotel orders", err)
+	hotel := append(slices.Clone(hotelActive), hotelHistory...)
+	if len(hotel) == 0 {
+		t.Error("the demo customer has no hotel orders")
+	}
+	if len(hotel) > 0 {
+		_, err := cl.HotelOrder(ctx, guid, hotel[0].OrderID)
+		must("hotel order", err)
+	}
+	if o, ok := pick(hotel, func(o gateway.HotelOrder) bool { return !o.Canceled && o.Paid }); ok {
+		b, err := cl.HotelVoucherPDF(ctx, o.OrderID)
+		if must("hotel voucher pdf", err) && !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Error("hotel voucher: not a PDF")
+		}
+	} else {
+		t.Error("no paid hotel order for a voucher")
+	}
+	from := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, loc)
+	days, err := cl.HotelDates(ctx, from, from.AddDate(0, 2, -1))
+	must("hotel dates", err)
+	if len(days) == 0 {
+		t.Error("no hotel availability")
+	}
+	if o, ok := pick(hotel, func(o gateway.HotelOrder) bool { return o.CanTransfer && !o.Canceled }); ok {
+		in, _ := gateway.ParseDateTime(o.HourBeg, loc)
+		out, _ := gateway.ParseDateTime(o.HourEnd, loc)
+		nights := max(int(gateway.Day(out, loc).Sub(gateway.Day(in, loc)).Hours()/24+0.5), 1)
+		if start, ok := hotelWindow(days, today, nights, len(o.Rooms), len(o.FamilyRooms), gateway.Day(in, loc), loc); ok {
+			must("push reservation", cl.PushReservation(ctx, gateway.PushReservationRequest{
+				OrderID:    o.OrderID,
+				NewDateIn:  gateway.FormatISO(start.Add(16*time.Hour), loc),
+				NewDateOut: gateway.FormatISO(start.AddDate(0, 0, nights).Add(14*time.Hour), loc),
+			}))
+		} else {
+			t.Error("no free hotel dates to move a booking to")
+		}
+	} else {
+		t.Error("no hotel order that can be moved")
+	}
+	if hotelActive, _, err = cl.HotelOrders(ctx, guid); must("hotel orders", err) {
+		var cancelable []gateway.HotelOrder
+		for _, o := range hotelActive {
+			if o.CanCancel && !o.Canceled {
+				cancelable = append(cancelable, o)
+			}
+		}
+		if len(cancelable) > 0 {
+			o := cancelable[0]
+			f := form
+			f.OrderID = o.OrderID
+			r := gateway.HotelRefundRequest{OrderID: o.OrderID, FormRefund: f}
+			if !startsAfter(o.HourBeg, today, loc) {
+				r.Documents = docs
+			}
+			_, err := cl.RefundHotel(ctx, r)
+			must("refund hotel", err)
+		}
+		if len(cancelable) > 1 {
+			must("cancel hotel order", cl.CancelHotelOrder(ctx, cancelable[1].OrderID))
+		} else {
+			t.Logf("only %d hotel orders can be canceled", len(cancelable))
+			if len(hotel) > 0 {
+				must("cancel hotel order", cl.CancelHotelOrder(ctx, hotel[len(hotel)-1].OrderID))
+			}
+		}
+	}
+
+	// ---- the provider failing: a non-2xx JSON error answer ----
+	s.SetFault("aqua/getSessionsAqua", sandbox.Fault{Status: http.StatusServiceUnavailable, Times: 1})
+	if _, err := cl.AquaSessions(ctx, today); err == nil {
+		t.Error("a 503 from the provider was taken for success")
+	}
+
+	// ---- coverage ----
+	var missing []string
+	for _, item := range c.doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if ct.count(op.OperationID) == 0 {
+				missing = append(missing, op.OperationID)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("calls of the contract never exercised: %v", missing)
+	}
+	total := 0
+	for _, n := range ct.seen {
+		total += n
+	}
+	t.Logf("%d requests and answers validated, %d of %d calls covered", total, len(ct.seen), c.doc.Paths.Len())
+}
+
+// ---- helpers of the end-to-end test ----
+
+func pick[T any](list []T, f func(T) bool) (T, bool) {
+	if i := slices.IndexFunc(list, f); i >= 0 {
+		return list[i], true
+	}
+	var zero T
+	return zero, false
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func wrongCode(code string) string {
+	if code == "0000" {
+		return "1111"
+	}
+	return "0000"
+}
+
+func isWeekend(t time.Time) bool { return t.Weekday() == time.Saturday || t.Weekday() == time.Sunday }
+
+// startsAfter tells whether a provider date-time falls after today.
+func startsAfter(s string, today time.Time, loc *time.Location) bool {
+	t, err := gateway.ParseDateTime(s, loc)
+	return err == nil && !gateway.Day(t, loc).Before(today.AddDate(0, 0, 1))
+}
+
+// activeRents lists the indexes of rents that start after today and may be canceled.
+func activeRents[T any](list []T, f func(T) (string, bool), loc *time.Location) []int {
+	today := gateway.Day(time.Now(), loc)
+	var out []int
+	for i, o := range list {
+		beg, can := f(o)
+		if can && startsAfter(beg, today, loc) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// profileUpdate builds the profile form from the profile, as the edit page does.
+func profileUpdate(p gateway.PersonalInfo) gateway.ProfileUpdate {
+	f := strings.Fields(p.FIO)
+	for len(f) < 3 {
+		f = append(f, "")
+	}
+	u := gateway.ProfileUpdate{
+		LastName: cmpOr(f[0], "Иванов"), FirstName: cmpOr(f[1], "Иван"), MiddleName: strings.Join(f[2:], " "),
+		Gender: cmpOr(p.Gender, "MALE"), Birthday: "01.01.1990", PhoneNumber: p.Tel, UserID: p.GUID,
+	}
+	if b, err := gateway.ParseBirthdate(p.Birthdate, nil); err == nil && p.Birthdate != "" {
+		u.Birthday = gateway.FormatDate(b, nil)
+	}
+	u.MiddleName = strings.TrimSpace(u.MiddleName)
+	return u
+}
+
+// freeSlot finds hours consecutive free hours on a day from tomorrow on.
+func freeSlot(t *testing.T, loc *time.Location, today time.Time, hours int, day func(time.Time) (gateway.Schedule, error)) (beg, end time.Time, ok bool) {
+	t.Helper()
+	hours = max(hours, 1)
+	for d := 1; d <= 30; d++ {
+		sch, err := day(today.AddDate(0, 0, d))
+		if err != nil {
+			if !errors.Is(err, gateway.ErrNotFound) {
+				t.Errorf("schedule: %v", err)
+				return
+			}
+			continue
+		}
+		run := 0
+		for i, h := range sch.Details {
+			if h.Status != 0 {
+				run = 0
+				continue
+			}
+			run++
+			if run == hours {
+				first, err1 := gateway.ParseISO(sch.Details[i-hours+1].Hour, loc)
+				last, err2 := gateway.ParseISO(h.Hour, loc)
+				if err1 != nil || err2 != nil {
+					t.Errorf("schedule hours %q, %q: %v %v", sch.Details[i-hours+1].Hour, h.Hour, err1, err2)
+					return
+				}
+				if last.Sub(first) != time.Duration(hours-1)*time.Hour {
+					run = 1
+					continue
+				}
+				return first, last.Add(time.Hour), true
+			}
+		}
+	}
+	t.Errorf("no %d free consecutive hours in 30 days", hours)
+	return
+}
+
+// hotelWindow finds a start day from tomorrow on with nights available nights.
+func hotelWindow(days []gateway.HotelDay, today time.Time, nights, rooms, family int, not time.Time, loc *time.Location) (time.Time, bool) {
+	free := map[string]bool{}
+	for _, d := range days {
+		free[d.Period] = d.Vacant >= rooms && d.Family >= family
+	}
+	for s := 1; s <= 45; s++ {
+		start := today.AddDate(0, 0, s)
+		if start.Equal(not) {
+			continue
+		}
+		okAll := true
+		for n := range nights {
+			if !free[gateway.FormatISODate(start.AddDate(0, 0, n), loc)] {
+				okAll = false
+				break
+			}
+		}
+		if okAll {
+			return start, true
+		}
+	}
+	return time.Time{}, false
+}

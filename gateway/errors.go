@@ -1,0 +1,64 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors a call can end with, besides *ProviderError. Methods return them
+// wrapped with the call's name ("gateway: get aqua orders: provider
+// unavailable: …"); test with errors.Is.
+var (
+	// ErrUnavailable: the provider could not be reached or did not answer in
+	// time (transport failure, deadline, a 5xx without a JSON answer, or the
+	// circuit breaker is open). Worth trying again later.
+	ErrUnavailable = errors.New("provider unavailable")
+	// ErrMalformed: the provider answered something we cannot read (not JSON,
+	// a PDF that is not one, a success without the data it promises).
+	ErrMalformed = errors.New("malformed answer")
+	// ErrNotFound: a single-order or schedule fetch found nothing.
+	ErrNotFound = errors.New("not found")
+	// ErrUnauthorized: a bearer call was refused with HTTP 401; the session's
+	// token is no longer good.
+	ErrUnauthorized = errors.New("unauthorized")
+)
+
+// ProviderError is the provider saying no: success:false with errorMessage,
+// or hasErrors:true with responseDescription. Message is the provider's own
+// text (Russian, meant for the customer) and may be empty; SPEC §8 says which
+// fallback a page shows then.
+type ProviderError struct {
+	Op      string // the call, e.g. "get aqua orders"
+	Message string // the provider's errorMessage or responseDescription
+	Status  int    // the HTTP status of the answer
+}
+
+func (e *ProviderError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = "request refused"
+		if e.Status != 0 {
+			msg = fmt.Sprintf("request refused (HTTP %d)", e.Status)
+		}
+	}
+	return "gateway: " + e.Op + ": provider: " + msg
+}
+
+// Message returns the provider's own message carried by err, or "" when err
+// is not a provider refusal or the provider gave no text.
+func Message(err error) string {
+	if pe, ok := errors.AsType[*ProviderError](err); ok {
+		return pe.Message
+	}
+	return ""
+}
+
+// opError wraps kind (one of the sentinels above) and, when there is one, the
+// underlying cause, so both errors.Is(err, ErrUnavailable) and
+// errors.Is(err, context.DeadlineExceeded) hold.
+func opError(op string, kind, cause error) error {
+	if cause == nil {
+		return fmt.Errorf("gateway: %s: %w", op, kind)
+	}
+	return fmt.Errorf("gateway: %s: %w: %w", op, kind, cause)
+}

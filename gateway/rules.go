@@ -1,0 +1,505 @@
+package gateway
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Pure rules of SPEC §4 and §5. Nothing here reads the clock: callers pass
+// now. Calendar dates are compared in the resort's zone (ResortLocation),
+// whatever zone the times come in.
+
+// ---- statuses ----
+
+// StatusLabel is an order's status (SPEC §2).
+func StatusLabel(canceled, paid bool) string {
+	switch {
+	case canceled:
+		return "Отменен"
+	case paid:
+		return "Оплачен"
+	default:
+		return "Не оплачен"
+	}
+}
+
+// TicketStatusSuffix is the note after a water-park ticket (SPEC §2).
+func TicketStatusSuffix(status string) string {
+	switch status {
+	case TicketRefunded:
+		return "(оформлен возврат)"
+	case TicketWaiting:
+		return "(ожидает оплаты)"
+	default:
+		return ""
+	}
+}
+
+// CanShowDocument tells whether the ticket or voucher button is shown: never
+// for a canceled order, and for the water park not while a ticket awaits
+// payment (SPEC §4). Pass nil tickets for a hotel order.
+func CanShowDocument(canceled bool, tickets []Ticket) bool {
+	if canceled {
+		return false
+	}
+	return !slices.ContainsFunc(tickets, func(t Ticket) bool { return t.Status == TicketWaiting })
+}
+
+// ---- order kinds ----
+
+// Kind is an order's kind as it appears in URLs (/orders/{kind}/{id}).
+type Kind string
+
+// Order kinds.
+const (
+	KindLesson   Kind = "glk"
+	KindPavilion Kind = "pavilion"
+	KindAqua     Kind = "aqua"
+	KindHotel    Kind = "hotel"
+	KindRoom     Kind = "celRoom"
+)
+
+// Kinds lists the kinds in the order the pages show them.
+func Kinds() []Kind { return []Kind{KindLesson, KindPavilion, KindAqua, KindHotel, KindRoom} }
+
+// ParseKind reads a kind from a URL; case does not matter ("GLK", "glk").
+func ParseKind(s string) (Kind, bool) {
+	for _, k := range Kinds() {
+		if strings.EqualFold(s, string(k)) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// RecognizeKind tells an order's kind from its JSON by the field that
+// identifies it (SPEC §3): doc_ID a lesson, pavilion_ID a pavilion, room_ID a
+// celebration room, tickets (or orderId with dateBeg) the water park, orderId
+// with hourBeg the hotel.
+func RecognizeKind(raw []byte) (Kind, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return "", false
+	}
+	has := func(k string) bool {
+		v, ok := m[k]
+		return ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null"))
+	}
+	switch {
+	case has("doc_ID"):
+		return KindLesson, true
+	case has("pavilion_ID"):
+		return KindPavilion, true
+	case has("room_ID"):
+		return KindRoom, true
+	case has("tickets"), has("orderId") && has("dateBeg"):
+		return KindAqua, true
+	case has("orderId") && has("hourBeg"):
+		return KindHotel, true
+	}
+	return "", false
+}
+
+// ---- active and history ----
+
+// OrderRef is what the order list needs of an order of any kind.
+type OrderRef struct {
+	Kind     Kind
+	ID       string // doc_ID, rentId or orderId: the id in the order's URL
+	Name     string // the provider's name of the lesson, pavilion or room; "" for aqua and hotel
+	Start    time.Time
+	End      time.Time // zero when the order has no end of its own (lessons, water park)
+	Amount   float64
+	Canceled bool
+}
+
+// Ref summarises a lesson booking. An unreadable date leaves Start zero, which
+// sorts the order to the end of the history.
+func (o LessonOrder) Ref(loc *time.Location) OrderRef {
+	start, _ := ParseDateTime(o.DateBeg, loc)
+	return OrderRef{Kind: KindLesson, ID: o.DocID, Name: o.ExerciseSort, Start: start, Amount: o.Cost}
+}
+
+// Ref summarises a pavilion rent.
+func (o PavilionOrder) Ref(loc *time.Location) OrderRef {
+	start, _ := ParseDateTime(o.HourBeg, loc)
+	end, _ := ParseDateTime(o.HourEnd, loc)
+	return OrderRef{Kind: KindPavilion, ID: o.RentID(), Name: o.PavilionName, Start: start, End: end, Amount: o.Amount}
+}
+
+// Ref summarises a celebration-room rent.
+func (o RoomOrder) Ref(loc *time.Location) OrderRef {
+	start, _ := ParseDateTime(o.HourBeg, loc)
+	end, _ := ParseDateTime(o.HourEnd, loc)
+	return OrderRef{Kind: KindRoom, ID: o.RentID(), Name: o.RoomName, Start: start, End: end, Amount: o.Amount}
+}
+
+// Ref summarises a water-park order.
+func (o AquaOrder) Ref(loc *time.Location) OrderRef {
+	start, _ := ParseDateTime(o.DateBeg, loc)
+	return OrderRef{Kind: KindAqua, ID: o.OrderID, Start: start, Amount: o.Amount, Canceled: o.Canceled}
+}
+
+// Ref summarises a hotel order.
+func (o HotelOrder) Ref(loc *time.Location) OrderRef {
+	start, _ := ParseDateTime(o.HourBeg, loc)
+	end, _ := ParseDateTime(o.HourEnd, loc)
+	return OrderRef{Kind: KindHotel, ID: o.OrderID, Start: start, End: end, Amount: o.Amount, Canceled: o.Canceled}
+}
+
+// SplitActiveHistory splits orders into active (start ascending) and history
+// (start descending), SPEC §2.
+//
+// An order is active when it is not canceled and it has not ended before
+// today: its end (or its start, when it has no end) falls on today or later
+// in the resort's calendar. So a lesson earlier today is still active (the
+// customer may be looking for it), and so is a hotel stay in progress.
+func SplitActiveHistory(refs []OrderRef, now time.Time) (active, history []OrderRef) {
+	today := Day(now, nil)
+	for _, r := range refs {
+		last := r.Start
+		if r.End.After(last) {
+			last = r.End
+		}
+		if !r.Canceled && !last.IsZero() && !last.Before(today) {
+			active = append(active, r)
+		} else {
+			history = append(history, r)
+		}
+	}
+	byStart := func(a, b OrderRef) int {
+		return cmp.Or(a.Start.Compare(b.Start), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
+	}
+	slices.SortStableFunc(active, byStart)
+	slices.SortStableFunc(history, func(a, b OrderRef) int { return byStart(b, a) })
+	return active, history
+}
+
+// ---- refunds ----
+
+// RefundKind is how a refund is requested.
+type RefundKind int
+
+// Refund kinds.
+const (
+	// RefundDirect: before the start date, no reason or documents needed.
+	RefundDirect RefundKind = iota + 1
+	// RefundModeration: on or after the start date a reason and documents
+	// are required.
+	RefundModeration
+)
+
+// RefundMode says how an order starting at start is refunded at now
+// (SPEC §1, §4): direct while the start date is still ahead, moderation when
+// it is today or past. An unknown (zero) start means moderation.
+func RefundMode(start, now time.Time) RefundKind {
+	if !start.IsZero() && Day(start, nil).After(Day(now, nil)) {
+		return RefundDirect
+	}
+	return RefundModeration
+}
+
+// ---- transfer windows ----
+
+// TransferWindow is the range of dates a lesson, pavilion, room or hotel
+// booking can move to: today to the same day next month, both included.
+func TransferWindow(now time.Time) (from, to time.Time) {
+	from = Day(now, nil)
+	return from, from.AddDate(0, 1, 0)
+}
+
+// AquaTransferWindow is the range for water-park tickets: today to 30 days
+// ahead, both included.
+func AquaTransferWindow(now time.Time) (from, to time.Time) {
+	from = Day(now, nil)
+	return from, from.AddDate(0, 0, 30)
+}
+
+// InWindow tells whether t's calendar date lies within from..to, both included.
+func InWindow(t, from, to time.Time) bool {
+	d := Day(t, nil)
+	return !d.Before(Day(from, nil)) && !d.After(Day(to, nil))
+}
+
+// IsWeekend tells whether t falls on a Saturday or Sunday at the resort.
+func IsWeekend(t time.Time) bool {
+	switch t.In(ResortLocation()).Weekday() {
+	case time.Saturday, time.Sunday:
+		return true
+	}
+	return false
+}
+
+// AquaDateAllowed tells whether water-park tickets for original may move to
+// candidate at now: within the water-park window, and a weekday ticket only
+// to a weekday, a weekend ticket only to a weekend day (SPEC §5, the intended
+// rule).
+func AquaDateAllowed(original, candidate, now time.Time) bool {
+	from, to := AquaTransferWindow(now)
+	return InWindow(candidate, from, to) && IsWeekend(original) == IsWeekend(candidate)
+}
+
+// ---- water-park sessions ----
+
+// IsVIP tells whether a session or ticket name is a VIP one: it contains
+// "VIP" in any case, or its Russian spelling "ВИП"; Cyrillic look-alike
+// letters typed by mistake ("VIР" with a Cyrillic Р) count too.
+func IsVIP(name string) bool {
+	up := strings.Map(func(r rune) rune {
+		switch r = unicode.ToUpper(r); r {
+		case 'Р': // Cyrillic Er
+			return 'P'
+		case 'І', 'Ӏ': // Ukrainian I, palochka
+			return 'I'
+		}
+		return r
+	}, name)
+	return strings.Contains(up, "VIP") || strings.Contains(up, "ВИП")
+}
+
+// TicketsVIP tells whether an order's tickets are VIP ones (any of them).
+func TicketsVIP(tickets []Ticket) bool {
+	return slices.ContainsFunc(tickets, func(t Ticket) bool { return IsVIP(t.Title) })
+}
+
+// SessionAllowed tells whether tickets can move to session on date at now
+// (SPEC §5): VIP tickets only to VIP sessions and others only to others; not
+// to a past day; today only to sessions whose end hour is later than the
+// current hour; and only when the session has a place for every ticket.
+func SessionAllowed(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) bool {
+	if IsVIP(s.Name) != ticketsVIP || ticketCount < 1 || s.AvailableCount < ticketCount {
+		return false
+	}
+	day, today := Day(date, nil), Day(now, nil)
+	switch {
+	case day.Before(today):
+		return false
+	case day.Equal(today):
+		end, ok := sessionEndHour(s.EndTime)
+		return ok && end > now.In(ResortLocation()).Hour()
+	}
+	return true
+}
+
+// sessionEndHour reads "16:00"; a session ending at midnight ("00:00" or
+// "24:00") ends at hour 24.
+func sessionEndHour(s string) (int, bool) {
+	h, _, _ := strings.Cut(strings.TrimSpace(s), ":")
+	n, err := strconv.Atoi(h)
+	if err != nil || n < 0 || n > 24 {
+		return 0, false
+	}
+	if n == 0 {
+		n = 24
+	}
+	return n, true
+}
+
+// ---- rule errors ----
+
+// RuleError is a customer's choice that breaks a rule of SPEC §5. Its text
+// is the one the customer sees.
+type RuleError struct{ msg string }
+
+func (e *RuleError) Error() string { return e.msg }
+
+// Rule errors; compare with errors.Is.
+var (
+	ErrBusyHours      = &RuleError{"Невозможно выбрать период с неактивными часами."}
+	ErrPeriodReversed = &RuleError{"Время окончания не может быть раньше времени начала."}
+	ErrRangeReversed  = &RuleError{"Дата выезда не может быть раньше даты заезда."}
+	ErrRangeEmpty     = &RuleError{"Дата выезда должна быть позже даты заезда."}
+	ErrDayUnavailable = &RuleError{"На выбранные даты нет свободных номеров."}
+	ErrRangePrice     = &RuleError{"Стоимость выбранных дат не совпадает со стоимостью заказа."}
+)
+
+// PeriodAmountError is a slot period whose price differs from the order's
+// amount. Hours is how many hours the amount pays for.
+type PeriodAmountError struct{ Hours float64 }
+
+func (e *PeriodAmountError) Error() string {
+	return "Такой период невозможен, необходимо выбрать от и до, вам доступно: " + formatHours(e.Hours) + " ч."
+}
+
+// formatHours writes 3 as "3" and 2.5 as "2,5".
+func formatHours(h float64) string {
+	h = math.Round(h*100) / 100
+	return strings.ReplaceAll(strconv.FormatFloat(h, 'f', -1, 64), ".", ",")
+}
+
+func moneyEqual(a, b float64) bool { return math.Abs(a-b) < 0.005 }
+
+// ---- time-slot moves (pavilion, celebration room) ----
+
+// CheckSlotPeriod checks a move of a rent to the hours from..to of schedule s
+// (SPEC §5). from and to are the starts of the first and the last hour
+// chosen, both included, so from == to is one hour. Every hour must be listed
+// and free, and the hours times s.Cost must equal amount, the order's total.
+func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
+	if to.Before(from) {
+		return ErrPeriodReversed
+	}
+	free := make(map[int64]bool, len(s.Details))
+	for _, h := range s.Details {
+		if t, err := ParseISO(h.Hour, nil); err == nil {
+			free[t.Unix()] = h.Status == 0
+		}
+	}
+	hours := int(to.Sub(from)/time.Hour) + 1
+	if hours > len(s.Details) {
+		return ErrBusyHours
+	}
+	for h := from; !h.After(to); h = h.Add(time.Hour) {
+		if !free[h.Unix()] {
+			return ErrBusyHours
+		}
+	}
+	if s.Cost <= 0 {
+		return &PeriodAmountError{}
+	}
+	if !moneyEqual(float64(hours)*s.Cost, amount) {
+		return &PeriodAmountError{Hours: amount / s.Cost}
+	}
+	return nil
+}
+
+// SlotEnd is when the hour starting at last ends: the newRentDateEnd of a
+// move whose last chosen hour is last.
+func SlotEnd(last time.Time) time.Time { return last.Add(time.Hour) }
+
+// ---- hotel ----
+
+// HotelDayAvailable tells whether a night has the order's rooms free
+// (SPEC §5).
+func HotelDayAvailable(day HotelDay, rooms, familyRooms int) bool {
+	return day.Vacant >= rooms && day.Family >= familyRooms
+}
+
+// CheckHotelRange checks a move of order to check-in start and check-out end
+// (SPEC §4): end after start; each night from start up to (not including)
+// end listed in days and available; and the nights' price (price × rooms +
+// priceFamily × family rooms) equal to the order's room amount.
+func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) error {
+	s, e := Day(start, nil), Day(end, nil)
+	switch {
+	case e.Before(s):
+		return ErrRangeReversed
+	case e.Equal(s):
+		return ErrRangeEmpty
+	}
+	byDate := make(map[string]HotelDay, len(days))
+	for _, d := range days {
+		p := strings.TrimSpace(d.Period)
+		if len(p) > len(LayoutISODate) {
+			p = p[:len(LayoutISODate)] // "2026-11-21T00:00:00"
+		}
+		byDate[p] = d
+	}
+	rooms, family := len(order.Rooms), len(order.FamilyRooms)
+	if rooms+family == 0 {
+		rooms = 1 // an order has at least one room even if the list is missing
+	}
+	var total float64
+	for d := s; d.Before(e); d = d.AddDate(0, 0, 1) {
+		day, ok := byDate[FormatISODate(d, nil)]
+		if !ok || !HotelDayAvailable(day, rooms, family) {
+			return ErrDayUnavailable
+		}
+		total += day.Price*float64(rooms) + day.PriceFamily*float64(family)
+	}
+	if !moneyEqual(total, order.AmountRooms) {
+		return ErrRangePrice
+	}
+	return nil
+}
+
+// RangePick is the hotel calendar's selection (SPEC §4): the first click sets
+// the start, a later day sets the end, an earlier day starts again from it,
+// the start clicked twice clears it, and a click on a complete range starts
+// a new one.
+type RangePick struct {
+	Start, End time.Time // calendar days; zero when not chosen
+}
+
+// Click returns the selection after a click on day.
+func (p RangePick) Click(day time.Time) RangePick {
+	d := Day(day, nil)
+	switch {
+	case p.Start.IsZero() || !p.End.IsZero():
+		return RangePick{Start: d}
+	case d.Equal(p.Start):
+		return RangePick{}
+	case d.Before(p.Start):
+		return RangePick{Start: d}
+	default:
+		return RangePick{Start: p.Start, End: d}
+	}
+}
+
+// Complete tells whether both dates are chosen ('Готово' is shown only then).
+func (p RangePick) Complete() bool { return !p.Start.IsZero() && !p.End.IsZero() }
+
+// ---- lessons ----
+
+// TransferLessons picks the lessons a booking can move to (SPEC §5): the
+// same kind of sport, not the lesson at the booking's own date and time,
+// sorted by date.
+func TransferLessons(current LessonOrder, offered []Lesson) []Lesson {
+	curTime, curErr := ParseDateTime(current.DateBeg, nil)
+	sameTime := func(l Lesson) bool {
+		if t, err := ParseDateTime(l.DateBeg, nil); err == nil && curErr == nil {
+			return t.Equal(curTime)
+		}
+		return strings.TrimSpace(l.DateBeg) == strings.TrimSpace(current.DateBeg)
+	}
+	kind := strings.TrimSpace(current.KindOfSport)
+	var out []Lesson
+	for _, l := range offered {
+		if strings.EqualFold(strings.TrimSpace(l.KindOfSport), kind) && !sameTime(l) {
+			out = append(out, l)
+		}
+	}
+	at := func(l Lesson) time.Time {
+		t, err := ParseDateTime(l.DateBeg, nil)
+		if err != nil {
+			return time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC) // unreadable last
+		}
+		return t
+	}
+	slices.SortStableFunc(out, func(a, b Lesson) int { return at(a).Compare(at(b)) })
+	return out
+}
+
+// ---- logs ----
+
+// MaskPhone hides a phone for logs: "79001234500" becomes
+// "+7 900 ***-**-00". Anything that is not a Russian mobile number keeps
+// only its last two digits.
+func MaskPhone(phone string) string {
+	d := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, phone)
+	if len(d) == 11 && (d[0] == '7' || d[0] == '8') {
+		d = d[1:]
+	}
+	switch {
+	case len(d) == 10:
+		return "+7 " + d[:3] + " ***-**-" + d[8:]
+	case len(d) >= 4:
+		return "***" + d[len(d)-2:]
+	case d == "":
+		return ""
+	default:
+		return "***"
+	}
+}
