@@ -1,0 +1,289 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"lk/gateway"
+)
+
+func hotelMeta(o gateway.HotelOrder, client string, canceled, refunded bool) orderMeta {
+	in, _ := time.Parse(gateway.LayoutDateTime, o.HourBeg)
+	out, _ := time.Parse(gateway.LayoutDateTime, o.HourEnd)
+	return orderMeta{Kind: kindHotel, ID: o.OrderID, Client: client, Start: fmtISO(in), End: fmtISO(out),
+		Canceled: canceled, Refunded: refunded}
+}
+
+// takeNights takes (sign 1) or gives back (sign -1) rooms on the nights from
+// in's day up to, not including, out's day.
+func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, rooms, family, sign int) error {
+	for d := dayOf(in); d.Before(dayOf(out)); d = addDays(d, 1) {
+		var hd gateway.HotelDay
+		err := getRow(ctx, q, &hd, `SELECT data FROM hotel_days WHERE day = ?`, fmtDay(d))
+		if errors.Is(err, errNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		hd.Vacant = max(0, hd.Vacant-sign*rooms)
+		hd.Family = max(0, hd.Family-sign*family)
+		if _, err := q.ExecContext(ctx, `UPDATE hotel_days SET data = ? WHERE day = ?`, mustJSON(hd), fmtDay(d)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleHotelOrders serves hotel/getHotelOrders: activeOrders (not canceled,
+// check-out day today or later, soonest first) and historyOrders (the rest,
+// latest first), or currentOrder with single=true&orderId=.
+func (s *Sandbox) handleHotelOrders(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	client, id := q.Get("userId"), q.Get("orderId")
+	if client == "" {
+		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
+		return
+	}
+	if isTrue(q.Get("single")) || id != "" {
+		var o gateway.HotelOrder
+		m, err := getOrder(r.Context(), s.db, kindHotel, id, &o)
+		if errors.Is(err, errNotFound) || err == nil && m.Client != client {
+			writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
+			return
+		}
+		if err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
+		return
+	}
+	list, err := listOrders[gateway.HotelOrder](r.Context(), s.db, kindHotel, client)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	today := fmtDay(s.today())
+	ans := gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, ActiveOrders: []gateway.HotelOrder{}, HistoryOrders: []gateway.HotelOrder{}}
+	for _, o := range list {
+		if !o.Meta.Canceled && o.Meta.End >= today {
+			ans.ActiveOrders = append(ans.ActiveOrders, o.Order)
+		} else {
+			ans.HistoryOrders = append([]gateway.HotelOrder{o.Order}, ans.HistoryOrders...)
+		}
+	}
+	writeJSON(w, http.StatusOK, ans)
+}
+
+func formOrderID(r *http.Request) string {
+	if v := r.FormValue("OrderId"); v != "" {
+		return v
+	}
+	if v := r.FormValue("orderId"); v != "" {
+		return v
+	}
+	return r.FormValue("orderID")
+}
+
+// handleHotelCancel serves hotel/cancelOrder (form data OrderId).
+func (s *Sandbox) handleHotelCancel(w http.ResponseWriter, r *http.Request) {
+	id := formOrderID(r)
+	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
+		var o gateway.HotelOrder
+		m, err := getOrder(r.Context(), tx, kindHotel, id, &o)
+		if errors.Is(err, errNotFound) {
+			return refusal(msgNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if o.Canceled {
+			return refusal("Заказ уже отменен")
+		}
+		if !o.CanCancel {
+			return refusal("Отмена этого заказа недоступна")
+		}
+		o.Canceled, o.CanCancel, o.CanTransfer = true, false, false
+		m.Canceled = true
+		if err := putOrder(r.Context(), tx, m, o); err != nil {
+			return err
+		}
+		return s.takeNights(r.Context(), tx, s.parseDT(o.HourBeg), s.parseDT(o.HourEnd), len(o.Rooms), len(o.FamilyRooms), -1)
+	})
+	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Бронирование отменено"})
+}
+
+// handleHotelRefund serves hotel/registerRefund: the request is stored and
+// the order canceled (it may already be canceled by hotel/cancelOrder, which
+// the app calls first).
+func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request) {
+	var in gateway.HotelRefundRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	id := in.OrderID
+	if id == "" {
+		id = in.FormRefund.OrderID
+	}
+	docs, err := decodeDocs(in.Documents)
+	if err != nil {
+		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+		return
+	}
+	err = s.inTx(r.Context(), func(tx *sql.Tx) error {
+		ctx := r.Context()
+		var o gateway.HotelOrder
+		m, err := getOrder(ctx, tx, kindHotel, id, &o)
+		if errors.Is(err, errNotFound) {
+			return refusal(msgNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if m.Refunded {
+			return refusal(msgAlreadyRefnd)
+		}
+		if !o.Canceled && !o.CanCancel {
+			return refusal("Возврат по этому заказу недоступен")
+		}
+		if s.needsModeration(s.parseDT(o.HourBeg)) && !hasReason(&in.FormRefund, docs) {
+			return refusal(msgNeedReason)
+		}
+		body := in
+		body.Documents = stripFiles(in.Documents)
+		if err := s.storeRefund(ctx, tx, "hotel/registerRefund", id, &in.FormRefund, docs, nil, body); err != nil {
+			return err
+		}
+		wasLive := !o.Canceled
+		o.Canceled, o.CanCancel, o.CanTransfer = true, false, false
+		m.Canceled, m.Refunded = true, true
+		if err := putOrder(ctx, tx, m, o); err != nil {
+			return err
+		}
+		if wasLive {
+			return s.takeNights(ctx, tx, s.parseDT(o.HourBeg), s.parseDT(o.HourEnd), len(o.Rooms), len(o.FamilyRooms), -1)
+		}
+		return nil
+	})
+	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: msgRefundOK})
+}
+
+// handleHotelDates serves hotel/getDates (form data dateIn, dateOut,
+// yyyy-mm-dd): the listed nights between them, both included.
+func (s *Sandbox) handleHotelDates(w http.ResponseWriter, r *http.Request) {
+	from, to := fmtDay(s.today()), "9999-12-31"
+	if t, ok := s.parseAny(r.FormValue("dateIn")); ok {
+		from = fmtDay(t)
+	}
+	if t, ok := s.parseAny(r.FormValue("dateOut")); ok {
+		to = fmtDay(t)
+	}
+	days, err := getRows[gateway.HotelDay](r.Context(), s.db, `SELECT data FROM hotel_days WHERE day >= ? AND day <= ? ORDER BY day`, from, to)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	var ans gateway.HotelDatesAnswer
+	ans.Success = true
+	ans.DateList.Days = days
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// handlePushReservation serves hotel/pushReservation: the stay moves when
+// every night of the new period is listed with enough vacant ordinary and
+// family rooms and the nights' prices add up to the order's room amount.
+func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) {
+	var in gateway.PushReservationRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
+		ctx := r.Context()
+		var o gateway.HotelOrder
+		m, err := getOrder(ctx, tx, kindHotel, in.OrderID, &o)
+		if errors.Is(err, errNotFound) {
+			return refusal(msgNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if o.Canceled || !o.CanTransfer {
+			return refusal("Перенос этого бронирования недоступен")
+		}
+		newIn, ok1 := s.parseAny(in.NewDateIn)
+		newOut, ok2 := s.parseAny(in.NewDateOut)
+		if !ok1 || !ok2 || !dayOf(newOut).After(dayOf(newIn)) {
+			return refusal("Некорректный период проживания")
+		}
+		today := s.today()
+		if dayOf(newIn).Before(today) || dayOf(newIn).After(today.AddDate(0, 1, 0)) {
+			return refusal("Перенос возможен на даты с сегодняшнего дня на месяц вперёд")
+		}
+		if newIn.Hour() == 0 && newIn.Minute() == 0 {
+			newIn = at(newIn, 16, 0)
+		}
+		if newOut.Hour() == 0 && newOut.Minute() == 0 {
+			newOut = at(newOut, 14, 0)
+		}
+		oldIn, oldOut := s.parseDT(o.HourBeg), s.parseDT(o.HourEnd)
+		// Free our own nights first so an overlapping move is judged fairly;
+		// a refusal rolls this back.
+		if err := s.takeNights(ctx, tx, oldIn, oldOut, len(o.Rooms), len(o.FamilyRooms), -1); err != nil {
+			return err
+		}
+		sum := 0.0
+		for d := dayOf(newIn); d.Before(dayOf(newOut)); d = addDays(d, 1) {
+			var hd gateway.HotelDay
+			err := getRow(ctx, tx, &hd, `SELECT data FROM hotel_days WHERE day = ?`, fmtDay(d))
+			if errors.Is(err, errNotFound) {
+				return refusal("На выбранные даты нет свободных номеров")
+			}
+			if err != nil {
+				return err
+			}
+			if hd.Vacant < len(o.Rooms) || hd.Family < len(o.FamilyRooms) {
+				return refusal("На выбранные даты нет свободных номеров")
+			}
+			sum += hd.Price*float64(len(o.Rooms)) + hd.PriceFamily*float64(len(o.FamilyRooms))
+		}
+		if sum != o.AmountRooms {
+			return refusal("Стоимость выбранного периода не совпадает со стоимостью заказа")
+		}
+		if err := s.takeNights(ctx, tx, newIn, newOut, len(o.Rooms), len(o.FamilyRooms), 1); err != nil {
+			return err
+		}
+		o.HourBeg, o.HourEnd = fmtDT(newIn), fmtDT(newOut)
+		nm := hotelMeta(o, m.Client, m.Canceled, m.Refunded)
+		nm.Start, nm.End = fmtISO(newIn), fmtISO(newOut)
+		return putOrder(ctx, tx, nm, o)
+	})
+	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Перенос бронирования выполнен успешно."})
+}
+
+func (s *Sandbox) handleHotelPDF(w http.ResponseWriter, r *http.Request) {
+	var o gateway.HotelOrder
+	_, err := getOrder(r.Context(), s.db, kindHotel, r.URL.Query().Get("orderId"), &o)
+	if errors.Is(err, errNotFound) {
+		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
+		return
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if o.Canceled {
+		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+		return
+	}
+	pdf, err := VoucherPDF(o)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writePDF(w, "hotel-"+o.OrderID+".pdf", pdf)
+}
