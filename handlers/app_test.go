@@ -44,7 +44,7 @@ func (c *clock) Add(d time.Duration) {
 // app is the whole product over HTTPS (so Secure cookies travel) on the real
 // sandbox over HTTP, as in production.
 type app struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	sb     *sandbox.Sandbox
 	sbURL  string
@@ -65,10 +65,10 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-func newApp(t *testing.T) *app { t.Helper(); return newAppWith(t, nil) }
+func newApp(t testing.TB) *app { t.Helper(); return newAppWith(t, nil) }
 
 // newAppWith lets wrap replace the provider, for faults the sandbox cannot make.
-func newAppWith(t *testing.T, wrap func(handlers.Provider) handlers.Provider) *app {
+func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *app {
 	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
