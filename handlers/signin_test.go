@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -329,5 +330,43 @@ func TestProfileErrorAtSignInSignsOut(t *testing.T) {
 	}
 	if r := a.get("/"); r.StatusCode != http.StatusSeeOther {
 		t.Error("signed in although the profile answered hasErrors")
+	}
+}
+
+func TestCodeRequestsPerIP(t *testing.T) {
+	a := newApp(t)
+	for i := 0; i < 30; i++ {
+		phone := fmt.Sprintf("7901%07d", i)
+		if r := a.post("/login", url.Values{"phone": {phone}}); r.StatusCode == http.StatusTooManyRequests {
+			t.Fatalf("request %d refused", i+1)
+		}
+	}
+	r := a.post("/login", url.Values{"phone": {demoPhone}})
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("31st code request from one address in an hour: %d", r.StatusCode)
+	}
+	if !strings.Contains(r.text("#error-summary"), "Слишком много запросов кода") {
+		t.Errorf("message: %q", r.text("#error-summary"))
+	}
+	// A spoofed X-Forwarded-For does not make a new address.
+	r = a.postWith(a.client, "/login", url.Values{"phone": {demoPhone}}, http.Header{"X-Forwarded-For": {"203.0.113.9"}})
+	if r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("X-Forwarded-For dodged the limit: %d", r.StatusCode)
+	}
+}
+
+// panicky fails the way a bug would.
+type panicky struct{ handlers.Provider }
+
+func (panicky) Login(context.Context, string, bool) error { panic("bug") }
+
+func TestPanicIsARussianErrorPage(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return panicky{p} })
+	r := a.post("/login", url.Values{"phone": {demoPhone}})
+	if r.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if r.text("h1") != "Что-то пошло не так" || strings.Contains(r.body, "goroutine") || strings.Contains(r.body, "panic") {
+		t.Errorf("page:\n%s", r.text("main"))
 	}
 }
