@@ -70,7 +70,7 @@ func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
 		{"Дата посещения", visit},
 		{"Дата оформления", pdfDateTime(o.RegDate)},
 		{"Билетов", fmt.Sprint(len(o.Tickets))},
-		{"Статус заказа", pdfOrderStatus(o.Canceled, o.Paid)},
+		{"Статус заказа", gateway.StatusLabel(o.Canceled, o.Paid)},
 		{"Сумма заказа", pdfRub(o.Amount)},
 	})
 	if o.PaymentAmount > 0 {
@@ -206,7 +206,7 @@ func VoucherPDF(o gateway.HotelOrder) ([]byte, error) {
 	rows = append(rows,
 		[2]string{"Гостей", fmt.Sprint(o.TotalGuestsCount)},
 		[2]string{"Дата оформления", pdfDateTime(o.RegDate)},
-		[2]string{"Статус", pdfOrderStatus(o.Canceled, o.Paid)},
+		[2]string{"Статус", gateway.StatusLabel(o.Canceled, o.Paid)},
 	)
 	d.fieldsW(rows, pdfContentW-qrSize-5)
 	below := pdf.GetY()
@@ -514,17 +514,6 @@ func pdfRub(v float64) string {
 	return b.String()
 }
 
-func pdfOrderStatus(canceled, paid bool) string {
-	switch {
-	case canceled:
-		return "Отменен"
-	case paid:
-		return "Оплачен"
-	default:
-		return "Не оплачен"
-	}
-}
-
 func pdfStatusColor(label string) [3]int {
 	switch label {
 	case "Оплачен":
@@ -567,26 +556,12 @@ func pdfPlural(n int, one, few, many string) string {
 }
 
 // ---- dates ----
-// The provider's strings are parsed here, on purpose without the gateway
-// package's helpers, so the PDFs depend only on the wire types.
 
-var pdfLayouts = []string{
-	gateway.LayoutDateTime,
-	gateway.LayoutISO,
-	gateway.LayoutDate,
-	gateway.LayoutISODate,
-	"02.01.2006 15:04",
-}
-
-// pdfTime parses a provider date or date-time; zero when it cannot.
+// pdfTime parses a provider date or date-time (gateway's one parser); zero
+// when it cannot.
 func pdfTime(s string) time.Time {
-	s = strings.TrimSpace(s)
-	for _, l := range pdfLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t
-		}
-	}
-	return time.Time{}
+	t, _ := gateway.ParseDateTime(s, nil)
+	return t
 }
 
 // pdfDate gives "06.02.2026", or the string as is when it is not a date.
