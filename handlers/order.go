@@ -227,7 +227,7 @@ func (s *Server) rentDetail(kind gateway.Kind, id, name, beg, end string, amount
 		Lines: []views.KV{
 			{Key: "Название", Value: name},
 			{Key: "Дата", Value: views.Date(from)},
-			{Key: "Время аренды", Value: "с " + views.Clock(from) + " до " + views.Clock(to)},
+			{Key: "Время аренды", Value: span(from, to)},
 			total(amount),
 		},
 	}

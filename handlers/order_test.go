@@ -31,11 +31,11 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 		},
 		{
 			path: "/orders/pavilion/" + sandbox.DemoPavilionRent, h1: "Беседка №3",
-			kv: map[string]string{"Название": "Беседка №3", "Дата": day(4), "Время аренды": "с 12:00 до 15:00", "Итого": rub("6 000 ₽")},
+			kv: map[string]string{"Название": "Беседка №3", "Дата": day(4), "Время аренды": "12:00–15:00", "Итого": rub("6 000 ₽")},
 		},
 		{
 			path: "/orders/celRoom/" + sandbox.DemoRoomRent, h1: "Банкетный зал «Снежинка»",
-			kv: map[string]string{"Название": "Банкетный зал «Снежинка»", "Дата": day(6), "Время аренды": "с 14:00 до 18:00", "Итого": rub("20 000 ₽")},
+			kv: map[string]string{"Название": "Банкетный зал «Снежинка»", "Дата": day(6), "Время аренды": "14:00–18:00", "Итого": rub("20 000 ₽")},
 		},
 		{
 			path: "/orders/aqua/" + sandbox.DemoAquaVIPRefunded, h1: "Заказ № 300004",
