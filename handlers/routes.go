@@ -44,7 +44,11 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST(views.PathProfileEdit, s.profileSubmit)
 	g.GET(views.PathOrders, s.orders)
 	g.GET(routeOrder, s.order)
-	g.POST(routeOrder+"/confirm", s.confirmLesson)
+	g.POST(routeOrder+"/confirm", s.orderConfirm)
+	g.GET(routeOrder+"/cancel", s.orderCancelForm)
+	g.POST(routeOrder+"/cancel", s.orderCancel)
+	g.GET(routeOrder+"/transfer", s.orderTransferForm)
+	g.POST(routeOrder+"/transfer", s.orderTransfer)
 	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
 	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
 

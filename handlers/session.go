@@ -80,6 +80,7 @@ type Sessions struct {
 	codecs  []securecookie.Codec
 	name    string
 	pending string
+	notice  string
 	domain  string
 	revoker Revoker
 	now     func() time.Time
@@ -117,9 +118,9 @@ func NewSessions(keys []Key, domain string, revoker Revoker, now func() time.Tim
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
 	}
-	s := &Sessions{domain: domain, revoker: revoker, now: now, name: "__Host-lk_session", pending: "__Host-lk_pending"}
+	s := &Sessions{domain: domain, revoker: revoker, now: now, name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice"}
 	if domain != "" {
-		s.name, s.pending = "lk_session", "lk_pending"
+		s.name, s.pending, s.notice = "lk_session", "lk_pending", "lk_notice"
 	}
 	for _, k := range keys {
 		c := securecookie.New(k.Hash, k.Block)
@@ -185,6 +186,49 @@ func (s *Sessions) writePending(w http.ResponseWriter, p pending) error {
 
 func (s *Sessions) clearPending(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.pending, "", time.Unix(0, 0)))
+}
+
+// noticeTTL is how long a one-time notice waits for the page it is meant for.
+const noticeTTL = time.Minute
+
+// WriteNotice carries msg to the next page the customer sees, once: the
+// success of an action shown where the 303 after it lands (DESIGN "After an
+// action"). Signed, so nobody can make the account say something else.
+func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
+	v, err := s.seal(s.notice, msg)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, s.cookie(s.notice, v, s.now().Add(noticeTTL)))
+	return nil
+}
+
+// TakeNotice reads the notice waiting for this page, if any, and deletes it.
+func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(s.notice)
+	if err != nil || c.Value == "" {
+		return ""
+	}
+	http.SetCookie(w, s.cookie(s.notice, "", time.Unix(0, 0)))
+	var msg string
+	if !s.open(s.notice, c.Value, &msg) {
+		return ""
+	}
+	return msg
+}
+
+// seal encrypts and signs v for a cookie or form field called name.
+func (s *Sessions) seal(name string, v any) (string, error) {
+	out, err := securecookie.EncodeMulti(name, v, s.codecs[0])
+	if err != nil {
+		return "", fmt.Errorf("handlers: encode %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// open reads what seal made with any of the keys.
+func (s *Sessions) open(name, value string, dst any) bool {
+	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }
 
 func (s *Sessions) decode(r *http.Request, name string, dst any) bool {
