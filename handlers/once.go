@@ -29,6 +29,8 @@ type Once interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) (first bool, out *Outcome, err error)
 	// Settle records the first caller's outcome for ttl.
 	Settle(ctx context.Context, key string, out Outcome, ttl time.Duration) error
+	// Claimed tells, without taking it, whether key has been claimed.
+	Claimed(ctx context.Context, key string) (bool, error)
 }
 
 // memoryOnce is a Once for one instance.
@@ -73,4 +75,11 @@ func (m *memoryOnce) Settle(_ context.Context, key string, out Outcome, ttl time
 	defer m.mu.Unlock()
 	m.keys[key] = onceEntry{out: &out, until: m.now().Add(ttl)}
 	return nil
+}
+
+func (m *memoryOnce) Claimed(_ context.Context, key string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.keys[key]
+	return ok && m.now().Before(e.until), nil
 }

@@ -102,10 +102,25 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	if err != nil {
 		return order{}, fetchError(k, err)
 	}
-	if !o.can[a] {
+	if !o.can[a] && !s.replayed(c, o, a) {
 		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
 	}
 	return o, nil
+}
+
+// replayed tells whether this POST repeats a form already acted on: then
+// it is answered with the first outcome (onlyOnce), not with the order's
+// new state, which the first POST changed.
+func (s *Server) replayed(c *echo.Context, o order, a action) bool {
+	if c.Request().Method != http.MethodPost {
+		return false
+	}
+	t, ok := s.readToken(c, o, a)
+	if !ok {
+		return false
+	}
+	claimed, err := s.once.Claimed(c.Request().Context(), onceKey(t))
+	return err == nil && claimed
 }
 
 // orderError is the order's page with msg, as an error for the error handler.
@@ -149,6 +164,17 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 	return v
 }
 
+// readToken reads the posted form's token if it is this server's, for this
+// session, order and action, and not stale.
+func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
+	var t actionToken
+	ok := s.sessions.open(tokenName, c.FormValue("token"), &t) && t.Session == session(c).ID &&
+		t.Action == a && t.Kind == o.kind.id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
+	return t, ok
+}
+
+func onceKey(t actionToken) string { return "action:" + t.Nonce }
+
 // onlyOnce runs do at most once per token of the posted form. A repeated POST
 // of the same token (at the same time or later) never calls do again: it
 // waits for the first and answers its outcome. A missing, foreign or stale
@@ -156,12 +182,11 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 // that a browser giving up does not cancel: a provider call once started is
 // seen to its end, so its outcome is known.
 func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context) Outcome) (Outcome, error) {
-	var t actionToken
-	if !s.sessions.open(tokenName, c.FormValue("token"), &t) || t.Session != session(c).ID ||
-		t.Action != a || t.Kind != o.kind.id || t.Order != o.id || s.now().Sub(time.Unix(t.Issued, 0)) > tokenTTL {
+	t, ok := s.readToken(c, o, a)
+	if !ok {
 		return Outcome{Status: http.StatusConflict, Message: msgStaleForm}, nil
 	}
-	ctx, key := c.Request().Context(), "action:"+t.Nonce
+	ctx, key := c.Request().Context(), onceKey(t)
 	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
 	for {
