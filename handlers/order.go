@@ -68,7 +68,7 @@ func (s *Server) order(c *echo.Context) error {
 	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
-		if status == http.StatusNotFound {
+		if msg == "" {
 			return errNotFound
 		}
 		d := views.OrderDetail{Kind: string(k.id), KindLabel: k.label, ID: id, Error: msg}
@@ -106,9 +106,12 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	return c.Blob(http.StatusOK, "application/pdf", pdf)
 }
 
-// orderFailure is how a failed fetch of one order reads: 404 when the
-// provider says there is no such order for this customer (another
-// customer's order included), else its message or SPEC §8's with 502/503.
+// orderFailure is how a failed fetch of one order reads. The provider
+// saying no (success:false on a fetch by the customer's own id: the order is
+// not theirs, not there, or not to be shown) is 404 with its own text, which
+// replaces the order (SPEC §2); with no text, msg is "" and the page is the
+// plain 'Страница не найдена'. A failure is its message or SPEC §8's with
+// 502/503.
 func orderFailure(k *kind, err error) (status int, msg string) {
 	fallback := msgOrderFailed
 	if k.failed != "" {
@@ -116,9 +119,7 @@ func orderFailure(k *kind, err error) (status int, msg string) {
 	}
 	status, msg = explain(err, fallback, fallback)
 	if status < 500 {
-		// success:false on a fetch by the customer's own id: the order is
-		// not theirs or not there. Either way, nothing to show.
-		return http.StatusNotFound, ""
+		return http.StatusNotFound, gateway.Message(err)
 	}
 	return status, msg
 }
@@ -126,7 +127,7 @@ func orderFailure(k *kind, err error) (status int, msg string) {
 // fetchError is orderFailure as an error for the error page.
 func fetchError(k *kind, err error) error {
 	status, msg := orderFailure(k, err)
-	if status == http.StatusNotFound {
+	if msg == "" {
 		return errNotFound
 	}
 	return &httpError{status, "Заказ недоступен", msg}

@@ -78,6 +78,9 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 		b := views.Action{Name: string(a), Label: a.label(o.kind), URL: views.OrderPath(kind, o.id, string(a))}
 		if inPlace {
 			b.Token = s.token(c, o, a)
+			if w == onCard {
+				b.Back = c.Request().URL.Path
+			}
 		} else {
 			b.Style = "btn-2"
 		}
@@ -174,6 +177,17 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 }
 
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
+
+// backTo is where an action done in place returns: the list it was pressed
+// on (SPEC §4: the page reloads), else fallback. Only the account's own
+// lists, so the field cannot send anyone elsewhere.
+func backTo(c *echo.Context, fallback string) string {
+	switch b := c.FormValue("back"); b {
+	case views.PathHome, views.PathOrders:
+		return b
+	}
+	return fallback
+}
 
 // onlyOnce runs do at most once per token of the posted form. A repeated POST
 // of the same token (at the same time or later) never calls do again: it

@@ -19,7 +19,7 @@ const (
 // orderConfirm is 'Подтвердить запись' (GLK/confirmLesson), posted from the
 // lesson's page or its card. The guard fetches the lesson again and checks
 // canConfirm anew, whatever the page that posted showed; the customer lands
-// back on the lesson with the notice.
+// back where they pressed it (SPEC §4: the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
 	o, err := s.guard(c, actConfirm)
 	if err != nil {
@@ -31,7 +31,7 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
 			return out
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: views.OrderPath(string(gateway.KindLesson), o.id), Message: msgConfirmed}
+		return Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
 	})
 	if err != nil {
 		return err

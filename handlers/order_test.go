@@ -126,11 +126,32 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 
 func TestOrderNotFound(t *testing.T) {
 	a := signedIn(t)
-	for _, p := range []string{"/orders/bowling/1", "/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid, "/orders/pavilion/x%22y"} {
+	for _, p := range []string{"/orders/bowling/1", "/orders/pavilion/x%22y"} {
 		r := a.get(p)
 		if r.StatusCode != http.StatusNotFound || r.text("h1") != "Страница не найдена" {
 			t.Errorf("%s: %d %q, want the 404 page", p, r.StatusCode, r.text("h1"))
 		}
+	}
+	// Ids the provider refuses: 404, and its own text replaces the order (SPEC §2).
+	for _, p := range []string{"/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid} {
+		r := a.get(p)
+		if r.StatusCode != http.StatusNotFound || r.text(".notice-err") != "Заказ не найден" || r.doc.Find("article").Length() != 0 {
+			t.Errorf("%s: %d %q, want 404 with the provider's text", p, r.StatusCode, r.text(".notice-err"))
+		}
+	}
+}
+
+// The provider refusing one of the customer's own orders: its message, not
+// a generic page.
+func TestOrderRefusedByProvider(t *testing.T) {
+	a := signedIn(t)
+	a.sb.SetFault("aqua/getAquaOrders", sandbox.Fault{Status: http.StatusBadRequest})
+	r := a.get("/orders/aqua/" + sandbox.DemoAquaPaid)
+	if r.StatusCode != http.StatusNotFound || r.text(".notice-err") != "Сервис временно недоступен (sandbox fault)" {
+		t.Errorf("%d %q, want 404 with the provider's message", r.StatusCode, r.text(".notice-err"))
+	}
+	if r.doc.Find("article").Length() != 0 {
+		t.Error("an order shown although the provider refused it")
 	}
 }
 
@@ -283,6 +304,27 @@ func TestConfirmLesson(t *testing.T) {
 	// Only lessons are confirmed.
 	if r := a.post("/orders/aqua/"+sandbox.DemoAquaPaid+"/confirm", url.Values{}); r.StatusCode != http.StatusNotFound {
 		t.Errorf("confirm of a water-park order: %d", r.StatusCode)
+	}
+
+	// Pressed on a list, the customer stays there (SPEC §4: the page reloads).
+	for _, list := range []string{"/", "/orders"} {
+		t.Run("from "+list, func(t *testing.T) {
+			a := signedIn(t)
+			r := a.submit(a.client, list, action, nil)
+			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != list {
+				t.Fatalf("confirm on %s: %d → %q", list, r.StatusCode, r.Header.Get("Location"))
+			}
+			if got := a.get(list).text(".notice-ok"); got != "Запись подтверждена" {
+				t.Errorf("notice on %s: %q", list, got)
+			}
+		})
+	}
+	// Nowhere else, whatever the form says.
+	b := signedIn(t)
+	form := b.get("/").formValues(action)
+	form.Set("back", "https://evil.example/")
+	if r := b.post(action, form); r.Header.Get("Location") != "/orders/glk/"+id {
+		t.Errorf("back to a foreign place: %q", r.Header.Get("Location"))
 	}
 
 	// A provider failure.
