@@ -22,6 +22,8 @@ const (
 	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
 	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
 	msgMethod        = "Так обратиться к этой странице нельзя."
+	msgStoreDown     = "Сервис временно недоступен. Попробуйте позже."
+	msgSignOutFailed = "Не удалось завершить сеанс. Попробуйте выйти ещё раз через минуту."
 )
 
 // httpError is an error a customer sees as a page with a status.
@@ -38,6 +40,7 @@ var (
 	errNotFound  = &httpError{http.StatusNotFound, msgNotFoundTitle, msgNotFound}
 	errForbidden = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
 	errTooLarge  = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
+	errStoreDown = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
 )
 
 // pageError is a failure shown as a page of its own, such as an order with

@@ -55,12 +55,17 @@ func (s *Server) routes(e *echo.Echo) {
 	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
 }
 
-// readyz answers 200 when the provider answers.
+// readyz answers 200 when the provider and the shared store answer.
 func (s *Server) readyz(c *echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
 	if err := s.gw.Ping(ctx); err != nil {
 		return c.String(http.StatusServiceUnavailable, "provider unavailable")
+	}
+	if s.storePing != nil {
+		if err := s.storePing(ctx); err != nil {
+			return c.String(http.StatusServiceUnavailable, "store unavailable")
+		}
 	}
 	return c.String(http.StatusOK, "ok")
 }

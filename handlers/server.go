@@ -74,14 +74,17 @@ type Options struct {
 	Sessions *Sessions
 	Limiter  Limiter
 	Once     Once // one-time action tokens; nil means in memory
-	Site     *views.Site
-	Assets   *views.Assets
-	Static   fs.FS // the static/ folder
-	Logger   *slog.Logger
-	Registry prometheus.Registerer
-	Gatherer prometheus.Gatherer
-	Location *time.Location
-	Now      func() time.Time // nil means time.Now
+	// StorePing tells whether the shared store answers, for /readyz; nil
+	// when the state is this process's own.
+	StorePing func(context.Context) error
+	Site      *views.Site
+	Assets    *views.Assets
+	Static    fs.FS // the static/ folder
+	Logger    *slog.Logger
+	Registry  prometheus.Registerer
+	Gatherer  prometheus.Gatherer
+	Location  *time.Location
+	Now       func() time.Time // nil means time.Now
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
@@ -89,18 +92,19 @@ type Options struct {
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw       Provider
-	sessions *Sessions
-	limits   Limiter
-	once     Once
-	site     *views.Site
-	assets   *views.Assets
-	static   fs.FS
-	log      *slog.Logger
-	loc      *time.Location
-	now      func() time.Time
-	metrics  *metrics
-	gatherer prometheus.Gatherer
+	gw        Provider
+	sessions  *Sessions
+	limits    Limiter
+	once      Once
+	storePing func(context.Context) error
+	site      *views.Site
+	assets    *views.Assets
+	static    fs.FS
+	log       *slog.Logger
+	loc       *time.Location
+	now       func() time.Time
+	metrics   *metrics
+	gatherer  prometheus.Gatherer
 }
 
 // New builds the echo instance with every route and middleware.
@@ -109,7 +113,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, site: o.Site, assets: o.Assets,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 	}
 	if s.limits == nil {
