@@ -72,7 +72,6 @@ type order struct {
 	kind   *kind
 	id     string
 	ref    gateway.OrderRef // start, end, canceled: for the active/history split
-	title  string           // what the order is, for the action pages: "Беседка №3"
 	amount float64          // what a cancellation or refund is about
 	paid   bool             // money was taken, so a cancellation returns it
 	card   views.OrderCard  // without its actions
@@ -245,7 +244,7 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 		total(o.Cost),
 	}
 	return order{
-		id: id, ref: o.Ref(s.loc), title: title, amount: o.Cost, paid: o.Cost > 0, wire: o,
+		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
 		card: card(title, lines),
 		detail: detail(title, append([]views.KV{
 			{Key: "Дата оформления", Value: views.DateTime(s.when(o.RegDate))},
@@ -273,7 +272,7 @@ func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wi
 		total(ref.Amount),
 	}
 	return order{
-		id: id, ref: ref, title: name, amount: ref.Amount, paid: ref.Amount > 0, wire: wire,
+		id: id, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: wire,
 		card:   card(name, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
 		// A rent the provider still lets go of can be refunded instead of
@@ -298,7 +297,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		tickets = append(tickets, views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status})
 	}
 	out := order{
-		id: o.OrderID, ref: o.Ref(s.loc), title: title, amount: o.Amount, paid: o.Paid, wire: o,
+		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o,
 		card: card(title, []views.KV{
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
@@ -344,7 +343,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		rooms = append(rooms, g)
 	}
 	out := order{
-		id: o.OrderID, ref: o.Ref(s.loc), title: title, amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
+		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
 		card: card(title, []views.KV{
 			{Key: "Период проживания", Value: views.Date(s.when(o.HourBeg)) + " — " + views.Date(s.when(o.HourEnd))},
 			status(o.Canceled, o.Paid),
