@@ -10,8 +10,9 @@ import (
 // unavailable: …"); test with errors.Is.
 var (
 	// ErrUnavailable: the provider could not be reached or did not answer in
-	// time (transport failure, deadline, a 5xx without a JSON answer, or the
-	// circuit breaker is open). Worth trying again later.
+	// time (transport failure, the call's deadline, a 5xx that does not say
+	// success, or the circuit breaker of the call's path is open). Worth
+	// trying again later; never a reason to end a session.
 	ErrUnavailable = errors.New("provider unavailable")
 	// ErrMalformed: the provider answered something we cannot read (not JSON,
 	// a PDF that is not one, a success without the data it promises).
