@@ -430,9 +430,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // decode turns an answer into nil or a typed error. The HTTP status is not
 // trusted to mean success (SPEC §7: the original reads the parsed answer): a
-// JSON body is read whatever the status, and its success/hasErrors decide;
-// only a 5xx that does not say success is the provider failing
-// (ErrUnavailable), not refusing.
+// JSON body is read whatever the status, and its success/hasErrors decide.
+// A 5xx that does not say success is a *ProviderError that is also
+// ErrUnavailable: its text may be shown, but it is the provider failing, not
+// its word on the request.
 func (c *Client) decode(cl call, a answer, out any) error {
 	ok2xx := a.status >= 200 && a.status < 300
 	if cl.token != "" && a.status == http.StatusUnauthorized {
@@ -459,11 +460,6 @@ func (c *Client) decode(cl call, a answer, out any) error {
 		return opError(cl.op, ErrMalformed, cause)
 	}
 	v := readVerdict(body)
-	if a.status >= 500 && !v.succeeded {
-		// A failing provider, not its word on the request: a 500 on
-		// loginConfirm is no wrong code, on getClientInfo no refused token.
-		return opError(cl.op, ErrUnavailable, fmt.Errorf("HTTP %d, %s", a.status, cmp.Or(v.message, "no message")))
-	}
 	if v.failed || (!ok2xx && !v.succeeded) {
 		return &ProviderError{Op: cl.op, Message: v.message, Status: a.status}
 	}

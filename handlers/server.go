@@ -60,6 +60,9 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	Location *time.Location
 	Now      func() time.Time // nil means time.Now
+	// CodeInterval is how long a phone waits between SMS codes;
+	// CodeInterval (60 s) when 0.
+	CodeInterval time.Duration
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
@@ -70,6 +73,8 @@ type Server struct {
 	gw       Provider
 	sessions *Sessions
 	limits   Limiter
+	interval time.Duration
+	confirms flights
 	site     *views.Site
 	assets   *views.Assets
 	static   fs.FS
@@ -88,9 +93,13 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
+		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
-		s.limits = NewMemoryLimiter(0)
+		s.limits = NewMemoryLimiter()
+	}
+	if s.interval <= 0 {
+		s.interval = CodeInterval
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

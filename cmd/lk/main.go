@@ -110,7 +110,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	e, err := handlers.New(handlers.Options{
 		Provider: client,
 		Sessions: sessions,
-		Limiter:  handlers.NewMemoryLimiter(cfg.CodeInterval),
+		Limiter:  handlers.NewMemoryLimiter(),
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets:         assets,
@@ -119,6 +119,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Registry:       reg,
 		Gatherer:       reg,
 		Location:       cfg.Location,
+		CodeInterval:   cfg.CodeInterval,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
