@@ -18,6 +18,7 @@ const (
 	msgServer        = "Не удалось выполнить запрос. Попробуйте позже."
 	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
 	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
+	msgFormTooLarge  = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
 	msgMethod        = "Так обратиться к этой странице нельзя."
 )
 
@@ -35,6 +36,8 @@ var (
 	errNotFound  = &httpError{http.StatusNotFound, msgNotFoundTitle, msgNotFound}
 	errForbidden = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
 	errTooLarge  = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
+	// errFormTooLarge is the 413 of a form without files (sign-in, profile).
+	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
 )
 
 // handleErrors turns a handler's error into a Russian page (or JSON for an
@@ -59,7 +62,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 	switch {
 	case errors.As(err, &he):
 	case errors.As(err, &mbe):
-		he = errTooLarge
+		he = tooLarge(c.Request())
 	default:
 		switch echo.StatusCode(err) {
 		case http.StatusNotFound:
@@ -67,7 +70,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		case http.StatusMethodNotAllowed:
 			he = &httpError{http.StatusMethodNotAllowed, "Недопустимый запрос", msgMethod}
 		case http.StatusRequestEntityTooLarge:
-			he = errTooLarge
+			he = tooLarge(c.Request())
 		default:
 			s.log.Error("request failed", "id", c.Get(keyRequestID), "path", c.Request().URL.Path, "err", err)
 		}

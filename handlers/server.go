@@ -123,7 +123,9 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
-	e := echo.New()
+	// HEAD is answered wherever GET is (monitors and link checkers use it);
+	// net/http drops the body. No GET here changes state.
+	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
 	e.HTTPErrorHandler = s.handleError
 	if len(o.TrustedProxies) > 0 {

@@ -428,16 +428,3 @@ func (s *Server) attempt(step, phone string, err error) {
 	s.metrics.signins.WithLabelValues(step, outcome).Inc()
 	s.log.Info("sign-in attempt", "step", step, "phone", gateway.MaskPhone(phone), "outcome", outcome)
 }
-
-// firstName takes the first name from the provider's fio, "Фамилия Имя Отчество".
-func firstName(fio string) string {
-	parts := strings.Fields(fio)
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	default:
-		return parts[1]
-	}
-}

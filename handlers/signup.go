@@ -55,20 +55,14 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 		p.Invalid = true
 		return render(c, status, views.SignupPage(p, f))
 	}
-	if f.Phone == "" || f.FirstName == "" || f.LastName == "" {
+	first, _ := cleanName(f.FirstName)
+	last, _ := cleanName(f.LastName)
+	if f.Phone == "" || first == "" || last == "" {
 		f.Errors.Add("", msgFillRequired)
 	}
 	phone, _ := validPhone(f.Phone, &f.Errors)
-	if f.FirstName == "" {
-		f.Errors.Add("firstName", msgFirstNameEmpty)
-	} else if len([]rune(f.FirstName)) > maxNameLen {
-		f.Errors.Add("firstName", "Имя должно быть не длиннее 50 символов")
-	}
-	if f.LastName == "" {
-		f.Errors.Add("lastName", msgLastNameEmpty)
-	} else if len([]rune(f.LastName)) > maxNameLen {
-		f.Errors.Add("lastName", "Фамилия должна быть не длиннее 50 символов")
-	}
+	checkName(&f.Errors, "firstName", &f.FirstName, msgFirstNameEmpty, "Имя должно быть не длиннее 50 символов")
+	checkName(&f.Errors, "lastName", &f.LastName, msgLastNameEmpty, "Фамилия должна быть не длиннее 50 символов")
 	if len(f.Errors) > 0 {
 		return show(http.StatusUnprocessableEntity, 0)
 	}

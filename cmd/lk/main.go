@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 
 	select {
