@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -42,7 +43,8 @@ type Client struct {
 	retries        int
 	breakerFails   uint32
 	breakerOpen    time.Duration
-	breaker        *gobreaker.CircuitBreaker[answer]
+	breakerMu      sync.Mutex
+	breakers       map[string]*gobreaker.CircuitBreaker[answer] // per provider path
 	reg            prometheus.Registerer
 	duration       *prometheus.HistogramVec
 	log            *slog.Logger
@@ -60,8 +62,9 @@ type Option func(*Client)
 // call timeout still does.
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
-// WithTimeouts sets the connect timeout and the deadline of one attempt of a
-// call (request sent, answer read). Zero keeps the default.
+// WithTimeouts sets the connect timeout and the deadline of a whole call:
+// every attempt, the pauses between them and reading the answer. Zero keeps
+// the default.
 func WithTimeouts(connect, call time.Duration) Option {
 	return func(c *Client) {
 		if connect > 0 {
@@ -77,10 +80,11 @@ func WithTimeouts(connect, call time.Duration) Option {
 // failure or a 5xx. POST and PUT are never retried: they change state.
 func WithRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
 
-// WithBreaker opens the circuit after failures consecutive failed calls
-// (transport failures, deadlines, 5xx without a JSON answer) and keeps it
-// open for openFor, failing calls at once with ErrUnavailable. failures 0
-// turns the breaker off.
+// WithBreaker opens the circuit of a provider path after failures
+// consecutive failed calls of that path (transport failures, deadlines, 5xx
+// answers) and keeps it open for openFor, failing calls of that path at once
+// with ErrUnavailable; the other paths are not affected. failures 0 turns
+// the breakers off.
 func WithBreaker(failures uint32, openFor time.Duration) Option {
 	return func(c *Client) {
 		c.breakerFails = failures
@@ -137,19 +141,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		t.MaxIdleConnsPerHost = 32
 		c.hc = &http.Client{Transport: t}
 	}
-	if c.breakerFails > 0 {
-		fails := c.breakerFails
-		c.breaker = gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
-			Name:        "gateway",
-			Timeout:     c.breakerOpen,
-			ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= fails },
-			// The customer leaving is no sign of the provider's health.
-			IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
-			OnStateChange: func(_ string, from, to gobreaker.State) {
-				c.log.Warn("gateway circuit breaker", slog.String("from", from.String()), slog.String("to", to.String()))
-			},
-		})
-	}
+	c.breakers = map[string]*gobreaker.CircuitBreaker[answer]{}
 	c.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lk_gateway_call_duration_seconds",
 		Help:    "Duration of calls to the provider's API gateway, retries included, by call and outcome.",
@@ -169,6 +161,34 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// breaker is the circuit breaker of one provider path, made on first use;
+// nil when breakers are off. One path failing (say the hotel's order list)
+// must not stop the calls that work.
+func (c *Client) breaker(path string) *gobreaker.CircuitBreaker[answer] {
+	if c.breakerFails == 0 {
+		return nil
+	}
+	c.breakerMu.Lock()
+	defer c.breakerMu.Unlock()
+	if b, ok := c.breakers[path]; ok {
+		return b
+	}
+	fails := c.breakerFails
+	b := gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
+		Name:        path,
+		Timeout:     c.breakerOpen,
+		ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= fails },
+		// The customer leaving is no sign of the provider's health.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		OnStateChange: func(name string, from, to gobreaker.State) {
+			c.log.Warn("gateway circuit breaker", slog.String("path", name),
+				slog.String("from", from.String()), slog.String("to", to.String()))
+		},
+	})
+	c.breakers[path] = b
+	return b
 }
 
 // jitteredBackoff waits 100–200 ms before the first retry, 200–400 ms before
@@ -227,9 +247,15 @@ type answer struct {
 	tooLarge bool
 }
 
-// errServerFailure tells the breaker that a 5xx without a JSON answer is a
-// failure; do turns it back into an answer for decode.
+// errServerFailure tells the breaker that a 5xx is a failure; do turns it
+// back into an answer for decode.
 var errServerFailure = errors.New("server failure")
+
+// serverFailure is a 5xx that does not say success: the provider is failing,
+// whatever text its answer holds.
+func serverFailure(a answer) bool {
+	return a.status >= 500 && !(isJSONObject(a.body) && readVerdict(bytes.TrimSpace(a.body)).succeeded)
+}
 
 // do performs c and decodes the answer into out (nil to ignore it, *[]byte
 // for a PDF). check, if not nil, runs after a successful decode and may
@@ -257,11 +283,14 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 	if err != nil {
 		return err
 	}
+	// One deadline for the whole call, retries and pauses included.
+	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
+	defer cancel()
 	var a answer
-	if c.breaker != nil {
-		a, err = c.breaker.Execute(func() (answer, error) {
+	if b := c.breaker(cl.path); b != nil {
+		a, err = b.Execute(func() (answer, error) {
 			a, err := c.exchange(ctx, cl, req, &attempts)
-			if err == nil && a.status >= 500 && !isJSONObject(a.body) {
+			if err == nil && serverFailure(a) {
 				return a, errServerFailure
 			}
 			return a, err
@@ -339,9 +368,8 @@ func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *in
 	return a, err
 }
 
+// roundTrip is one attempt; the caller's ctx carries the call's deadline.
 func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
-	defer cancel()
 	var body io.Reader
 	if p.body != nil {
 		body = bytes.NewReader(p.body)
@@ -403,6 +431,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // decode turns an answer into nil or a typed error. The HTTP status is not
 // trusted to mean success (SPEC §7: the original reads the parsed answer): a
 // JSON body is read whatever the status, and its success/hasErrors decide.
+// A 5xx that does not say success is a *ProviderError that is also
+// ErrUnavailable: its text may be shown, but it is the provider failing, not
+// its word on the request.
 func (c *Client) decode(cl call, a answer, out any) error {
 	ok2xx := a.status >= 200 && a.status < 300
 	if cl.token != "" && a.status == http.StatusUnauthorized {
@@ -530,6 +561,8 @@ func (c *Client) Ping(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
+	defer cancel()
 	if _, err := c.roundTrip(ctx, cl, p); err != nil {
 		return opError(op, ErrUnavailable, err)
 	}

@@ -410,6 +410,8 @@ func TestErrors(t *testing.T) {
 		{name: "empty body", call: login, status: 200, reply: "", want: ErrMalformed},
 		{name: "JSON array", call: login, status: 200, reply: "[]", want: ErrMalformed},
 		{name: "5xx not JSON", call: login, status: 502, ctype: "text/html", reply: "Bad Gateway", want: ErrUnavailable},
+		{name: "500 on loginConfirm is no wrong code", call: confirm, status: 500, reply: `{"success":false,"errorMessage":"Сервис недоступен"}`, want: ErrUnavailable},
+		{name: "500 on getClientInfo is no refused token", call: info, status: 500, reply: `{"hasErrors":true,"responseDescription":"Сервис недоступен"}`, want: ErrUnavailable},
 		{name: "success false", call: login, status: 200, reply: `{"success":false,"errorMessage":"Номер не найден"}`,
 			message: "Номер не найден", text: "gateway: login: provider: Номер не найден"},
 		{name: "success false without text", call: login, status: 200, reply: `{"success":false}`, message: ""},
@@ -560,7 +562,7 @@ func TestRetries(t *testing.T) {
 		wantErr error
 	}{
 		{name: "GET 503", call: aquaSessions, status: 503, reply: "busy", want: 3, wantErr: ErrUnavailable},
-		{name: "GET 500 with JSON", call: aquaSessions, status: 500, reply: `{"success":false,"errorMessage":"x"}`, want: 3},
+		{name: "GET 500 with JSON", call: aquaSessions, status: 500, reply: `{"success":false,"errorMessage":"x"}`, want: 3, wantErr: ErrUnavailable},
 		{name: "GET dropped", call: aquaSessions, drop: true, want: 3, wantErr: ErrUnavailable},
 		{name: "GET recovers", call: aquaSessions, status: 503, reply: "busy", recover: 3, want: 3},
 		{name: "GET 404 not retried", call: aquaSessions, status: 404, reply: "nope", want: 1, wantErr: ErrMalformed},
@@ -630,7 +632,7 @@ func TestBreakerOpens(t *testing.T) {
 			t.Fatalf("error %v, want ErrUnavailable", err)
 		}
 	}
-	err := c.Login(t.Context(), testPhone, false)
+	err := aquaSessions(t.Context(), c)
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, gobreaker.ErrOpenState) {
 		t.Fatalf("error %v, want ErrUnavailable from an open breaker", err)
 	}
@@ -777,5 +779,86 @@ func TestEmptyIDs(t *testing.T) {
 	}
 	if n.Load() != 0 {
 		t.Errorf("provider called %d times", n.Load())
+	}
+}
+
+// TestBreakerPerPath: one path failing opens its own breaker only.
+func TestBreakerPerPath(t *testing.T) {
+	c, mux, _ := setup(t, WithBreaker(3, time.Hour), WithRetries(0))
+	var hotel, aqua atomic.Int32
+	mux.HandleFunc("/v1/hotel/getHotelOrders", func(w http.ResponseWriter, r *http.Request) {
+		hotel.Add(1)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	})
+	mux.HandleFunc("/v1/aqua/getSessionsAqua", func(w http.ResponseWriter, r *http.Request) {
+		aqua.Add(1)
+		io.WriteString(w, `{"success":true,"result":[]}`)
+	})
+	for range 5 {
+		if _, _, err := c.HotelOrders(t.Context(), "g1"); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("hotel: %v, want ErrUnavailable", err)
+		}
+	}
+	if _, _, err := c.HotelOrders(t.Context(), "g1"); !errors.Is(err, gobreaker.ErrOpenState) {
+		t.Errorf("hotel after 5 failures: %v, want an open breaker", err)
+	}
+	if hotel.Load() > 6 { // 3 failures, each at most twice (Go's transport retries a dropped idempotent request once)
+		t.Errorf("hotel called %d times through an open breaker", hotel.Load())
+	}
+	for range 5 {
+		if err := aquaSessions(t.Context(), c); err != nil {
+			t.Fatalf("another path while hotel's breaker is open: %v", err)
+		}
+	}
+	if aqua.Load() != 5 {
+		t.Errorf("aqua called %d times, want 5", aqua.Load())
+	}
+}
+
+// TestDeadlineCoversRetries: a GET retried on a slow provider still ends by
+// its one deadline, not one per try.
+func TestDeadlineCoversRetries(t *testing.T) {
+	const deadline = 200 * time.Millisecond
+	c, mux, _ := setup(t, WithTimeouts(0, deadline)) // 2 retries
+	var n atomic.Int32
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	start := time.Now()
+	err := aquaSessions(t.Context(), c)
+	took := time.Since(start)
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want ErrUnavailable and DeadlineExceeded", err)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d attempts after the deadline passed, want 1", n.Load())
+	}
+	if took >= 2*deadline+time.Second { // generous: only "not one deadline per try"
+		t.Errorf("took %v with a %v deadline", took, deadline)
+	}
+}
+
+// TestDeadlineLeftForRetries: fast failures are retried within the deadline.
+func TestDeadlineLeftForRetries(t *testing.T) {
+	c, mux, _ := setup(t, WithTimeouts(0, 5*time.Second))
+	var n atomic.Int32
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	if err := aquaSessions(t.Context(), c); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("error %v", err)
+	}
+	if n.Load() != 3 {
+		t.Errorf("%d attempts, want 3", n.Load())
 	}
 }

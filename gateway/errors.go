@@ -10,8 +10,10 @@ import (
 // unavailable: …"); test with errors.Is.
 var (
 	// ErrUnavailable: the provider could not be reached or did not answer in
-	// time (transport failure, deadline, a 5xx without a JSON answer, or the
-	// circuit breaker is open). Worth trying again later.
+	// time (transport failure, the call's deadline, a 5xx that does not say
+	// success — then also a *ProviderError with the provider's text — or the
+	// circuit breaker of the call's path is open). Worth trying again later;
+	// never a reason to end a session or to count a wrong code.
 	ErrUnavailable = errors.New("provider unavailable")
 	// ErrMalformed: the provider answered something we cannot read (not JSON,
 	// a PDF that is not one, a success without the data it promises).
@@ -31,6 +33,23 @@ type ProviderError struct {
 	Op      string // the call, e.g. "get aqua orders"
 	Message string // the provider's errorMessage or responseDescription
 	Status  int    // the HTTP status of the answer
+}
+
+// Is makes a refusal under HTTP 5xx also ErrUnavailable: the provider
+// failing, whatever its body says. A 500 on loginConfirm is no wrong code,
+// on getClientInfo no refused token.
+func (e *ProviderError) Is(target error) bool {
+	return target == ErrUnavailable && e.Status >= 500
+}
+
+// Refusal returns the provider's refusal carried by err: a *ProviderError
+// that is not the provider failing (ErrUnavailable).
+func Refusal(err error) (*ProviderError, bool) {
+	pe, ok := errors.AsType[*ProviderError](err)
+	if !ok || errors.Is(err, ErrUnavailable) {
+		return nil, false
+	}
+	return pe, true
 }
 
 func (e *ProviderError) Error() string {

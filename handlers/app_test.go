@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -70,6 +71,17 @@ func newApp(t testing.TB) *app { t.Helper(); return newAppWith(t, nil) }
 // newAppWith lets wrap replace the provider, for faults the sandbox cannot make.
 func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *app {
 	t.Helper()
+	return newAppFull(t, wrap, gateway.WithRetries(0))
+}
+
+// newAppWithClient builds the gateway client with opts (breaker, timeouts).
+func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
+	t.Helper()
+	return newAppFull(t, nil, opts...)
+}
+
+func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
+	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +89,7 @@ func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *a
 	t.Cleanup(func() { sb.Close() })
 	sbSrv := httptest.NewServer(sb.Handler())
 	t.Cleanup(sbSrv.Close)
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0))
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +110,7 @@ func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *a
 		provider = wrap(gw)
 	}
 	e, err := handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(0),
+		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now,
 	})
@@ -115,10 +127,10 @@ func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *a
 // newClient is a browser of its own: its own cookies, no redirects followed.
 func (a *app) newClient() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	c := a.srv.Client()
+	c := *a.srv.Client() // a copy: the server's client is one shared value
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return c
+	return &c
 }
 
 // resp is an answer as a test reads it.
@@ -184,6 +196,17 @@ func (a *app) signIn(c *http.Client, phone string) {
 		a.t.Fatalf("POST /login/code: %d %s\n%s", r.StatusCode, r.Header.Get("Location"), r.body)
 	}
 	a.clock.Add(61 * time.Second) // the next code for this phone is allowed
+}
+
+// wrongCodes are n different codes, none of them right.
+func wrongCodes(right string, n int) []string {
+	var out []string
+	for i := 0; len(out) < n; i++ {
+		if c := fmt.Sprintf("%04d", i); c != right {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func wrongCode(right string) string {

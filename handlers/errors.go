@@ -21,6 +21,7 @@ const (
 	msgServer        = "Не удалось выполнить запрос. Попробуйте позже."
 	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
 	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
+	msgFormTooLarge  = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
 	msgMethod        = "Так обратиться к этой странице нельзя."
 	msgStoreDown     = "Сервис временно недоступен. Попробуйте позже."
 	msgSignOutFailed = "Не удалось завершить сеанс. Попробуйте выйти ещё раз через минуту."
@@ -41,6 +42,8 @@ var (
 	errForbidden = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
 	errTooLarge  = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
 	errStoreDown = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
+	// errFormTooLarge is the 413 of a form without files (sign-in, profile).
+	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
 )
 
 // pageError is a failure shown as a page of its own, such as an order with
@@ -109,7 +112,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		return
 	case errors.As(err, &he):
 	case errors.As(err, &mbe):
-		he = errTooLarge
+		he = tooLarge(c.Request())
 	default:
 		switch echo.StatusCode(err) {
 		case http.StatusNotFound:
@@ -117,7 +120,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		case http.StatusMethodNotAllowed:
 			he = &httpError{http.StatusMethodNotAllowed, "Недопустимый запрос", msgMethod}
 		case http.StatusRequestEntityTooLarge:
-			he = errTooLarge
+			he = tooLarge(c.Request())
 		default:
 			s.log.Error("request failed", "id", c.Get(keyRequestID), "path", c.Request().URL.Path, "err", err)
 		}

@@ -210,7 +210,7 @@ func TestBodyLimitAndHSTS(t *testing.T) {
 	a := newApp(t)
 	big := url.Values{"phone": {strings.Repeat("9", 100<<10)}}
 	r := a.post("/login", big)
-	if r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.text("main"), "слишком большие") {
+	if r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.text("main"), "слишком много текста") {
 		t.Errorf("100 KB form: %d %q", r.StatusCode, r.text("main"))
 	}
 	// The test server speaks TLS, as production does behind HTTPS.

@@ -59,10 +59,12 @@ func (s *Server) home(c *echo.Context) error {
 
 // profileRefused tells whether a profile call's failure ends the session:
 // hasErrors (the customer sees responseDescription, SPEC §8) or a token the
-// provider no longer takes.
+// provider no longer takes; an outage never does.
 func profileRefused(err error) (msg string, signOut bool) {
 	var pe *gateway.ProviderError
 	switch {
+	case errors.Is(err, gateway.ErrUnavailable):
+		return "", false
 	case errors.As(err, &pe):
 		if pe.Message == "" {
 			return msgRequestFailed, true

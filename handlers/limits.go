@@ -1,153 +1,183 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
 
-// The limits that a 4-digit code (about 13 bits) cannot give by itself
-// (DESIGN.md "Sessions and sign-in").
-const (
-	CodeInterval     = 60 * time.Second // by default, a new code per phone at most this often (SPEC §9)
-	codesPerWindow   = 5                // codes per phone …
-	codesWindow      = 2 * time.Hour    // … in this window
-	wrongPerDay      = 10               // wrong entries per phone …
-	wrongWindow      = 24 * time.Hour   // … in this window
-	wrongPerCode     = 3                // wrong entries before a code is spent
-	requestsPerIP    = 30               // code requests per client IP …
-	requestsIPWindow = time.Hour        // … in this window
-)
-
-// Refusal says which limit refused and when to try again.
-type Refusal struct {
-	Limit      string        // metric label: phone_interval, phone_window, ip_window, code_attempts, phone_wrong
-	RetryAfter time.Duration // 0 when only a new code helps
-	Message    string        // Russian, for the customer
-}
-
-// Limiter keeps the sign-in limits. In memory by default; several instances
-// need a shared store behind the same interface.
+// Limiter counts events (a code sent, a code entered) under keys in sliding
+// windows, so that the sign-in limits hold however many requests arrive at
+// once: a limit is taken before the provider is called, in one atomic step
+// with its check, and given back when what it was taken for did not happen
+// (the provider failed, the code was right). In memory by default
+// (NewMemoryLimiter); several instances need a shared store behind the same
+// interface.
+//
+// Each method maps onto one atomic Redis script over sorted sets of event
+// ids scored by time: Take is "for each rule, drop what is older than its
+// window and refuse when ZCARD >= Max; when none refuses, ZADD the hold's id
+// to each key and extend its expiry"; Release is ZREM of the hold's id; Clear
+// is DEL; Wait reads the oldest scores.
 type Limiter interface {
-	// AllowCode is asked before a code is sent; when it allows, the code
-	// counts as sent and the per-code wrong entries start again from zero.
-	AllowCode(phone, ip string, now time.Time) *Refusal
-	// AllowVerify is asked before a code is checked with the provider.
-	AllowVerify(phone string, now time.Time) *Refusal
-	// Wrong records a wrong entry.
-	Wrong(phone string, now time.Time)
-	// Verified forgets the per-code count after a successful sign-in.
-	Verified(phone string)
-	// NextCode is when phone may ask for a new code.
-	NextCode(phone string, now time.Time) time.Time
-	// Interval is how long a phone waits between codes.
-	Interval() time.Duration
+	// Take checks every rule and, only when all of them allow one more
+	// event, records one event under each rule's key, as one step. It
+	// returns a *Refusal (the first rule that refused) or a store failure.
+	Take(ctx context.Context, now time.Time, rules ...Rule) (Hold, error)
+	// Release removes the events a Take recorded; removing what is gone
+	// already (released, cleared, expired) is no error.
+	Release(ctx context.Context, h Hold) error
+	// Clear forgets every event under the keys.
+	Clear(ctx context.Context, keys ...string) error
+	// Wait is how long until rule allows one more event; 0 when it does.
+	Wait(ctx context.Context, now time.Time, rule Rule) (time.Duration, error)
 }
 
-type memoryLimiter struct {
-	interval time.Duration
-	mu       sync.Mutex
-	sent     map[string][]time.Time // per phone
-	wrong    map[string][]time.Time // per phone
-	code     map[string]int         // wrong entries of the current code, per phone
-	ips      map[string][]time.Time // code requests per IP
+// Rule is one limit: at most Max events under Key within Window.
+type Rule struct {
+	Name   string // which limit, for metrics, logs and the customer's message
+	Key    string // what is counted, e.g. "wrong:s:79001234567"
+	Max    int
+	Window time.Duration
 }
 
-// NewMemoryLimiter makes a Limiter for one instance; interval is the wait
-// between codes for a phone, CodeInterval when 0.
-func NewMemoryLimiter(interval time.Duration) Limiter {
-	if interval <= 0 {
-		interval = CodeInterval
-	}
-	return &memoryLimiter{
-		interval: interval,
-		sent:     map[string][]time.Time{}, wrong: map[string][]time.Time{},
-		code: map[string]int{}, ips: map[string][]time.Time{},
-	}
+// Hold is the events one Take recorded: one per key, all with the id ID.
+type Hold struct {
+	ID   string
+	Keys []string
 }
 
-// recent keeps the times within window before now.
-func recent(ts []time.Time, now time.Time, window time.Duration) []time.Time {
-	out := ts[:0]
-	for _, t := range ts {
-		if now.Sub(t) < window {
-			out = append(out, t)
+// Except is h without the events under the given keys.
+func (h Hold) Except(keys ...string) Hold {
+	out := Hold{ID: h.ID}
+	for _, k := range h.Keys {
+		if !slices.Contains(keys, k) {
+			out.Keys = append(out.Keys, k)
 		}
 	}
 	return out
 }
 
-func (m *memoryLimiter) AllowCode(phone, ip string, now time.Time) *Refusal {
+// Refusal says which limit refused and when to try again.
+type Refusal struct {
+	Limit      string        // the rule's name: phone_interval, phone_window, ip_window, code_attempts, phone_wrong
+	RetryAfter time.Duration // 0 when only something else (a new code) helps
+	Message    string        // Russian, for the customer; set by the handler
+}
+
+func (r *Refusal) Error() string { return "sign-in limit " + r.Limit }
+
+// memoryLimiter is a Limiter for one instance: one mutex makes each
+// check-and-take one step.
+type memoryLimiter struct {
+	mu    sync.Mutex
+	keys  map[string]*series
+	takes int // since the last sweep
+}
+
+// series is the events under one key, oldest first.
+type series struct {
+	window time.Duration
+	events []event
+}
+
+type event struct {
+	at time.Time
+	id string
+}
+
+// NewMemoryLimiter makes a Limiter for one instance.
+func NewMemoryLimiter() Limiter {
+	return &memoryLimiter{keys: map[string]*series{}}
+}
+
+// live drops the events of key older than window and returns what is left.
+func (m *memoryLimiter) live(key string, window time.Duration, now time.Time) *series {
+	s := m.keys[key]
+	if s == nil {
+		s = &series{}
+		m.keys[key] = s
+	}
+	s.window = max(s.window, window)
+	i := 0
+	for i < len(s.events) && now.Sub(s.events[i].at) >= window {
+		i++
+	}
+	s.events = s.events[i:]
+	return s
+}
+
+// retryAfter is when s allows one more of max events within window.
+func (s *series) retryAfter(max int, window time.Duration, now time.Time) time.Duration {
+	n := len(s.events)
+	if n < max {
+		return 0
+	}
+	if max <= 0 {
+		return window
+	}
+	return s.events[n-max].at.Add(window).Sub(now)
+}
+
+func (m *memoryLimiter) Take(_ context.Context, now time.Time, rules ...Rule) (Hold, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	sent := recent(m.sent[phone], now, codesWindow)
-	m.sent[phone] = sent
-	ips := recent(m.ips[ip], now, requestsIPWindow)
-	m.ips[ip] = ips
-	if n := len(sent); n > 0 && now.Sub(sent[n-1]) < m.interval {
-		wait := m.interval - now.Sub(sent[n-1])
-		return &Refusal{"phone_interval", wait, "Новый код можно запросить " + after(wait) + "."}
+	m.sweep(now)
+	for _, r := range rules {
+		if wait := m.live(r.Key, r.Window, now).retryAfter(r.Max, r.Window, now); wait > 0 {
+			return Hold{}, &Refusal{Limit: r.Name, RetryAfter: wait}
+		}
 	}
-	if len(sent) >= codesPerWindow {
-		wait := codesWindow - now.Sub(sent[0])
-		return &Refusal{"phone_window", wait, "Слишком много запросов кода для этого номера. Попробуйте " + after(wait) + "."}
+	h := Hold{ID: randomID()}
+	for _, r := range rules {
+		s := m.keys[r.Key]
+		i, _ := slices.BinarySearchFunc(s.events, now, func(e event, t time.Time) int { return e.at.Compare(t) })
+		s.events = slices.Insert(s.events, i, event{at: now, id: h.ID})
+		h.Keys = append(h.Keys, r.Key)
 	}
-	if len(ips) >= requestsPerIP {
-		wait := requestsIPWindow - now.Sub(ips[0])
-		return &Refusal{"ip_window", wait, "Слишком много запросов кода. Попробуйте " + after(wait) + "."}
+	return h, nil
+}
+
+func (m *memoryLimiter) Release(_ context.Context, h Hold) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range h.Keys {
+		if s := m.keys[k]; s != nil {
+			s.events = slices.DeleteFunc(s.events, func(e event) bool { return e.id == h.ID })
+		}
 	}
-	m.sent[phone] = append(sent, now)
-	m.ips[ip] = append(ips, now)
-	m.code[phone] = 0
 	return nil
 }
 
-func (m *memoryLimiter) AllowVerify(phone string, now time.Time) *Refusal {
+func (m *memoryLimiter) Clear(_ context.Context, keys ...string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	wrong := recent(m.wrong[phone], now, wrongWindow)
-	m.wrong[phone] = wrong
-	if len(wrong) >= wrongPerDay {
-		wait := wrongWindow - now.Sub(wrong[0])
-		return &Refusal{"phone_wrong", wait, "Слишком много неверных попыток. Попробуйте " + after(wait) + "."}
-	}
-	if m.code[phone] >= wrongPerCode {
-		wait := time.Duration(0)
-		if sent := m.sent[phone]; len(sent) > 0 {
-			wait = max(0, m.interval-now.Sub(sent[len(sent)-1]))
-		}
-		msg := "Код введён неверно " + fmt.Sprint(wrongPerCode) + " раза. Запросите новый код"
-		if wait > 0 {
-			msg += " — это можно сделать " + after(wait)
-		}
-		return &Refusal{"code_attempts", wait, msg + "."}
+	for _, k := range keys {
+		delete(m.keys, k)
 	}
 	return nil
 }
 
-func (m *memoryLimiter) Wrong(phone string, now time.Time) {
+func (m *memoryLimiter) Wait(_ context.Context, now time.Time, r Rule) (time.Duration, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.wrong[phone] = append(m.wrong[phone], now)
-	m.code[phone]++
+	return max(0, m.live(r.Key, r.Window, now).retryAfter(r.Max, r.Window, now)), nil
 }
 
-func (m *memoryLimiter) Verified(phone string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.code, phone)
-}
-
-func (m *memoryLimiter) Interval() time.Duration { return m.interval }
-
-func (m *memoryLimiter) NextCode(phone string, now time.Time) time.Time {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	sent := m.sent[phone]
-	if len(sent) == 0 {
-		return now
+// sweep forgets keys whose events have all expired, now and then, so that
+// memory follows the traffic of the last day.
+func (m *memoryLimiter) sweep(now time.Time) {
+	if m.takes++; m.takes < 1024 {
+		return
 	}
-	return sent[len(sent)-1].Add(m.interval)
+	m.takes = 0
+	for k, s := range m.keys {
+		if len(s.events) == 0 || now.Sub(s.events[len(s.events)-1].at) >= s.window {
+			delete(m.keys, k)
+		}
+	}
 }
 
 // after says in Russian when something becomes possible: "через 42 с".

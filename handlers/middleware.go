@@ -3,6 +3,8 @@ package handlers
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,6 +22,7 @@ const (
 
 	formLimit   = 64 << 10 // plain forms
 	uploadLimit = 25 << 20 // refund documents
+	formMemory  = 32 << 20 // of a multipart form, kept in memory (echo's default)
 )
 
 type metrics struct {
@@ -119,20 +122,44 @@ func crossOrigin() echo.MiddlewareFunc {
 	}
 }
 
-// bodyLimit caps request bodies: small for forms, larger for refund documents.
+// bodyLimit caps request bodies: small for forms, larger for refund
+// documents. A form is read here, so that one sent without Content-Length
+// (chunked) and over the cap is a 413 too, not a form that looks empty.
 func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
 		limit := int64(formLimit)
-		if strings.HasSuffix(r.URL.Path, "/refund") {
+		if isUpload(r) {
 			limit = uploadLimit
 		}
 		if r.ContentLength > limit {
-			return errTooLarge
+			return tooLarge(r)
 		}
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
+		if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+			var err error
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
+				err = r.ParseMultipartForm(formMemory)
+			} else {
+				err = r.ParseForm()
+			}
+			if _, over := errors.AsType[*http.MaxBytesError](err); over {
+				return tooLarge(r)
+			}
+		}
 		return next(c)
 	}
+}
+
+// isUpload tells the routes that take documents.
+func isUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
+
+// tooLarge is the 413 that fits what was sent: documents or a form.
+func tooLarge(r *http.Request) *httpError {
+	if isUpload(r) {
+		return errTooLarge
+	}
+	return errFormTooLarge
 }
 
 // loadSession puts the valid session, if any, into the context. When the

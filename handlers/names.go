@@ -1,19 +1,85 @@
 package handlers
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
-// splitFIO reads the provider's fio, "Фамилия Имя Отчество": the surname,
-// the first name, and the rest as the patronymic.
-func splitFIO(fio string) (surname, name, patronymic string) {
-	parts := strings.Fields(fio)
-	if len(parts) > 0 {
-		surname = parts[0]
+// msgNameChars refuses a name with characters no name has.
+const msgNameChars = "Уберите из поля невидимые и служебные символы: оставьте буквы, пробелы, дефис и апостроф"
+
+// cleanName is v without what no name holds — invalid UTF-8, control and
+// format characters (NUL, tabs, bidirectional overrides such as U+202E,
+// zero-width marks), private-use characters, line and paragraph separators —
+// and with its spaces collapsed; ok is false when anything but spaces had
+// to go. A refused name is shown back cleaned and never sent on.
+func cleanName(v string) (clean string, ok bool) {
+	ok = utf8.ValidString(v)
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(v, "") {
+		switch {
+		case r == ' ':
+		case unicode.IsSpace(r) && !unicode.IsControl(r) && !unicode.In(r, unicode.Zl, unicode.Zp):
+			r = ' ' // a no-break space typed on a phone is a space
+		case unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs, unicode.Zl, unicode.Zp) || r == utf8.RuneError:
+			ok = false
+			continue
+		}
+		b.WriteRune(r)
 	}
-	if len(parts) > 1 {
-		name = parts[1]
+	return strings.Join(strings.Fields(b.String()), " "), ok
+}
+
+// splitFIO reads the provider's fio, "Фамилия Имя Отчество" separated by
+// spaces, when a last or first name may hold spaces itself ("Ван дер Берг
+// Ян", "Мамедов Рашид Ахмед оглы"). first, when known (the session's name),
+// anchors the split. Otherwise a patronymic is recognised by its ending and
+// the first name is the word before it; without one, the words are read in
+// SPEC order, a two-word fio as last and first name.
+func splitFIO(fio, first string) (last, name, middle string) {
+	w := strings.Fields(fio)
+	if len(w) == 0 {
+		return "", "", ""
 	}
-	if len(parts) > 2 {
-		patronymic = strings.Join(parts[2:], " ")
+	if fw := strings.Fields(first); len(fw) > 0 {
+		for i := 1; i+len(fw) <= len(w); i++ {
+			if strings.Join(w[i:i+len(fw)], " ") == strings.Join(fw, " ") {
+				return strings.Join(w[:i], " "), strings.Join(fw, " "), strings.Join(w[i+len(fw):], " ")
+			}
+		}
 	}
-	return surname, name, patronymic
+	if p := patronymicWords(w); p > 0 && len(w)-p >= 2 {
+		n := len(w) - p - 1
+		return strings.Join(w[:n], " "), w[n], strings.Join(w[n+1:], " ")
+	}
+	switch len(w) {
+	case 1:
+		return "", w[0], ""
+	case 2:
+		return w[0], w[1], ""
+	}
+	return w[0], w[1], strings.Join(w[2:], " ")
+}
+
+// patronymicWords is how many words at the end of w make a patronymic: 1
+// for "Иванович", 2 for "Ахмед оглы", 0 when there is none.
+func patronymicWords(w []string) int {
+	lastWord := strings.ToLower(w[len(w)-1])
+	switch lastWord {
+	case "оглы", "огли", "кызы", "гызы", "улы", "уулу", "кизи":
+		return 2
+	}
+	for _, end := range []string{"вич", "вна", "ична", "инична"} {
+		if strings.HasSuffix(lastWord, end) && utf8.RuneCountInString(lastWord) > 4 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// firstName takes the first name from the provider's fio.
+func firstName(fio string) string {
+	_, name, _ := splitFIO(fio, "")
+	return name
 }

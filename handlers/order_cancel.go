@@ -113,6 +113,6 @@ func (e *outcomeError) Error() string { return e.out.Message }
 // refundContact is the refund form's contact part from the profile.
 func refundContact(info gateway.PersonalInfo, sess *Session, orderID string) gateway.RefundForm {
 	f := gateway.RefundForm{Email: info.Email, Phone: cmp.Or(info.Tel, sess.Phone), OrderID: orderID}
-	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO)
+	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO, sess.Name)
 	return f
 }

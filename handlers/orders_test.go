@@ -67,24 +67,6 @@ func TestHomeGreetsAndShowsPersonalData(t *testing.T) {
 	}
 }
 
-func TestHomeProfileRefusalSignsOut(t *testing.T) {
-	a := signedIn(t)
-	a.sb.SetFault("auth/getClientInfo", sandbox.Fault{Status: http.StatusInternalServerError, Times: 1})
-	r := a.get("/")
-	if r.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("status %d, want 401", r.StatusCode)
-	}
-	if !strings.Contains(r.text("#error-summary"), "Сервис временно недоступен (sandbox fault)") {
-		t.Errorf("responseDescription not shown: %q", r.text("#error-summary"))
-	}
-	if r.doc.Find(`form[action="/login"]`).Length() != 1 {
-		t.Error("not the login page")
-	}
-	if r := a.get("/"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
-		t.Errorf("still signed in: %d %q", r.StatusCode, r.Header.Get("Location"))
-	}
-}
-
 func TestOrdersListsActiveAndHistory(t *testing.T) {
 	a := signedIn(t)
 	a.sb.Reset()

@@ -46,16 +46,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 		return &httpError{http.StatusServiceUnavailable, msgServerTitle, msgProfileFailed}
 	}
 	f := views.ProfileForm{Gender: info.Gender, Phone: views.Phone(cmp.Or(info.Tel, sess.Phone))}
-	parts := strings.Fields(info.FIO)
-	if len(parts) > 0 {
-		f.LastName = parts[0]
-	}
-	if len(parts) > 1 {
-		f.FirstName = parts[1]
-	}
-	if len(parts) > 2 {
-		f.MiddleName = strings.Join(parts[2:], " ")
-	}
+	f.LastName, f.FirstName, f.MiddleName = splitFIO(info.FIO, sess.Name)
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
@@ -77,9 +68,9 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 	show := func(status int) error {
 		return render(c, status, views.ProfilePage(s.profilePage(c, true), f))
 	}
-	checkName(&f.Errors, "lastName", f.LastName, msgLastNameEmpty)
-	checkName(&f.Errors, "firstName", f.FirstName, msgFirstNameEmpty)
-	checkName(&f.Errors, "middleName", f.MiddleName, "")
+	checkName(&f.Errors, "lastName", &f.LastName, msgLastNameEmpty, msgNameTooLong)
+	checkName(&f.Errors, "firstName", &f.FirstName, msgFirstNameEmpty, msgNameTooLong)
+	checkName(&f.Errors, "middleName", &f.MiddleName, "", msgNameTooLong)
 	if f.Gender != "MALE" && f.Gender != "FEMALE" {
 		f.Gender = ""
 		f.Errors.Add("gender", msgGenderEmpty)
@@ -122,12 +113,19 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 	return seeOther(c, views.PathHome)
 }
 
-func checkName(errs *views.Errors, field, v, emptyMsg string) {
+// checkName cleans a name field in place (what the form shows again) and
+// adds its problem: empty (when emptyMsg says so), characters no name has,
+// or too long.
+func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg string) {
+	clean, ok := cleanName(*v)
+	*v = clean
 	switch {
-	case v == "" && emptyMsg != "":
+	case !ok:
+		errs.Add(field, msgNameChars)
+	case clean == "" && emptyMsg != "":
 		errs.Add(field, emptyMsg)
-	case utf8.RuneCountInString(v) > maxNameLen:
-		errs.Add(field, msgNameTooLong)
+	case utf8.RuneCountInString(clean) > maxNameLen:
+		errs.Add(field, longMsg)
 	}
 }
 

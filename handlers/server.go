@@ -85,6 +85,9 @@ type Options struct {
 	Gatherer  prometheus.Gatherer
 	Location  *time.Location
 	Now       func() time.Time // nil means time.Now
+	// CodeInterval is how long a phone waits between SMS codes;
+	// CodeInterval (60 s) when 0.
+	CodeInterval time.Duration
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
@@ -95,6 +98,8 @@ type Server struct {
 	gw        Provider
 	sessions  *Sessions
 	limits    Limiter
+	interval  time.Duration
+	confirms  flights
 	once      Once
 	storePing func(context.Context) error
 	site      *views.Site
@@ -115,9 +120,13 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
+		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
-		s.limits = NewMemoryLimiter(0)
+		s.limits = NewMemoryLimiter()
+	}
+	if s.interval <= 0 {
+		s.interval = CodeInterval
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -144,7 +153,9 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
-	e := echo.New()
+	// HEAD is answered wherever GET is (monitors and link checkers use it);
+	// net/http drops the body. No GET here changes state.
+	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
 	e.HTTPErrorHandler = s.handleError
 	if len(o.TrustedProxies) > 0 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,12 +31,28 @@ type Session struct {
 	Expires time.Time `json:"e"`
 }
 
+// deviceTTL is how long a browser is remembered as one the owner of a phone
+// signed in from (the sign-in limits keep entries for those apart).
+const deviceTTL = 365 * 24 * time.Hour
+
 // pending is the sign-in in progress between the phone and the code.
 type pending struct {
+	ID     string    `json:"i"` // random: one sign-in of one browser, for double submissions
 	Phone  string    `json:"p"`
 	Mode   string    `json:"m"` // "login" or "signup"
 	SentAt time.Time `json:"s"`
+	// Token is set when the code was right but the profile could not be
+	// loaded: a retry then needs no code (the code is used up).
+	Token string `json:"t,omitempty"`
 }
+
+// device is what the device cookie holds: the phones that signed in from
+// this browser, newest first.
+type device struct {
+	Phones []string `json:"p"`
+}
+
+const devicePhones = 5 // phones a browser remembers
 
 // Revoker remembers signed-out sessions until they would have expired, so a
 // replayed cookie no longer opens the account. In memory for tests; the
@@ -82,9 +99,11 @@ func (m *memoryRevoker) Revoked(_ context.Context, id string) (bool, error) {
 // Sessions reads and writes the encrypted, signed session cookie.
 type Sessions struct {
 	codecs  []securecookie.Codec
+	devices []securecookie.Codec // the same keys, a year's age
 	name    string
 	pending string
 	notice  string
+	device  string
 	domain  string
 	revoker Revoker
 	now     func() time.Time
@@ -122,15 +141,20 @@ func NewSessions(keys []Key, domain string, revoker Revoker, now func() time.Tim
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
 	}
-	s := &Sessions{domain: domain, revoker: revoker, now: now, name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice"}
+	s := &Sessions{domain: domain, revoker: revoker, now: now,
+		name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice", device: "__Host-lk_device"}
 	if domain != "" {
-		s.name, s.pending, s.notice = "lk_session", "lk_pending", "lk_notice"
+		s.name, s.pending, s.notice, s.device = "lk_session", "lk_pending", "lk_notice", "lk_device"
 	}
 	for _, k := range keys {
 		c := securecookie.New(k.Hash, k.Block)
 		c.MaxAge(int(SessionTTL / time.Second))
 		c.SetSerializer(securecookie.JSONEncoder{})
 		s.codecs = append(s.codecs, c)
+		d := securecookie.New(k.Hash, k.Block)
+		d.MaxAge(int(deviceTTL / time.Second))
+		d.SetSerializer(securecookie.JSONEncoder{})
+		s.devices = append(s.devices, d)
 	}
 	return s, nil
 }
@@ -153,10 +177,9 @@ func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	return &sess, nil
 }
 
-// Start makes a new session for a client and sets its cookie.
-func (s *Sessions) Start(w http.ResponseWriter, token, guid, name, phone string) error {
-	sess := Session{ID: randomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
-	return s.Write(w, &sess)
+// New makes a new session for a client; Write sets its cookie.
+func (s *Sessions) New(token, guid, name, phone string) *Session {
+	return &Session{ID: randomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
 }
 
 // Write stores sess in its cookie (after a profile edit changes the name, say).
@@ -252,12 +275,36 @@ func (s *Sessions) open(name, value string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }
 
+// knownDevice tells whether r comes from a browser that signed in as phone.
+func (s *Sessions) knownDevice(r *http.Request, phone string) bool {
+	var d device
+	return s.decodeWith(r, s.device, &d, s.devices) && slices.Contains(d.Phones, phone)
+}
+
+// rememberDevice marks the browser as one that signed in as phone.
+func (s *Sessions) rememberDevice(w http.ResponseWriter, r *http.Request, phone string) error {
+	var d device
+	s.decodeWith(r, s.device, &d, s.devices)
+	d.Phones = slices.DeleteFunc(d.Phones, func(p string) bool { return p == phone })
+	d.Phones = append([]string{phone}, d.Phones[:min(len(d.Phones), devicePhones-1)]...)
+	v, err := securecookie.EncodeMulti(s.device, d, s.devices[0])
+	if err != nil {
+		return fmt.Errorf("handlers: encode device: %w", err)
+	}
+	http.SetCookie(w, s.cookie(s.device, v, s.now().Add(deviceTTL)))
+	return nil
+}
+
 func (s *Sessions) decode(r *http.Request, name string, dst any) bool {
+	return s.decodeWith(r, name, dst, s.codecs)
+}
+
+func (s *Sessions) decodeWith(r *http.Request, name string, dst any, codecs []securecookie.Codec) bool {
 	c, err := r.Cookie(name)
 	if err != nil || c.Value == "" {
 		return false
 	}
-	return securecookie.DecodeMulti(name, c.Value, dst, s.codecs...) == nil
+	return securecookie.DecodeMulti(name, c.Value, dst, codecs...) == nil
 }
 
 func (s *Sessions) cookie(name, value string, expires time.Time) *http.Cookie {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -23,6 +24,7 @@ const (
 	msgCodeWrong     = "Неверный код. Проверьте его и попробуйте ещё раз."
 	msgCodeSent      = "Новый код отправлен."
 	msgNoPending     = "Время ввода кода истекло. Введите номер ещё раз."
+	msgProfileRetry  = "Код принят, но ваши данные не загрузились. Нажмите «Войти» ещё раз через минуту — новый код не нужен."
 )
 
 func (s *Server) smsProps(mode string) views.SmsProps {
@@ -89,38 +91,72 @@ func validPhone(raw string, errs *views.Errors) (string, bool) {
 }
 
 // sendCode asks the provider for a code within the limits; on a refusal it
-// adds the message and gives the status and when to retry.
+// adds the message and gives the status and when to retry. The limits are
+// taken before the provider is called; a code that was not sent gives them
+// back, so a failed request starts no wait.
 func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *views.Errors) (int, time.Duration) {
 	step := "code_request"
 	if resend {
 		step = "code_resend"
 	}
-	if r := s.limits.AllowCode(phone, c.RealIP(), s.now()); r != nil {
+	return s.withCodeLimits(c, step, phone, errs, func(ctx context.Context) error {
+		return s.gw.Login(ctx, phone, resend)
+	}, func(err error) (int, string, string) {
+		if pe, ok := gateway.Refusal(err); ok && pe.Message != "" {
+			return http.StatusUnprocessableEntity, "phone", pe.Message
+		}
+		return http.StatusServiceUnavailable, "", msgRequestFailed
+	})
+}
+
+// withCodeLimits takes the code limits, runs send and settles them: a code
+// sent keeps them and starts a fresh count of entries for the phone (the
+// provider keeps one code per phone); a provider failure gives them back; a
+// provider refusal gives back the phone's but keeps the address's, so that
+// asking about many phones still counts. failed says how a failure answers.
+func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views.Errors,
+	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
+	ctx := c.Request().Context()
+	known := s.sessions.knownDevice(c.Request(), phone)
+	rules := s.codeRules(phone, c.RealIP(), known)
+	ipKey := rules[len(rules)-1].Key
+	hold, r, err := s.take(ctx, rules)
+	if r != nil {
 		s.refused(c, step, phone, r)
 		errs.Add("", r.Message)
 		return http.StatusTooManyRequests, r.RetryAfter
 	}
-	err := s.gw.Login(c.Request().Context(), phone, resend)
-	s.attempt(step, phone, err)
 	if err != nil {
-		var pe *gateway.ProviderError
-		if errors.As(err, &pe) && pe.Message != "" {
-			errs.Add("phone", pe.Message)
-			return http.StatusUnprocessableEntity, 0
-		}
+		s.log.Error("sign-in limits unavailable", "step", step, "err", err)
 		errs.Add("", msgRequestFailed)
 		return http.StatusServiceUnavailable, 0
+	}
+	err = send(ctx)
+	s.attempt(step, phone, err)
+	if err != nil {
+		if _, refused := gateway.Refusal(err); refused {
+			s.release(ctx, hold.Except(ipKey))
+		} else {
+			s.release(ctx, hold)
+		}
+		status, field, msg := failed(err)
+		errs.Add(field, msg)
+		return status, 0
+	}
+	if err := s.limits.Clear(context.WithoutCancel(ctx), perCodeKey(phone, true), perCodeKey(phone, false)); err != nil {
+		s.log.Error("per-code count not cleared", "err", err)
 	}
 	return http.StatusOK, 0
 }
 
 // codeSent remembers the sign-in in progress and leads to the code step.
 func (s *Server) codeSent(c *echo.Context, p pending) error {
+	p.ID = randomID()
 	if err := s.sessions.writePending(c.Response(), p); err != nil {
 		return err
 	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.limits.Interval() / time.Second)})
+		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.interval / time.Second)})
 	}
 	return seeOther(c, views.PathLoginCode)
 }
@@ -128,7 +164,9 @@ func (s *Server) codeSent(c *echo.Context, p pending) error {
 func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.CodeForm {
 	f.Masked = views.MaskedPhone(p.Phone)
 	f.Mode = p.Mode
-	if wait := s.limits.NextCode(p.Phone, s.now()).Sub(s.now()); wait > 0 {
+	f.Confirmed = p.Token != ""
+	known := s.sessions.knownDevice(c.Request(), p.Phone)
+	if wait, err := s.limits.Wait(c.Request().Context(), s.now(), s.intervalRule(p.Phone, known)); err == nil && wait > 0 {
 		f.ResendAfter = int((wait + time.Second - 1) / time.Second)
 	}
 	if s.site.SandboxURL != "" {
@@ -155,57 +193,148 @@ func (s *Server) codeForm(c *echo.Context) error {
 	return s.renderCode(c, http.StatusOK, p, f)
 }
 
+// confirmResult is the outcome of one code submission, shared by every
+// submission of the same code from the same browser.
+type confirmResult struct {
+	sess    *Session // signed in
+	token   string   // the code was right, the profile did not load: kept for a retry
+	signOut string   // the provider refused the client (hasErrors): its message
+	status  int      // otherwise the answer's status …
+	errs    views.Errors
+	retry   time.Duration
+}
+
+// keep: a sign-in, a used code and a wrong code are what a second submission
+// of the same code must get again; a failure or a refusal may be retried.
+func (r confirmResult) keep() bool {
+	return r.sess != nil || r.token != "" || r.status == http.StatusUnprocessableEntity
+}
+
 // codeSubmit checks the code with the provider (auth/loginConfirm) and signs in.
 func (s *Server) codeSubmit(c *echo.Context) error {
 	p, ok := s.sessions.readPending(c.Request())
+	if sess := session(c); sess != nil && (!ok || sess.Phone == p.Phone) {
+		// A second submission after the first one's cookies arrived.
+		return s.signedIn(c)
+	}
 	if !ok {
 		return s.lostPending(c)
 	}
 	f := views.CodeForm{Code: c.FormValue("code")}
-	show := func(status int, retry time.Duration) error {
-		if wantsJSON(c) {
-			return s.jsonRefusal(c, status, f.Errors, retry)
+	key := p.ID + ":t"
+	if p.Token == "" {
+		code, ok := parseCode(f.Code)
+		if !ok {
+			f.Errors.Add("code", msgCodeInvalid)
+			if wantsJSON(c) {
+				return s.jsonRefusal(c, http.StatusUnprocessableEntity, f.Errors, 0)
+			}
+			return s.renderCode(c, http.StatusUnprocessableEntity, p, f)
 		}
-		return s.renderCode(c, status, p, f)
+		f.Code = code
+		key = p.ID + ":" + code
 	}
-	code, ok := parseCode(f.Code)
-	if !ok {
-		f.Errors.Add("code", msgCodeInvalid)
-		return show(http.StatusUnprocessableEntity, 0)
+	known := s.sessions.knownDevice(c.Request(), p.Phone)
+	// The work goes on when this browser gives up waiting (a double click
+	// cancels the first request): the other submissions share its outcome.
+	ctx := context.WithoutCancel(c.Request().Context())
+	work := func() confirmResult { return s.confirm(ctx, c, p, f.Code, known) }
+	if p.ID == "" { // a sign-in begun before submissions were shared
+		return s.answerConfirm(c, p, f, work())
 	}
-	if r := s.limits.AllowVerify(p.Phone, s.now()); r != nil {
-		s.refused(c, "code_confirm", p.Phone, r)
-		f.Errors.Add("code", r.Message)
-		return show(http.StatusTooManyRequests, r.RetryAfter)
-	}
-	ctx := c.Request().Context()
-	token, err := s.gw.LoginConfirm(ctx, p.Phone, code)
-	s.attempt("code_confirm", p.Phone, err)
+	res, err := s.confirms.do(c.Request().Context(), key, s.now, work, confirmResult.keep)
 	if err != nil {
-		var pe *gateway.ProviderError
-		if errors.As(err, &pe) {
-			s.limits.Wrong(p.Phone, s.now())
-			f.Errors.Add("code", msgCodeWrong)
-			return show(http.StatusUnprocessableEntity, 0)
-		}
-		f.Errors.Add("", msgRequestFailed)
-		return show(http.StatusServiceUnavailable, 0)
-	}
-	s.limits.Verified(p.Phone)
-	info, err := s.gw.ClientInfo(ctx, token)
-	if err != nil {
-		s.sessions.clearPending(c.Response())
-		var pe *gateway.ProviderError
-		msg := msgRequestFailed
-		if errors.As(err, &pe) && pe.Message != "" {
-			msg = pe.Message // hasErrors: the customer sees responseDescription and is signed out
-		}
-		return s.signedOutWith(c, msg)
-	}
-	if err := s.sessions.Start(c.Response(), token, info.GUID, firstName(info.FIO), p.Phone); err != nil {
 		return err
 	}
-	s.sessions.clearPending(c.Response())
+	return s.answerConfirm(c, p, f, res)
+}
+
+// confirm is the work of a code submission: take the entry limits, ask the
+// provider, settle the limits, load the profile.
+func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code string, known bool) confirmResult {
+	token := p.Token
+	if token == "" {
+		hold, r, err := s.take(ctx, entryRules(p.Phone, known))
+		if r != nil {
+			s.refused(c, "code_confirm", p.Phone, r)
+			res := confirmResult{status: http.StatusTooManyRequests, retry: r.RetryAfter}
+			res.errs.Add("code", r.Message)
+			return res
+		}
+		if err != nil {
+			s.log.Error("sign-in limits unavailable", "step", "code_confirm", "err", err)
+			res := confirmResult{status: http.StatusServiceUnavailable}
+			res.errs.Add("", msgRequestFailed)
+			return res
+		}
+		token, err = s.gw.LoginConfirm(ctx, p.Phone, code)
+		s.attempt("code_confirm", p.Phone, err)
+		if err != nil {
+			if _, wrong := gateway.Refusal(err); wrong {
+				// The provider's word: a wrong entry, the hold stays.
+				res := confirmResult{status: http.StatusUnprocessableEntity}
+				res.errs.Add("code", msgCodeWrong)
+				return res
+			}
+			s.release(ctx, hold) // a failure is no wrong entry
+			res := confirmResult{status: http.StatusServiceUnavailable}
+			res.errs.Add("", msgRequestFailed)
+			return res
+		}
+		s.release(ctx, hold) // the right code is no wrong entry
+		if err := s.limits.Clear(ctx, perCodeKey(p.Phone, true), perCodeKey(p.Phone, false)); err != nil {
+			s.log.Error("per-code count not cleared", "err", err)
+		}
+	}
+	info, err := s.gw.ClientInfo(ctx, token)
+	if err != nil {
+		if msg, out := profileRefused(err); out {
+			return confirmResult{signOut: msg}
+		}
+		// The token is good and the code used up: keep the token in the
+		// sign-in in progress, so that trying again needs no new code.
+		s.log.Warn("profile not loaded at sign-in", "phone", gateway.MaskPhone(p.Phone), "err", err)
+		res := confirmResult{token: token, status: http.StatusServiceUnavailable}
+		res.errs.Add("", msgProfileRetry)
+		return res
+	}
+	return confirmResult{sess: s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)}
+}
+
+// answerConfirm writes one submission's answer from the shared outcome.
+func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res confirmResult) error {
+	w := c.Response()
+	switch {
+	case res.sess != nil:
+		if err := s.sessions.Write(w, res.sess); err != nil {
+			return err
+		}
+		if err := s.sessions.rememberDevice(w, c.Request(), p.Phone); err != nil {
+			return err
+		}
+		s.sessions.clearPending(w)
+		return s.signedIn(c)
+	case res.signOut != "":
+		s.sessions.clearPending(w)
+		return s.signedOutWith(c, res.signOut)
+	case res.token != "":
+		p.Token = res.token
+		if err := s.sessions.writePending(w, p); err != nil {
+			return err
+		}
+	}
+	f.Errors = res.errs
+	if wantsJSON(c) {
+		return s.jsonRefusal(c, res.status, f.Errors, res.retry)
+	}
+	if res.retry > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int((res.retry+time.Second-1)/time.Second)))
+	}
+	return s.renderCode(c, res.status, p, f)
+}
+
+// signedIn is the answer to a submission that signed in.
+func (s *Server) signedIn(c *echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Redirect: views.PathHome})
 	}
@@ -226,12 +355,12 @@ func (s *Server) codeResend(c *echo.Context) error {
 		}
 		return s.renderCode(c, status, p, views.CodeForm{Errors: errs})
 	}
-	p.SentAt = s.now()
+	p.ID, p.SentAt, p.Token = randomID(), s.now(), "" // a new code, a new sign-in of this browser
 	if err := s.sessions.writePending(c.Response(), p); err != nil {
 		return err
 	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, ResendIn: int(s.limits.Interval() / time.Second)})
+		return c.JSON(http.StatusOK, jsonAnswer{OK: true, ResendIn: int(s.interval / time.Second)})
 	}
 	return seeOther(c, views.PathLoginCode+"?sent=1")
 }
@@ -298,17 +427,4 @@ func (s *Server) attempt(step, phone string, err error) {
 	}
 	s.metrics.signins.WithLabelValues(step, outcome).Inc()
 	s.log.Info("sign-in attempt", "step", step, "phone", gateway.MaskPhone(phone), "outcome", outcome)
-}
-
-// firstName takes the first name from the provider's fio, "Фамилия Имя Отчество".
-func firstName(fio string) string {
-	parts := strings.Fields(fio)
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	default:
-		return parts[1]
-	}
 }

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -53,56 +55,39 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 		p.Invalid = true
 		return render(c, status, views.SignupPage(p, f))
 	}
-	if f.Phone == "" || f.FirstName == "" || f.LastName == "" {
+	first, _ := cleanName(f.FirstName)
+	last, _ := cleanName(f.LastName)
+	if f.Phone == "" || first == "" || last == "" {
 		f.Errors.Add("", msgFillRequired)
 	}
 	phone, _ := validPhone(f.Phone, &f.Errors)
-	if f.FirstName == "" {
-		f.Errors.Add("firstName", msgFirstNameEmpty)
-	} else if len([]rune(f.FirstName)) > maxNameLen {
-		f.Errors.Add("firstName", "Имя должно быть не длиннее 50 символов")
-	}
-	if f.LastName == "" {
-		f.Errors.Add("lastName", msgLastNameEmpty)
-	} else if len([]rune(f.LastName)) > maxNameLen {
-		f.Errors.Add("lastName", "Фамилия должна быть не длиннее 50 символов")
-	}
+	checkName(&f.Errors, "firstName", &f.FirstName, msgFirstNameEmpty, "Имя должно быть не длиннее 50 символов")
+	checkName(&f.Errors, "lastName", &f.LastName, msgLastNameEmpty, "Фамилия должна быть не длиннее 50 символов")
 	if len(f.Errors) > 0 {
 		return show(http.StatusUnprocessableEntity, 0)
 	}
-	if r := s.limits.AllowCode(phone, c.RealIP(), s.now()); r != nil {
-		s.refused(c, "signup", phone, r)
-		f.Errors.Add("", r.Message)
-		return show(http.StatusTooManyRequests, r.RetryAfter)
-	}
-	ctx := c.Request().Context()
-	err := s.gw.Register(ctx, gateway.Registration{PhoneNumber: phone, FirstName: f.FirstName, LastName: f.LastName, TypeCode: 1})
-	s.attempt("signup", phone, err)
-	if err != nil {
-		var pe *gateway.ProviderError
+	// The code is sent by auth/login2f after the registration, within the
+	// code limits taken before both.
+	status, retry := s.withCodeLimits(c, "signup", phone, &f.Errors, func(ctx context.Context) error {
+		err := s.gw.Register(ctx, gateway.Registration{PhoneNumber: phone, FirstName: f.FirstName, LastName: f.LastName, TypeCode: 1})
+		if err != nil {
+			return err
+		}
+		err = s.gw.Login(ctx, phone, false)
+		s.attempt("code_request", phone, err)
+		return err
+	}, func(err error) (int, string, string) {
+		pe, ok := errors.AsType[*gateway.ProviderError](err)
 		switch {
-		case errors.As(err, &pe) && pe.Message != "":
-			f.Errors.Add("", pe.Message)
-			return show(http.StatusUnprocessableEntity, 0)
-		case errors.As(err, &pe):
-			f.Errors.Add("", msgUnknownError)
-			return show(http.StatusUnprocessableEntity, 0)
-		default:
-			f.Errors.Add("", msgNoConnection)
-			return show(http.StatusServiceUnavailable, 0)
+		case !ok:
+			return http.StatusServiceUnavailable, "", msgNoConnection
+		case errors.Is(err, gateway.ErrUnavailable): // a 5xx with the provider's text
+			return http.StatusBadGateway, "", cmp.Or(pe.Message, msgUnknownError)
 		}
-	}
-	// The code itself is sent by auth/login2f, within the limit just counted.
-	err = s.gw.Login(ctx, phone, false)
-	s.attempt("code_request", phone, err)
-	if err != nil {
-		var pe *gateway.ProviderError
-		if errors.As(err, &pe) && pe.Message != "" {
-			f.Errors.Add("", pe.Message)
-			return show(http.StatusUnprocessableEntity, 0)
-		}
-		f.Errors.Add("", msgNoConnection)
-		return show(http.StatusServiceUnavailable, 0)
+		return http.StatusUnprocessableEntity, "", cmp.Or(pe.Message, msgUnknownError)
+	})
+	if status != http.StatusOK {
+		return show(status, retry)
 	}
 	return s.codeSent(c, pending{Phone: phone, Mode: "signup", SentAt: s.now()})
 }

@@ -99,6 +99,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	var (
 		revoker   handlers.Revoker
 		once      handlers.Once
+		limiter   handlers.Limiter = handlers.NewMemoryLimiter()
 		storePing func(context.Context) error
 	)
 	if cfg.RedisURL != "" {
@@ -138,7 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	e, err := handlers.New(handlers.Options{
 		Provider:  client,
 		Sessions:  sessions,
-		Limiter:   handlers.NewMemoryLimiter(cfg.CodeInterval),
+		Limiter:   limiter,
 		Once:      once,
 		StorePing: storePing,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
@@ -149,6 +150,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Registry:       reg,
 		Gatherer:       reg,
 		Location:       cfg.Location,
+		CodeInterval:   cfg.CodeInterval,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
@@ -168,7 +170,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 
 	select {

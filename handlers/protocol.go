@@ -1,0 +1,55 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+)
+
+// Go's http.Server answers a request it cannot parse (a malformed request
+// line or header, headers over the limit) itself, before any handler, with
+// an English text/plain body; neither its ErrorLog nor a handler can change
+// that. RussianProtocolErrors wraps the listener so that such an answer is
+// rewritten, on its way out, into the same status with a Russian body. It
+// recognises only net/http's own error answers (status 4xx with exactly
+// these two headers and Connection: close); the product's answers always
+// carry more headers and pass untouched.
+func RussianProtocolErrors(ln net.Listener) net.Listener { return protocolListener{ln} }
+
+var protocolError = regexp.MustCompile(`\AHTTP/1\.1 (4\d\d) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n[^\r\n]*\z`)
+
+const (
+	msgBadRequest     = "Запрос не удалось прочитать (ошибка %d). Проверьте адрес и откройте страницу ещё раз."
+	msgHeadersTooLong = "Запрос слишком большой (ошибка 431). Удалите cookie этого сайта в браузере и откройте страницу ещё раз."
+)
+
+type protocolListener struct{ net.Listener }
+
+func (l protocolListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return protocolConn{c}, nil
+}
+
+type protocolConn struct{ net.Conn }
+
+func (c protocolConn) Write(p []byte) (int, error) {
+	m := protocolError.FindSubmatch(p)
+	if m == nil {
+		return c.Conn.Write(p)
+	}
+	code, _ := strconv.Atoi(string(m[1]))
+	msg := []byte(msgHeadersTooLong)
+	if code != 431 {
+		msg = fmt.Appendf(nil, msgBadRequest, code)
+	}
+	head := p[:bytes.Index(p, []byte("\r\n\r\n"))+4]
+	if _, err := c.Conn.Write(append(append([]byte{}, head...), msg...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
