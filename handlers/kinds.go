@@ -295,7 +295,11 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		if t.Status == gateway.TicketRefunded {
 			refunded += t.Price
 		}
-		tickets = append(tickets, views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status})
+		line := views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status}
+		if t.Status == gateway.TicketPaid && !o.Canceled {
+			line.Code = t.GateCode(o.OrderID)
+		}
+		tickets = append(tickets, line)
 	}
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), title: title, amount: o.Amount, paid: o.Paid, wire: o,
