@@ -9,10 +9,27 @@ import { expect, test } from "@playwright/test";
 import { signInByForm } from "./helpers";
 
 const DEMO = "79000000000";
+// One sign-in for the whole file: the demo phone gets at most 5 codes in
+// 2 hours, and the other spec files use it too.
+const STATE = join(mkdtempSync(join(tmpdir(), "gate-state-")), "state.json");
 const PAID = "/orders/aqua/300001";
 const UNPAID = "/orders/aqua/300002";
 // The sandbox's barcodes of 300001's three paid tickets (gateway/sandbox/seed.go).
 const CODES = ["4600300001001", "4600300001002", "4600300001003"];
+
+test.use({ storageState: STATE });
+
+test.beforeAll(async ({ browser }) => {
+  // An empty state: the file this writes is not there yet.
+  const context = await browser.newContext({
+    baseURL: process.env.LK_E2E_URL,
+    storageState: { cookies: [], origins: [] },
+  });
+  const page = await context.newPage();
+  await signInByForm(page, DEMO);
+  await context.storageState({ path: STATE });
+  await context.close();
+});
 
 /** Every QR code zbarimg finds in the PNG files, sorted. */
 function decode(...files: string[]): string[] {
@@ -28,7 +45,6 @@ for (const width of [360, 1280]) {
     test.use({ viewport: { width, height: 800 }, javaScriptEnabled: false });
 
     test("one code per paid ticket, read from the screen as in the PDF", async ({ page }, info) => {
-      await signInByForm(page, DEMO);
       const res = await page.goto(PAID);
       expect(res?.status()).toBe(200);
       const html = (await res?.text()) ?? "";
@@ -62,7 +78,7 @@ for (const width of [360, 1280]) {
       expect(pdf.status()).toBe(200);
       const dir = mkdtempSync(join(tmpdir(), "gate-"));
       writeFileSync(join(dir, "t.pdf"), await pdf.body());
-      execFileSync("pdftoppm", ["-r", "150", "-png", join(dir, "t.pdf"), join(dir, "p")]);
+      execFileSync("pdftoppm", ["-r", "150", "-png", join(dir, "t.pdf"), join(dir, "p")], { stdio: "ignore" });
       const pages = readdirSync(dir).filter((f) => f.endsWith(".png")).map((f) => join(dir, f));
       expect(decode(...pages)).toEqual(CODES);
     });
@@ -73,7 +89,6 @@ test.describe("tickets that let no one in", () => {
   test.use({ javaScriptEnabled: false });
 
   test("an order awaiting payment shows no code", async ({ page }) => {
-    await signInByForm(page, DEMO);
     expect((await page.goto(UNPAID))?.status()).toBe(200);
     await expect(page.locator(".tickets li")).toHaveCount(2);
     await expect(page.locator("svg")).toHaveCount(0);
@@ -84,7 +99,6 @@ test.describe("Добавить в календарь", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the active bookings link to their .ics", async ({ page }) => {
-    await signInByForm(page, DEMO);
     for (const path of ["/orders/glk/100001", "/orders/pavilion/200001", "/orders/celRoom/210001", PAID, "/orders/hotel/400001"]) {
       await page.goto(path);
       const link = page.getByRole("link", { name: "Добавить в календарь" });
