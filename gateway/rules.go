@@ -503,3 +503,15 @@ func MaskPhone(phone string) string {
 		return "***"
 	}
 }
+
+// GateCode is what the ticket's QR code holds, as the gate's scanner reads
+// it: the barcode, or when the provider gave none, the ticket's number, its
+// id, or the order's id. The ticket PDF and the order page draw the same.
+func (t Ticket) GateCode(orderID string) string {
+	for _, s := range []string{t.Barcode, t.TicketNumber, t.ID, orderID} {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}

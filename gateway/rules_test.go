@@ -548,3 +548,19 @@ func TestDates(t *testing.T) {
 		t.Errorf("Day = %v", d)
 	}
 }
+
+func TestTicketGateCode(t *testing.T) {
+	for _, c := range []struct {
+		t    Ticket
+		want string
+	}{
+		{Ticket{Barcode: "4600300001001", TicketNumber: "AQ-1", ID: "1-1"}, "4600300001001"},
+		{Ticket{Barcode: " ", TicketNumber: "AQ-1", ID: "1-1"}, "AQ-1"},
+		{Ticket{ID: "1-1"}, "1-1"},
+		{Ticket{}, "300001"},
+	} {
+		if got := c.t.GateCode("300001"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.t, got, c.want)
+		}
+	}
+}

@@ -78,6 +78,7 @@ type order struct {
 	detail views.OrderDetail
 	can    map[action]bool // what the order allows now (the provider's flags and SPEC §4)
 	noDoc  string          // why the document may not be opened; "" when it may
+	event  calEvent        // the booking as a calendar event (order_calendar.go)
 	wire   any             // the provider's order: gateway.LessonOrder, …
 }
 
@@ -251,7 +252,8 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 			lines[0], lines[1], lines[2],
 			{Key: "Способ оплаты", Value: msgPayOnSite},
 		}, lines[3])),
-		can: map[action]bool{actConfirm: o.CanConfirm, actTransfer: o.CanTransfer, actCancel: o.CanCancel},
+		can:   map[action]bool{actConfirm: o.CanConfirm, actTransfer: o.CanTransfer, actCancel: o.CanCancel},
+		event: lessonEvent(o, s.when(o.DateBeg)),
 	}
 }
 
@@ -277,7 +279,8 @@ func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wi
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
 		// A rent the provider still lets go of can be refunded instead of
 		// cancelled (from its first day on, with a reason and documents).
-		can: map[action]bool{actTransfer: canTransfer, actCancel: canCancel, actRefund: canCancel && ref.Amount > 0},
+		can:   map[action]bool{actTransfer: canTransfer, actCancel: canCancel, actRefund: canCancel && ref.Amount > 0},
+		event: calEvent{Start: ref.Start, End: ref.End, Place: name},
 	}
 }
 
@@ -294,7 +297,11 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		if t.Status == gateway.TicketRefunded {
 			refunded += t.Price
 		}
-		tickets = append(tickets, views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status})
+		line := views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status}
+		if t.Status == gateway.TicketPaid && !o.Canceled {
+			line.Code = t.GateCode(o.OrderID)
+		}
+		tickets = append(tickets, line)
 	}
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o,
@@ -320,6 +327,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		},
 	}
 	out.detail.Tickets = tickets
+	out.event = aquaEvent(o, start)
 	switch {
 	case o.Canceled:
 		out.noDoc = msgDocCanceled
@@ -367,6 +375,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		},
 	}
 	out.detail.Rooms = rooms
+	out.event = calEvent{Summary: "Проживание в отеле, заказ № " + o.OrderID, Start: s.when(o.HourBeg), End: s.when(o.HourEnd), Place: "отель"}
 	if !gateway.CanShowDocument(o.Canceled, nil) {
 		out.noDoc = msgDocCanceled
 	}

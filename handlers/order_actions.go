@@ -61,7 +61,8 @@ const (
 	onPage
 )
 
-// actions lists the buttons of o: its document, then every action its kind
+// actions lists the buttons of o: its document, 'Добавить в календарь' while
+// it is ahead, then every action its kind
 // offers and the order allows now. An action done in place is a form with a
 // one-time token; the others are links to their own pages.
 func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
@@ -69,6 +70,9 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	kind := string(o.kind.id)
 	if doc := o.kind.document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
+	}
+	if b, ok := s.calendarAction(o); ok && w == onPage {
+		out = append(out, b)
 	}
 	for _, a := range o.kind.actions {
 		inPlace := a == actConfirm

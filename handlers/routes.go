@@ -51,6 +51,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST(routeOrder+"/transfer", s.orderTransfer)
 	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
 	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
+	g.GET(routeOrder+"/"+calendarFile, s.orderCalendar)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
 }

@@ -154,7 +154,7 @@ func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
 		pdf.CellFormat(textW-22, 5.5, label, "", 2, "L", false, 0, "")
 
 		// QR code of the barcode, with its value under it.
-		code := pdfFirst(t.Barcode, t.TicketNumber, t.ID, o.OrderID)
+		code := t.GateCode(o.OrderID)
 		qx := pdfMarginX + pdfContentW - gap - qrBox
 		if err := d.qr(code, qx, y+3, qrBox-2); err != nil {
 			return nil, err

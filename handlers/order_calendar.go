@@ -1,0 +1,171 @@
+package handlers
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// 'Добавить в календарь': an active booking as an iCalendar file (RFC 5545)
+// the phone's calendar imports, at /orders/{type}/{id}/calendar.ics.
+
+const (
+	calendarFile  = "calendar.ics"
+	calendarLabel = "Добавить в календарь"
+	resortName    = "Курорт" // as the header and the PDFs name it
+	// lessonLength is a lesson's length: the provider gives only its
+	// start, and the instructors' lessons are booked by the hour.
+	lessonLength = time.Hour
+	// visitLength is a water-park visit's length when the tickets' session
+	// names no hours ("Дневной 10:00–16:00" does).
+	visitLength   = 2 * time.Hour
+	msgNoCalendar = "Добавить в календарь можно только предстоящий заказ."
+)
+
+// sequenceEpoch is where SEQUENCE counts from (see orderCalendar).
+var sequenceEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// calEvent is what a booking puts in a calendar; its kind's builder fills it
+// from what the order's page shows. Summary defaults to "{kind}: {title}".
+type calEvent struct {
+	Summary string
+	Start   time.Time
+	End     time.Time
+	Place   string // after the resort's name: "Беседка №3"
+	Notes   []string
+}
+
+func lessonEvent(o gateway.LessonOrder, start time.Time) calEvent {
+	return calEvent{
+		Start: start, End: start.Add(lessonLength), Place: "горнолыжный комплекс",
+		Notes: []string{"Занятие: " + o.ExerciseSort, "Инструктор: " + o.TrainerName},
+	}
+}
+
+// sessionHours finds "10:00–16:00" in a session's name.
+var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,2})[:.](\d{2})`)
+
+// aquaEvent is the visit: the session's hours on the visit's day when its
+// name gives them, else from the visit's start for visitLength.
+func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
+	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
+		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
+	session := ""
+	for _, t := range o.Tickets {
+		if t.Session != "" {
+			session = t.Session
+			break
+		}
+	}
+	if session != "" {
+		e.Notes = append(e.Notes, "Сеанс: "+session)
+	}
+	if m := sessionHours.FindStringSubmatch(session); m != nil && !start.IsZero() {
+		n := make([]int, 4)
+		for i := range n {
+			n[i], _ = strconv.Atoi(m[i+1])
+		}
+		y, mo, d := start.Date()
+		from := time.Date(y, mo, d, n[0], n[1], 0, 0, start.Location())
+		to := time.Date(y, mo, d, n[2], n[3], 0, 0, start.Location())
+		if n[0] < 24 && n[2] <= 24 && n[1] < 60 && n[3] < 60 && to.After(from) {
+			e.Start, e.End = from, to
+		}
+	}
+	return e
+}
+
+// inCalendar tells whether o may go to a calendar: a booking still ahead
+// (or under way), not cancelled, with a known start.
+func (s *Server) inCalendar(o order) bool {
+	if o.event.Start.IsZero() || o.ref.Canceled {
+		return false
+	}
+	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now())
+	return len(active) == 1
+}
+
+// calendarAction is the button of an order that may go to a calendar: a
+// plain link, not a download, so that a phone opens the file in its
+// calendar (see orderCalendar).
+func (s *Server) calendarAction(o order) (views.Action, bool) {
+	if !s.inCalendar(o) {
+		return views.Action{}, false
+	}
+	return views.Action{Name: "calendar", Label: calendarLabel, URL: views.OrderPath(string(o.kind.id), o.id, calendarFile), Style: "btn-2"}, true
+}
+
+// orderCalendar is /orders/{type}/{id}/calendar.ics: after fetching the order
+// with the session's client id (anyone else's is not found), one VEVENT.
+//
+// UID is "{kind}-{id}@lk": the same order gives the same event, so importing
+// the file again after a water-park or hotel move (same order id) updates
+// the event. A lesson or a rent moved gets a new id from the provider, so it
+// is a new booking and a new event; the old one's page is gone and its
+// event stays until the customer deletes it (carrying the first id along a
+// chain of moves needs a store of moves, left for the transfers' owner).
+//
+// SEQUENCE is the minutes from 2024 to the file's DTSTAMP: it never
+// decreases, needs no state shared between instances, and a file fetched
+// after a move always outranks the one fetched before it, which is what a
+// calendar checks before it replaces an event of the same UID. Fetching
+// an unchanged booking again raises it too, harmlessly: same content.
+func (s *Server) orderCalendar(c *echo.Context) error {
+	k, id, err := orderParams(c)
+	if err != nil {
+		return err
+	}
+	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	if err != nil {
+		return fetchError(k, err)
+	}
+	if !s.inCalendar(o) {
+		return &httpError{http.StatusConflict, calendarLabel, msgNoCalendar}
+	}
+	page := c.Scheme() + "://" + c.Request().Host + views.OrderPath(string(k.id), o.id)
+	body := s.calendar(o, page).Serialize(ics.WithNewLineWindows)
+	name := string(k.id) + "-" + o.id + ".ics" // id is checked by validID
+	// inline: iPhones offer to add a text/calendar they open to the
+	// calendar, but save an attachment to Files; browsers that cannot show
+	// it save it under this name.
+	c.Response().Header().Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(body))
+}
+
+// calendar is o as an iCalendar object with one event; times in UTC, so no
+// VTIMEZONE is needed and every calendar shows them in its own zone.
+func (s *Server) calendar(o order, page string) *ics.Calendar {
+	now := s.now()
+	e := o.event
+	if e.Summary == "" {
+		e.Summary = o.kind.label + ": " + o.card.Title
+	}
+	place := resortName
+	if e.Place != "" {
+		place += ", " + e.Place
+	}
+	cal := ics.NewCalendar()
+	cal.SetProductId("-//" + resortName + "//Личный кабинет//RU")
+	cal.SetMethod(ics.MethodPublish)
+	cal.SetCalscale("GREGORIAN")
+	ev := cal.AddEvent(string(o.kind.id) + "-" + o.id + "@lk")
+	ev.SetDtStampTime(now)
+	ev.SetSequence(int(now.Sub(sequenceEpoch) / time.Minute))
+	ev.SetSummary(e.Summary)
+	ev.SetStartAt(e.Start)
+	if e.End.After(e.Start) {
+		ev.SetEndAt(e.End)
+	}
+	ev.SetLocation(place)
+	ev.SetURL(page)
+	ev.SetDescription(strings.Join(append(e.Notes, "Заказ в личном кабинете: "+page), "\n"))
+	return cal
+}

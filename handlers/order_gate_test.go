@@ -1,0 +1,143 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+)
+
+// gateCodes are the codes the order page shows, ticket by ticket (the
+// caption under each QR code), and how many SVG codes it holds.
+func gateCodes(r *resp) (captions []string, svgs int) {
+	r.doc.Find(".tickets li").Each(func(_ int, li *goquery.Selection) {
+		captions = append(captions, strings.TrimSpace(li.Find("figure.gate figcaption").Text()))
+	})
+	return captions, r.doc.Find(".tickets svg.qr").Length()
+}
+
+func TestPaidWaterParkOrderShowsEachPaidTicketsCode(t *testing.T) {
+	a := signedIn(t)
+	r := a.get("/orders/aqua/" + sandbox.DemoAquaPaid)
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	captions, svgs := gateCodes(r)
+	want := []string{"4600300001001", "4600300001002", "4600300001003"} // the sandbox's barcodes
+	if !slices.Equal(captions, want) || svgs != 3 {
+		t.Errorf("codes %q in %d SVGs, want %q", captions, svgs, want)
+	}
+	if strings.Contains(strings.ToLower(r.body), "<script") {
+		t.Error("the page has a script")
+	}
+	svg := r.doc.Find("svg.qr").First()
+	if svg.AttrOr("role", "") != "img" || !strings.HasPrefix(svg.AttrOr("aria-label", ""), "QR-код билета № AQ-300001-01") {
+		t.Errorf("the code is not named for screen readers: %v", svg.Nodes[0].Attr)
+	}
+
+	// The same content as the QR codes of the ticket PDF, as a reader sees them.
+	if got := pdfCodes(t, a, "/orders/aqua/"+sandbox.DemoAquaPaid+"/ticket.pdf"); got != nil && !slices.Equal(got, want) {
+		t.Errorf("the PDF's codes %q, the page's %q", got, want)
+	}
+}
+
+func TestTicketsThatLetNoOneInShowNoCode(t *testing.T) {
+	a := signedIn(t)
+	for id, want := range map[string][]string{
+		sandbox.DemoAquaUnpaid:      {"", ""},                               // awaiting payment
+		sandbox.DemoAquaCanceled:    {"", ""},                               // cancelled order
+		sandbox.DemoAquaVIPRefunded: {"4600300004001", "", "4600300004003"}, // the refunded one has none
+	} {
+		r := a.get("/orders/aqua/" + id)
+		captions, svgs := gateCodes(r)
+		n := 0
+		for _, c := range want {
+			if c != "" {
+				n++
+			}
+		}
+		if !slices.Equal(captions, want) || svgs != n {
+			t.Errorf("%s: codes %q in %d SVGs, want %q", id, captions, svgs, want)
+		}
+	}
+	if r := a.get("/orders/aqua/" + sandbox.DemoAquaUnpaid); strings.Contains(r.body, "<svg") || strings.Contains(r.body, "QR-код") {
+		t.Errorf("%s awaits payment but shows a code", sandbox.DemoAquaUnpaid)
+	}
+}
+
+// sixTickets is the provider with the paid demo order holding six tickets.
+type sixTickets struct{ handlers.Provider }
+
+func (p sixTickets) AquaOrder(ctx context.Context, guid, id string) (gateway.AquaOrder, error) {
+	o, err := p.Provider.AquaOrder(ctx, guid, id)
+	if err != nil || id != sandbox.DemoAquaPaid {
+		return o, err
+	}
+	for n := len(o.Tickets) + 1; n <= 6; n++ {
+		t := o.Tickets[0]
+		t.ID, t.TicketNumber = fmt.Sprintf("%s-%d", id, n), fmt.Sprintf("AQ-%s-%02d", id, n)
+		t.Barcode = fmt.Sprintf("46%08s%03d", strings.TrimLeft(id, "0"), n)
+		o.Tickets = append(o.Tickets, t)
+	}
+	return o, nil
+}
+
+func TestSixTicketsFitTheFirstFlight(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return sixTickets{p} })
+	a.signIn(a.client, demoPhone)
+	path := "/orders/aqua/" + sandbox.DemoAquaPaid
+	if _, svgs := gateCodes(a.get(path)); svgs != 6 {
+		t.Fatalf("%d codes, want 6", svgs)
+	}
+	n := a.firstFlight(path)
+	t.Logf("%s with 6 tickets: first flight %d bytes", path, n)
+	if n > 14*1024 {
+		t.Errorf("first flight %d bytes, budget 14 KB", n)
+	}
+}
+
+// pdfCodes are the QR codes of the PDF at path as zbarimg reads them from
+// its pages rendered by pdftoppm, in reading order; nil when the tools are
+// not installed.
+func pdfCodes(t *testing.T, a *app, path string) []string {
+	t.Helper()
+	zbar, err1 := exec.LookPath("zbarimg")
+	pdftoppm, err2 := exec.LookPath("pdftoppm")
+	if err1 != nil || err2 != nil {
+		t.Log("zbarimg or pdftoppm not installed: the PDF's codes are not read")
+		return nil
+	}
+	r := a.get(path)
+	if r.StatusCode != 200 {
+		t.Fatalf("%s: %d", path, r.StatusCode)
+	}
+	dir := t.TempDir()
+	pdf := filepath.Join(dir, "t.pdf")
+	if err := os.WriteFile(pdf, []byte(r.body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(pdftoppm, "-r", "150", "-png", pdf, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
+	slices.Sort(pages)
+	var codes []string
+	for _, p := range pages {
+		out, _ := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", p).Output()
+		codes = append(codes, strings.Fields(string(out))...)
+	}
+	// zbarimg lists a page's codes in no fixed order; the tickets are
+	// numbered, so sorting restores theirs.
+	slices.Sort(codes)
+	return codes
+}
