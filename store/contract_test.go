@@ -90,3 +90,73 @@ func TestOnceContract(t *testing.T) {
 		})
 	}
 }
+
+func limiters(t *testing.T) map[string]handlers.Limiter {
+	r, _ := openRedis(t)
+	return map[string]handlers.Limiter{"memory": handlers.NewMemoryLimiter(), "redis": r}
+}
+
+func TestLimiterContract(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	day := handlers.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour}
+	code := handlers.Rule{Name: "code_attempts", Key: "code:79000000000", Max: 5, Window: time.Hour}
+	for name, l := range limiters(t) {
+		t.Run(name, func(t *testing.T) {
+			// Of 100 parallel takes exactly Max pass.
+			var passed atomic.Int32
+			var wg sync.WaitGroup
+			for range 100 {
+				wg.Go(func() {
+					if _, err := l.Take(ctx, t0, day, code); err == nil {
+						passed.Add(1)
+					}
+				})
+			}
+			wg.Wait()
+			if n := passed.Load(); n != 3 {
+				t.Fatalf("%d takes passed, want 3", n)
+			}
+			// Refused: by the rule that is full, with when to try again;
+			// and the other rule recorded nothing.
+			_, err := l.Take(ctx, t0.Add(time.Minute), day, code)
+			r, ok := err.(*handlers.Refusal)
+			if !ok || r.Limit != "phone_wrong" || r.RetryAfter != 24*time.Hour-time.Minute {
+				t.Fatalf("refusal: %v %+v", err, r)
+			}
+			if w, err := l.Wait(ctx, t0.Add(time.Minute), code); w != 0 || err != nil {
+				t.Errorf("the other rule counted the refused take: wait %v %v", w, err)
+			}
+			if w, _ := l.Wait(ctx, t0.Add(time.Hour), day); w != 23*time.Hour {
+				t.Errorf("wait %v, want 23h", w)
+			}
+			// A release gives one back; a window's end gives all back.
+			h, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err == nil {
+				t.Fatal("a second take passed a limit of 1")
+			}
+			if err := l.Release(ctx, h); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Release(ctx, h); err != nil {
+				t.Errorf("releasing twice: %v", err)
+			}
+			if _, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err != nil {
+				t.Errorf("after release: %v", err)
+			}
+			if _, err := l.Take(ctx, t0.Add(24*time.Hour), day); err != nil {
+				t.Errorf("after the window: %v", err)
+			}
+			// Clear forgets.
+			if err := l.Clear(ctx, day.Key); err != nil {
+				t.Fatal(err)
+			}
+			if w, _ := l.Wait(ctx, t0.Add(24*time.Hour), day); w != 0 {
+				t.Errorf("after clear: wait %v", w)
+			}
+		})
+	}
+}

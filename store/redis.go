@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,4 +168,11 @@ func (m *metrics) observe(command string, start time.Time, err error) {
 	}
 	m.calls.WithLabelValues(command, outcome).Inc()
 	m.duration.WithLabelValues(command).Observe(time.Since(start).Seconds())
+}
+
+// newID is a random id for a hold.
+func newID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }

@@ -111,7 +111,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		if err := rs.Ping(ctx); err != nil {
 			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
 		}
-		revoker, once, storePing = rs, rs, rs.Ping
+		revoker, once, limiter, storePing = rs, rs, rs, rs.Ping
 		log.Info("shared state in Redis")
 	} else {
 		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
