@@ -88,4 +88,3 @@ func openRedis(t testing.TB) (*store.Redis, *redisServer) {
 }
 
 func tempFile(t testing.TB, name string) string { return filepath.Join(t.TempDir(), name) }
-
