@@ -115,10 +115,10 @@ func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *a
 // newClient is a browser of its own: its own cookies, no redirects followed.
 func (a *app) newClient() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	c := a.srv.Client()
+	c := *a.srv.Client() // a copy: srv.Client() is one shared client, and the jar is per browser
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return c
+	return &c
 }
 
 // resp is an answer as a test reads it.
