@@ -102,6 +102,9 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 			if r.doc.Find(`[data-island="slot-picker"] [data-island-fallback]`).Length() != 1 || r.doc.Find(`script#slot-props[type="application/json"]`).Length() != 1 {
 				t.Error("the page does not carry the slot-picker island with its props")
 			}
+			if !strings.Contains(r.body, "slot-picker") || r.doc.Find(`script[type="module"]`).Length() != 1 {
+				t.Error("the island's script is not loaded (as one deferred module)")
+			}
 			day := r.doc.Find(`form#rent-day[method="get"] input[type="date"][name="date"]`)
 			if day.AttrOr("min", "") != isoDay(0) || day.AttrOr("max", "") != time.Now().In(gateway.ResortLocation()).AddDate(0, 1, 0).Format("2006-01-02") || day.AttrOr("value", "") != d.date {
 				t.Errorf("day field min %q max %q value %q", day.AttrOr("min", ""), day.AttrOr("max", ""), day.AttrOr("value", ""))
@@ -240,6 +243,14 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 	req.Header.Set("Accept", "application/json")
 	if j := a.do(a.client, req); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "через месяц") {
 		t.Errorf("JSON day out of window: %d %s", j.StatusCode, j.body)
+	}
+
+	for _, rc := range rentCases {
+		n := a.firstFlight(rc.action())
+		t.Logf("%s: first flight %d bytes", rc.action(), n)
+		if n > 14*1024 {
+			t.Errorf("%s: first flight %d bytes, budget 14 KB", rc.action(), n)
+		}
 	}
 
 	// A rent that cannot be moved, and kinds of rents the customer cannot move.
