@@ -177,7 +177,10 @@ export default function SlotPicker(props: SlotPickerProps) {
     const r = tap(pick, i, day.hours, day.hourCost, day.amount);
     setPick(r.pick);
     setAlert(r.error);
-    if (r.error) return;
+    if (r.error) {
+      setStatus("Выберите первый час заново.");
+      return;
+    }
     if (r.pick.end !== null && r.pick.start !== null) {
       setStatus(`Выбрано: ${day.hours[r.pick.start].from}–${day.hours[r.pick.end].to}. Нажмите «Перенести аренду».`);
     } else if (r.pick.start !== null) {
@@ -213,7 +216,7 @@ export default function SlotPicker(props: SlotPickerProps) {
                 onClick={() => onTap(i)}
               >
                 {h.from}
-                {!h.free && <span className="skip">, занято</span>}
+                {!h.free && <span className="skip">занято</span>}
                 {h.free && h.own && <small> сейчас</small>}
               </button>
             ))}

@@ -41,12 +41,12 @@ describe("the picker's taps", () => {
   it("never takes a busy hour", () => {
     expect(tap(NONE, at("12:00"), hours, s.cost, 1000)).toEqual({ pick: NONE, error: "" });
     const started = tap(NONE, at("10:00"), hours, s.cost, 1000).pick;
-    expect(tap(started, at("12:00"), hours, s.cost, 1000).pick).toBe(started);
+    expect(tap(started, at("12:00"), hours, s.cost, 1000).pick).toBe(started); // nothing happens
   });
 
-  it("alerts a period over a busy hour at once, keeping the start", () => {
+  it("alerts a period over a busy hour at once, and starts over", () => {
     const started = tap(NONE, at("11:00"), hours, s.cost, 3000).pick;
-    expect(tap(started, at("13:00"), hours, s.cost, 3000)).toEqual({ pick: started, error: MSG_BUSY });
+    expect(tap(started, at("13:00"), hours, s.cost, 3000)).toEqual({ pick: NONE, error: MSG_BUSY });
   });
 
   it("alerts a wrong length with the hours the order holds", () => {

@@ -67,15 +67,15 @@ export const NONE: Pick = { start: null, end: null };
  * The choice after a tap on hour i (SPEC §4: the start slot, then the end
  * slot). A busy hour cannot be taken; an hour before the start starts
  * again from it; after a complete choice a tap starts a new one. error is
- * the alert when the period from the start to i breaks a rule; the start is
- * kept so that another end can be tapped.
+ * the alert when the period from the start to i breaks a rule; the choice
+ * is then cleared, so the next tap is a new start.
  */
 export function tap(p: Pick, i: number, hours: Hour[], cost: number, amount: number): { pick: Pick; error: string } {
   const h = hours[i];
   if (!h || !h.free) return { pick: p, error: "" };
   if (p.start === null || p.end !== null || i < p.start) return { pick: { start: i, end: null }, error: "" };
   const error = checkPeriod(hours, cost, amount, hours[p.start].from, h.to);
-  return error ? { pick: p, error } : { pick: { start: p.start, end: i }, error: "" };
+  return error ? { pick: NONE, error } : { pick: { start: p.start, end: i }, error: "" };
 }
 
 /** The choice that from..end posted, when it still fits the hours. */
