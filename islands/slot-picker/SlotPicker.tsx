@@ -5,6 +5,7 @@
 // busy hours cannot be taken and a wrong period is said at once; a new day
 // loads from the same page as JSON; the choice posts the same form.
 import { useEffect, useId, useRef, useState } from "react";
+import { fieldsOf, safePath } from "../forms";
 import { NONE, pickOf, tap, type Hour, type Pick } from "./rules";
 
 /** One day of the facility (views.RentDay). */
@@ -47,20 +48,6 @@ async function fetchJSON(url: string, init?: RequestInit): Promise<{ status: num
   } catch {
     return null;
   }
-}
-
-/** The form's fields as a browser would post them (disabled ones left out). */
-function fieldsOf(form: HTMLFormElement): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, value] of new FormData(form)) {
-    if (typeof value === "string") params.append(key, value);
-  }
-  return params;
-}
-
-/** Only same-site paths are followed, whatever the answer says. */
-function safePath(path: string | undefined): string | null {
-  return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : null;
 }
 
 export default function SlotPicker(props: SlotPickerProps) {
@@ -110,18 +97,19 @@ export default function SlotPicker(props: SlotPickerProps) {
     const f = document.querySelector(dayForm);
     if (!(f instanceof HTMLFormElement)) return;
     const input = f.elements.namedItem("date");
+    if (!(input instanceof HTMLInputElement)) return;
     const onSubmit = (e: Event) => {
       e.preventDefault();
-      if (input instanceof HTMLInputElement) void loadRef.current(input.value);
+      void loadRef.current(input.value);
     };
     const onChange = () => {
-      if (input instanceof HTMLInputElement && input.checkValidity()) void loadRef.current(input.value);
+      if (input.checkValidity()) void loadRef.current(input.value);
     };
     f.addEventListener("submit", onSubmit);
-    input?.addEventListener("change", onChange);
+    input.addEventListener("change", onChange);
     return () => {
       f.removeEventListener("submit", onSubmit);
-      input?.removeEventListener("change", onChange);
+      input.removeEventListener("change", onChange);
     };
   }, [dayForm]);
 
@@ -149,8 +137,8 @@ export default function SlotPicker(props: SlotPickerProps) {
         HTMLFormElement.prototype.submit.call(form);
         return;
       }
-      const next = safePath(res.body.redirect);
-      if (res.body.ok && next) {
+      if (res.body.ok) {
+        const next = safePath(res.body.redirect, "/orders");
         setDone(true);
         setStatus(`${res.body.message || "Готово."} Сейчас откроется заказ.`);
         window.setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
