@@ -1,10 +1,22 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { signInByForm } from "./helpers";
 
 const DEMO = "79000000000";
 const BUSY = "Невозможно выбрать период с неактивными часами.";
 const wrongLength = (n: number) => `Такой период невозможен, необходимо выбрать от и до, вам доступно: ${n} ч.`;
+
+// One sign-in for the whole file: the demo phone may get only 5 codes in
+// 2 hours, and the other files sign it in too.
+let cookies: Awaited<ReturnType<BrowserContext["cookies"]>> = [];
+test.beforeAll(async ({ browser }) => {
+  const ctx = await browser.newContext();
+  await signInByForm(await ctx.newPage(), DEMO);
+  cookies = await ctx.cookies();
+  await ctx.close();
+});
+
+const signIn = (page: Page) => page.context().addCookies(cookies);
 
 type Hour = { from: string; to: string; free: boolean };
 type Day = { date: string; label: string; need: string; hours: Hour[] };
@@ -56,7 +68,7 @@ test.describe("moving a rent with JavaScript on, at 360 px", () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test("tap the start, tap the end; refused periods at once; a good move", async ({ page }, info) => {
-    await signInByForm(page, DEMO);
+    await signIn(page);
     const url = await movable(page, "pavilion");
     await page.goto(url);
     await expect(page.locator('[data-island="slot-picker"]')).toHaveAttribute("data-island-state", "mounted");
@@ -130,7 +142,7 @@ test.describe("the rent-move page without its island", () => {
   test("the plain form passes axe, refused or not", async ({ page }, info) => {
     // axe needs script, so the island's files are blocked instead of all script.
     await page.route("**/static/dist/**", (r) => r.abort());
-    await signInByForm(page, DEMO);
+    await signIn(page);
     const url = await movable(page, "pavilion");
     await page.goto(url);
     await expect(page.locator("[data-island-fallback]")).toBeVisible();
@@ -146,7 +158,7 @@ test.describe("moving a rent with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
   test("radio buttons, a refused period and a good move", async ({ page }) => {
-    await signInByForm(page, DEMO);
+    await signIn(page);
     const url = await movable(page, "celRoom");
     await page.goto(url);
     const today = (await page.locator("#date").getAttribute("min")) as string;
