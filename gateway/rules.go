@@ -314,6 +314,7 @@ func (e *RuleError) Error() string { return e.msg }
 var (
 	ErrBusyHours      = &RuleError{"Невозможно выбрать период с неактивными часами."}
 	ErrPeriodReversed = &RuleError{"Время окончания не может быть раньше времени начала."}
+	ErrPeriodEmpty    = &RuleError{"Время окончания должно быть позже времени начала."}
 	ErrRangeReversed  = &RuleError{"Дата выезда не может быть раньше даты заезда."}
 	ErrRangeEmpty     = &RuleError{"Дата выезда должна быть позже даты заезда."}
 	ErrDayUnavailable = &RuleError{"На выбранные даты нет свободных номеров."}
@@ -325,11 +326,11 @@ var (
 type PeriodAmountError struct{ Hours float64 }
 
 func (e *PeriodAmountError) Error() string {
-	return "Такой период невозможен, необходимо выбрать от и до, вам доступно: " + formatHours(e.Hours) + " ч."
+	return "Такой период невозможен, необходимо выбрать от и до, вам доступно: " + FormatHours(e.Hours) + " ч."
 }
 
-// formatHours writes 3 as "3" and 2.5 as "2,5".
-func formatHours(h float64) string {
+// FormatHours writes a number of hours for customers: 3 as "3", 2.5 as "2,5".
+func FormatHours(h float64) string {
 	h = math.Round(h*100) / 100
 	return strings.ReplaceAll(strconv.FormatFloat(h, 'f', -1, 64), ".", ",")
 }
@@ -368,6 +369,22 @@ func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
 		return &PeriodAmountError{Hours: amount / s.Cost}
 	}
 	return nil
+}
+
+// CheckSlotMove checks a move as the form posts it (DESIGN "Order
+// actions"): from is the start of the first hour and end the time the last
+// hour ends, so 10:00..12:00 is the two hours 10 and 11. An end before the
+// start, or equal to it, is refused before the hours are looked at.
+func CheckSlotMove(s Schedule, from, end time.Time, amount float64) error {
+	switch {
+	case end.Before(from):
+		return ErrPeriodReversed
+	case end.Equal(from):
+		return ErrPeriodEmpty
+	case end.Sub(from)%time.Hour != 0:
+		return ErrBusyHours // the last hour would not be a whole listed hour
+	}
+	return CheckSlotPeriod(s, from, end.Add(-time.Hour), amount)
 }
 
 // SlotEnd is when the hour starting at last ends: the newRentDateEnd of a

@@ -42,6 +42,8 @@ var (
 	errForbidden = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
 	errTooLarge  = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
 	errStoreDown = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
+	// errAnswered: the response is written already; nothing more to say.
+	errAnswered = errors.New("handlers: answered")
 	// errFormTooLarge is the 413 of a form without files (sign-in, profile).
 	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
 )
@@ -95,7 +97,7 @@ func (s *Server) handleErrors(next echo.HandlerFunc) echo.HandlerFunc {
 // handleError is echo's error handler: never a stack trace, a blank page or
 // an English message.
 func (s *Server) handleError(c *echo.Context, err error) {
-	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed {
+	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, errAnswered) {
 		return
 	}
 	he := &httpError{http.StatusInternalServerError, msgServerTitle, msgServer}

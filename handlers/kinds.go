@@ -177,8 +177,9 @@ var pavilionKind = &kind{
 		o, err := s.gw.PavilionOrder(ctx, guid, id)
 		return buildOne(o, err, s.pavilionOrder)
 	},
-	actions: []action{actTransfer, actCancel, actRefund},
-	labels:  map[action]string{actCancel: "Отменить аренду"},
+	actions:  []action{actTransfer, actCancel, actRefund},
+	labels:   map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+	transfer: pavilionMove.transfer(),
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},
@@ -194,8 +195,9 @@ var roomKind = &kind{
 		o, err := s.gw.RoomOrder(ctx, guid, id)
 		return buildOne(o, err, s.roomOrder)
 	},
-	actions: []action{actTransfer, actCancel, actRefund},
-	labels:  map[action]string{actCancel: "Отменить аренду"},
+	actions:  []action{actTransfer, actCancel, actRefund},
+	labels:   map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+	transfer: roomMove.transfer(),
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},

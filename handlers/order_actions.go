@@ -107,12 +107,35 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	}
 	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
 	if err != nil {
-		return order{}, fetchError(k, err)
+		err = fetchError(k, err)
+		if he, ok := errors.AsType[*httpError](err); ok && he.status == http.StatusNotFound && c.Request().Method == http.MethodPost {
+			return order{}, s.goneAfter(c, order{kind: k, id: id}, a, err)
+		}
+		return order{}, err
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
 		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
 	}
 	return o, nil
+}
+
+// goneAfter answers a POST whose order is no longer found. An action that
+// takes the order away (a cancelled lesson or rent leaves the list; a moved
+// one gets a new id) leaves nothing to find when its form comes again (a
+// double click, back and resubmit): when the token's first POST succeeded,
+// that outcome is shown again; otherwise the order is simply not found. The
+// provider is not called either way.
+func (s *Server) goneAfter(c *echo.Context, o order, a action, notFound error) error {
+	out, err := s.onlyOnce(c, o, a, func(context.Context) Outcome {
+		return Outcome{Status: http.StatusNotFound}
+	})
+	if err != nil || !out.Succeeded() {
+		return notFound
+	}
+	if err := s.finish(c, o, a, out, nil); err != nil {
+		return err
+	}
+	return errAnswered
 }
 
 // replayed tells whether this POST repeats a form already acted on: then

@@ -110,6 +110,10 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 			}
 			// Only buttons whose actions work: no transfer or refund yet.
 			for _, no := range []string{"Перенести", "Оформить возврат"} {
+				rent := strings.HasPrefix(tc.path, "/orders/pavilion/") || strings.HasPrefix(tc.path, "/orders/celRoom/")
+				if no == "Перенести" && rent {
+					continue // rents move (issue 10): TestRentMoveWithJavaScriptOff
+				}
 				if strings.Contains(r.text("main"), no) {
 					t.Errorf("a %q button without a working action", no)
 				}

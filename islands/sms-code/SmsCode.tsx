@@ -13,6 +13,7 @@ import {
   type KeyboardEvent,
   type SyntheticEvent,
 } from "react";
+import { fieldsOf, safePath } from "../forms";
 import "./sms-code.css";
 
 export type SmsCodeProps = {
@@ -60,19 +61,6 @@ async function post(url: string, body?: URLSearchParams): Promise<Answer | null>
   } catch {
     return null;
   }
-}
-
-function fieldsOf(form: HTMLFormElement): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, value] of new FormData(form)) {
-    if (typeof value === "string") params.append(key, value);
-  }
-  return params;
-}
-
-/** Only same-site paths are followed, whatever the answer says. */
-function safePath(path: string | undefined, fallback: string): string {
-  return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : fallback;
 }
 
 type Dialog =

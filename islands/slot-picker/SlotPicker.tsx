@@ -1,0 +1,222 @@
+// Slot-picker island for moving a pavilion or celebration-room rent
+// (SPEC §2, §4, §5). The page's own radio buttons and day form are the
+// fallback: without this island they post to the server, which checks the
+// same rules. With it, the customer taps the first hour, then the last;
+// busy hours cannot be taken and a wrong period is said at once; a new day
+// loads from the same page as JSON; the choice posts the same form.
+import { useEffect, useId, useRef, useState } from "react";
+import { fieldsOf, safePath } from "../forms";
+import { NONE, pickOf, tap, type Hour, type Pick } from "./rules";
+
+/** One day of the facility (views.RentDay). */
+export type Day = {
+  date: string;
+  label: string;
+  hourCost: number;
+  cost: string;
+  amount: number;
+  need: string;
+  hours: Hour[];
+  message?: string;
+  failed?: boolean;
+};
+
+export type SlotPickerProps = Day & {
+  /** The page: GET ?date= answers a Day as JSON, POST takes the move. */
+  url: string;
+  /** CSS selector of the day's GET form. */
+  dayForm: string;
+  min: string;
+  max: string;
+  from?: string;
+  to?: string;
+};
+
+type Answer = { ok?: boolean; message?: string; redirect?: string; token?: string } & Partial<Day>;
+
+export const REQUEST_FAILED = "Не удалось выполнить запрос. Попробуйте позже.";
+export const PICK_BOTH = "Выберите первый и последний час.";
+/** SPEC §9: the message, then on to the new rent after 3 s. */
+export const REDIRECT_DELAY = 3000;
+
+async function fetchJSON(url: string, init?: RequestInit): Promise<{ status: number; body: Answer } | null> {
+  try {
+    const res = await fetch(url, { ...init, headers: { Accept: "application/json" }, credentials: "same-origin" });
+    const body: unknown = await res.json();
+    if (typeof body !== "object" || body === null) return null;
+    return { status: res.status, body: body as Answer };
+  } catch {
+    return null;
+  }
+}
+
+export default function SlotPicker(props: SlotPickerProps) {
+  const { url, dayForm } = props;
+  const id = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const [day, setDay] = useState<Day>(props);
+  const [pick, setPick] = useState<Pick>(() => pickOf(props.hours, props.from, props.to));
+  const [alert, setAlert] = useState("");
+  const [status, setStatus] = useState("");
+  const [loading, setLoading] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [done, setDone] = useState(false);
+
+  const chosen = pick.start !== null && pick.end !== null;
+  const from = pick.start !== null ? day.hours[pick.start].from : "";
+  const to = chosen ? day.hours[pick.end as number].to : "";
+
+  // Latest values for the form's listeners, which are attached once.
+  const latest = useRef({ chosen, sending, done });
+  latest.current = { chosen, sending, done };
+
+  const loadDay = async (date: string) => {
+    if (!date) return;
+    setLoading(true);
+    setAlert("");
+    const res = await fetchJSON(`${url}?date=${encodeURIComponent(date)}`);
+    setLoading(false);
+    if (res && Array.isArray(res.body.hours) && res.body.date) {
+      const next = res.body as Day;
+      setDay(next);
+      setPick(NONE);
+      setStatus(`Часы на ${next.label} загружены.`);
+      const form = root.current?.closest("form");
+      const field = form?.elements.namedItem("date");
+      if (field instanceof HTMLInputElement) field.value = next.date;
+      history.replaceState(history.state, "", `${url}?date=${encodeURIComponent(next.date)}`);
+      return;
+    }
+    setAlert(res?.body.message || REQUEST_FAILED);
+  };
+  const loadRef = useRef(loadDay);
+  loadRef.current = loadDay;
+
+  // The day form: a new day loads in place instead of a page load.
+  useEffect(() => {
+    const f = document.querySelector(dayForm);
+    if (!(f instanceof HTMLFormElement)) return;
+    const input = f.elements.namedItem("date");
+    if (!(input instanceof HTMLInputElement)) return;
+    const onSubmit = (e: Event) => {
+      e.preventDefault();
+      void loadRef.current(input.value);
+    };
+    const onChange = () => {
+      if (input.checkValidity()) void loadRef.current(input.value);
+    };
+    f.addEventListener("submit", onSubmit);
+    input.addEventListener("change", onChange);
+    return () => {
+      f.removeEventListener("submit", onSubmit);
+      input.removeEventListener("change", onChange);
+    };
+  }, [dayForm]);
+
+  // The move's form: its radio buttons give way to this island's choice,
+  // and it is sent by fetch, the same fields to the same URL.
+  useEffect(() => {
+    const form = root.current?.closest("form");
+    if (!form) throw new Error("slot-picker: not inside the move's form");
+    const radios = Array.from(form.querySelectorAll<HTMLInputElement>("[data-island-fallback] input"));
+    radios.forEach((r) => (r.disabled = true));
+    const onSubmit = async (e: SubmitEvent) => {
+      e.preventDefault();
+      const { chosen, sending, done } = latest.current;
+      if (sending || done) return;
+      if (!chosen) {
+        setAlert(PICK_BOTH);
+        return;
+      }
+      setSending(true);
+      setAlert("");
+      const res = await fetchJSON(form.action, { method: "POST", body: fieldsOf(form) });
+      setSending(false);
+      if (!res) {
+        // No answer: let the browser post the form as it is.
+        HTMLFormElement.prototype.submit.call(form);
+        return;
+      }
+      if (res.body.ok) {
+        const next = safePath(res.body.redirect, "/orders");
+        setDone(true);
+        setStatus(`${res.body.message || "Готово."} Сейчас откроется заказ.`);
+        window.setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
+        return;
+      }
+      const token = form.elements.namedItem("token");
+      if (res.body.token && token instanceof HTMLInputElement) token.value = res.body.token;
+      setAlert(res.body.message || REQUEST_FAILED);
+    };
+    form.addEventListener("submit", onSubmit);
+    return () => {
+      form.removeEventListener("submit", onSubmit);
+      radios.forEach((r) => (r.disabled = false));
+    };
+  }, []);
+
+  const onTap = (i: number) => {
+    if (done) return;
+    const h = day.hours[i];
+    if (!h.free) {
+      setStatus(`${h.from} занято.`);
+      return;
+    }
+    const r = tap(pick, i, day.hours, day.hourCost, day.amount);
+    setPick(r.pick);
+    setAlert(r.error);
+    if (r.error) {
+      setStatus("Выберите первый час заново.");
+      return;
+    }
+    if (r.pick.end !== null && r.pick.start !== null) {
+      setStatus(`Выбрано: ${day.hours[r.pick.start].from}–${day.hours[r.pick.end].to}. Нажмите «Перенести аренду».`);
+    } else if (r.pick.start !== null) {
+      setStatus(`Начало: ${day.hours[r.pick.start].from}. Теперь выберите последний час.`);
+    }
+  };
+
+  const inPick = (i: number) =>
+    pick.start !== null && (i === pick.start || (pick.end !== null && i >= pick.start && i <= pick.end));
+
+  return (
+    <div ref={root} className="slot-picker" aria-busy={loading}>
+      <h2 id={`${id}-h`}>Часы на {day.label}</h2>
+      {day.cost && (
+        <p>
+          Стоимость часа: {day.cost}. Ваша аренда оплачена на {day.need} ч.: выберите столько же часов подряд.
+        </p>
+      )}
+      {day.message && <p className={day.failed ? "notice notice-err" : "notice"}>{day.message}</p>}
+      {day.hours.length > 0 && (
+        <>
+          <p className="hint" id={`${id}-hint`}>
+            Нажмите на первый час аренды, затем на последний. Зачёркнутые часы заняты.
+          </p>
+          <div className="slots" role="group" aria-labelledby={`${id}-h`} aria-describedby={`${id}-hint`}>
+            {day.hours.map((h, i) => (
+              <button
+                key={h.from}
+                type="button"
+                className={`slot${h.free ? "" : " slot-busy"}${inPick(i) ? " slot-on" : ""}`}
+                aria-pressed={inPick(i)}
+                aria-disabled={!h.free || undefined}
+                onClick={() => onTap(i)}
+              >
+                {h.from}
+                {!h.free && <span className="skip">занято</span>}
+                {h.free && h.own && <small> сейчас</small>}
+              </button>
+            ))}
+          </div>
+        </>
+      )}
+      <p role="alert" className="field-err">
+        {alert}
+      </p>
+      <p role="status">{status}</p>
+      <input type="hidden" name="from" value={from} />
+      <input type="hidden" name="to" value={to} />
+    </div>
+  );
+}
