@@ -1,4 +1,7 @@
 import type { Page } from "@playwright/test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The last SMS code the sandbox sent to phone digits (79001234567). */
 export async function lastCode(digits: string): Promise<{ code: string; sentAt: string }> {
@@ -23,8 +26,35 @@ export async function typeCode(page: Page, code: string): Promise<void> {
   await page.keyboard.type(code);
 }
 
-/** Signs the page's context in as phone through the plain forms (no dialog). */
+/**
+ * Where a signed-in session of a phone is kept between spec files: a phone
+ * may get only 5 SMS codes in 2 hours (DESIGN), and the suite signs the
+ * demo customer in from many files. Keyed by the server, so every run of
+ * the suite starts afresh.
+ */
+function sessionFile(digits: string): string {
+  const port = new URL(process.env.LK_E2E_URL ?? "http://127.0.0.1:0").port;
+  return join(tmpdir(), `lk-e2e-${port}-${digits}.json`);
+}
+
+/**
+ * Signs the page's context in as phone: with the session an earlier spec
+ * file made, while it is still good, else through the plain forms.
+ */
 export async function signInByForm(page: Page, digits: string): Promise<void> {
+  const file = sessionFile(digits);
+  if (existsSync(file)) {
+    await page.context().addCookies(JSON.parse(readFileSync(file, "utf8")));
+    const r = await page.request.get("/orders", { maxRedirects: 0 });
+    if (r.status() === 200) return;
+    await page.context().clearCookies();
+  }
+  await signInWithCode(page, digits);
+  writeFileSync(file, JSON.stringify(await page.context().cookies()));
+}
+
+/** Signs the page's context in as phone through the plain forms (no dialog), with a new code. */
+export async function signInWithCode(page: Page, digits: string): Promise<void> {
   let r1 = await page.request.post("/login", { form: { phone: digits }, maxRedirects: 0 });
   if (r1.status() === 429) {
     // The previous test asked for this phone's code moments ago: wait as told.
