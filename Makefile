@@ -16,7 +16,7 @@ run: generate
 ## build: bin/lk, one binary with everything embedded
 build: bin/lk
 
-bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/null) $(shell find static -type f 2>/dev/null)
+bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/null) $(shell find static -type f -not -path 'static/dist/*' 2>/dev/null) $(MANIFEST)
 	CGO_ENABLED=0 go build -trimpath -o bin/lk ./cmd/lk
 
 ## test: vet, staticcheck, Go tests with the race detector, Vitest, browser tests
