@@ -31,7 +31,8 @@ func doAs[T any](ctx context.Context, c *Client, cl call, check func(*T) error) 
 }
 
 // missing refuses a call whose key argument is empty: an empty clientId
-// might make the provider answer for everybody.
+// might make the provider answer, or act, for everybody. Reads and writes
+// alike refuse it before anything is sent.
 func missing(op, name string) error {
 	return fmt.Errorf("gateway: %s: %s is empty", op, name)
 }
@@ -90,6 +91,9 @@ func (c *Client) EditClientInfo(ctx context.Context, token string, p ProfileUpda
 	if token == "" {
 		return opError(op, ErrUnauthorized, nil)
 	}
+	if p.UserID == "" {
+		return missing(op, "userId")
+	}
 	return c.do(ctx, call{op: op, method: http.MethodPut, path: "auth/clientEditInfo", token: token, json: p,
 		attrs: []slog.Attr{slog.String("phone", MaskPhone(p.PhoneNumber))}}, nil, nil)
 }
@@ -128,7 +132,7 @@ func (c *Client) LessonOrder(ctx context.Context, clientID, lessonID string) (Le
 		query: url.Values{"clientId": {clientID}, "lessonId": {lessonID}, "single": {"true"}},
 	}, func(a *LessonsAnswer) error {
 		for _, o := range a.Timetable {
-			if o.DocID == lessonID || o.DocID == "" {
+			if o.DocID == lessonID {
 				found = o
 				return nil
 			}
@@ -162,12 +166,18 @@ func (c *Client) Timetable(ctx context.Context, q TimetableQuery) ([]Lesson, err
 
 // ConfirmLesson confirms a booking (its doc_ID).
 func (c *Client) ConfirmLesson(ctx context.Context, clientID, lessonID string) error {
+	if clientID == "" {
+		return missing("confirm lesson", "clientId")
+	}
 	return c.do(ctx, call{op: "confirm lesson", method: http.MethodPost, path: "GLK/confirmLesson",
 		json: ConfirmLessonRequest{ClientID: clientID, LessonID: lessonID}}, nil, nil)
 }
 
 // CancelLesson cancels a booking.
 func (c *Client) CancelLesson(ctx context.Context, r CancelLessonRequest) error {
+	if r.ClientID == "" {
+		return missing("cancel lesson", "clientId")
+	}
 	return c.do(ctx, call{op: "cancel lesson", method: http.MethodPost, path: "GLK/cancelRegistration",
 		json: r, emptyOK: true}, nil, nil)
 }
@@ -175,6 +185,9 @@ func (c *Client) CancelLesson(ctx context.Context, r CancelLessonRequest) error 
 // ChangeLesson moves a booking to another lesson and returns the new
 // booking's doc_ID ("" when the provider does not say).
 func (c *Client) ChangeLesson(ctx context.Context, r ChangeLessonRequest) (string, error) {
+	if r.ClientID == "" {
+		return "", missing("change lesson", "clientId")
+	}
 	a, err := doAs[ChangeLessonAnswer](ctx, c, call{op: "change lesson", method: http.MethodPost,
 		path: "GLK/changeLessonPeriod", json: r}, nil)
 	return a.NewLessonID, err
@@ -207,7 +220,7 @@ func (c *Client) PavilionOrder(ctx context.Context, clientID, rentID string) (Pa
 		query: url.Values{"clientId": {clientID}, "rentId": {rentID}, "single": {"true"}},
 	}, func(a *PavilionOrdersAnswer) error {
 		for _, o := range a.Timetable {
-			if id := o.RentID(); id == rentID || id == "" {
+			if o.RentID() == rentID {
 				found = o
 				return nil
 			}
@@ -240,6 +253,9 @@ func (c *Client) schedule(ctx context.Context, op, path string, q url.Values) (S
 
 // CancelPavilionRent cancels a pavilion rent.
 func (c *Client) CancelPavilionRent(ctx context.Context, r CancelRentRequest) error {
+	if r.ClientID == "" {
+		return missing("cancel pavilion rent", "clientId")
+	}
 	return c.do(ctx, call{op: "cancel pavilion rent", method: http.MethodPost, path: "Rent/cancelPavilionRent",
 		json: r, emptyOK: true}, nil, nil)
 }
@@ -266,6 +282,9 @@ func (c *Client) refund(ctx context.Context, op, path string, body any) (string,
 
 // ChangePavilionRent moves a rent to other hours and returns the new rent's id.
 func (c *Client) ChangePavilionRent(ctx context.Context, r ChangePavilionRequest) (string, error) {
+	if r.ClientID == "" {
+		return "", missing("change pavilion rent", "clientId")
+	}
 	a, err := doAs[ChangeRentAnswer](ctx, c, call{op: "change pavilion rent", method: http.MethodPost,
 		path: "Rent/changePavilionRentPeriod", json: r}, nil)
 	return a.NewRentID, err
@@ -298,7 +317,7 @@ func (c *Client) RoomOrder(ctx context.Context, clientID, rentID string) (RoomOr
 		query: url.Values{"clientId": {clientID}, "rentId": {rentID}, "single": {"true"}},
 	}, func(a *RoomOrdersAnswer) error {
 		for _, o := range a.Timetable {
-			if id := o.RentID(); id == rentID || id == "" {
+			if o.RentID() == rentID {
 				found = o
 				return nil
 			}
@@ -316,6 +335,9 @@ func (c *Client) RoomSchedule(ctx context.Context, celRoomID string, date time.T
 
 // CancelRoomRent cancels a celebration-room rent.
 func (c *Client) CancelRoomRent(ctx context.Context, r CancelRentRequest) error {
+	if r.ClientID == "" {
+		return missing("cancel room rent", "clientId")
+	}
 	return c.do(ctx, call{op: "cancel room rent", method: http.MethodPost, path: "CelRooms/cancelCelRoomRent",
 		json: r, emptyOK: true}, nil, nil)
 }
@@ -328,6 +350,9 @@ func (c *Client) RefundRoom(ctx context.Context, r RoomRefundRequest) (string, e
 
 // ChangeRoomRent moves a rent to other hours and returns the new rent's id.
 func (c *Client) ChangeRoomRent(ctx context.Context, r ChangeRoomRequest) (string, error) {
+	if r.ClientID == "" {
+		return "", missing("change room rent", "clientId")
+	}
 	a, err := doAs[ChangeRentAnswer](ctx, c, call{op: "change room rent", method: http.MethodPost,
 		path: "CelRooms/changeCelRoomRentPeriod", json: r}, nil)
 	return a.NewRentID, err
@@ -358,7 +383,7 @@ func (c *Client) AquaOrder(ctx context.Context, userID, orderID string) (AquaOrd
 	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "aqua/getAquaOrders",
 		query: url.Values{"userId": {userID}, "orderId": {orderID}, "single": {"true"}},
 	}, func(a *AquaOrdersAnswer) error {
-		if a.CurrentOrder == nil || (a.CurrentOrder.OrderID != "" && a.CurrentOrder.OrderID != orderID) {
+		if a.CurrentOrder == nil || a.CurrentOrder.OrderID != orderID {
 			return ErrNotFound
 		}
 		return nil
@@ -429,7 +454,7 @@ func (c *Client) HotelOrder(ctx context.Context, userID, orderID string) (HotelO
 	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "hotel/getHotelOrders",
 		query: url.Values{"userId": {userID}, "orderId": {orderID}, "single": {"true"}},
 	}, func(a *HotelOrdersAnswer) error {
-		if a.CurrentOrder == nil || (a.CurrentOrder.OrderID != "" && a.CurrentOrder.OrderID != orderID) {
+		if a.CurrentOrder == nil || a.CurrentOrder.OrderID != orderID {
 			return ErrNotFound
 		}
 		return nil

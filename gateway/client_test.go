@@ -574,7 +574,7 @@ func TestRetries(t *testing.T) {
 		{name: "POST form 503", call: func(ctx context.Context, c *Client) error { return c.CancelHotelOrder(ctx, "h1") },
 			status: 503, reply: "busy", want: 1, wantErr: ErrUnavailable},
 		{name: "PUT 503", call: func(ctx context.Context, c *Client) error {
-			return c.EditClientInfo(ctx, testToken, ProfileUpdate{})
+			return c.EditClientInfo(ctx, testToken, ProfileUpdate{UserID: "g1"})
 		}, status: 503, reply: "busy", want: 1, wantErr: ErrUnavailable},
 	}
 	for _, tt := range tests {

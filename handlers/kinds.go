@@ -248,7 +248,7 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 	}
 	return order{
 		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
-		card: card(title, lines),
+		card: card(title, views.DateTime(s.when(o.DateBeg)), views.KV{}, o.Cost, lines),
 		detail: detail(title, append([]views.KV{
 			{Key: "Дата оформления", Value: views.DateTime(s.when(o.RegDate))},
 			lines[0], lines[1], lines[2],
@@ -277,7 +277,7 @@ func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wi
 	}
 	return order{
 		id: id, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: wire,
-		card:   card(name, lines),
+		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
 		// A rent the provider still lets go of can be refunded instead of
 		// cancelled (from its first day on, with a reason and documents).
@@ -307,7 +307,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 	}
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o,
-		card: card(title, []views.KV{
+		card: card(title, views.Date(start)+", "+visitTime(o, start), status(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
 			{Key: "Билетов", Value: strconv.Itoa(len(o.Tickets))},
@@ -352,10 +352,11 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		}
 		rooms = append(rooms, g)
 	}
+	stay := views.Date(s.when(o.HourBeg)) + " — " + views.Date(s.when(o.HourEnd))
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
-		card: card(title, []views.KV{
-			{Key: "Период проживания", Value: views.Date(s.when(o.HourBeg)) + " — " + views.Date(s.when(o.HourEnd))},
+		card: card(title, stay, status(o.Canceled, o.Paid), o.Amount, []views.KV{
+			{Key: "Период проживания", Value: stay},
 			status(o.Canceled, o.Paid),
 			total(o.Amount),
 		}),
@@ -384,8 +385,10 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 	return out
 }
 
-func card(title string, lines []views.KV) views.OrderCard {
-	return views.OrderCard{Title: title, Lines: lines}
+// card is an order in a list: the compact summary (when, status, amount)
+// and the full lines that action pages show.
+func card(title, when string, st views.KV, amount float64, lines []views.KV) views.OrderCard {
+	return views.OrderCard{Title: title, When: when, Status: st, Amount: views.Money(amount), Lines: lines}
 }
 
 func detail(title string, lines []views.KV) views.OrderDetail {

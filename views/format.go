@@ -1,10 +1,16 @@
 package views
 
 import (
+	"context"
+	"html"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+
+	"github.com/a-h/templ"
 )
 
 // Formatting for people, in one place: money as "1 500 ₽" (narrow no-break
@@ -82,4 +88,50 @@ func MaskedPhone(digits string) string {
 		return "***"
 	}
 	return "+7 (" + digits[1:4] + ") ***-**-" + digits[9:11]
+}
+
+// noBreak writes text so that a line never breaks inside a number: every run
+// of words made of digits and signs only ("21.11.2026 10:00", "12:00–15:00",
+// "+7 (900) 000-00-00") is one unbreakable span; words with letters wrap as
+// usual, so a long value still fits a narrow screen.
+func noBreak(text string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		var b strings.Builder
+		open := false
+		for i, word := range strings.Split(text, " ") {
+			num := numeric(word)
+			switch {
+			case num && !open:
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(`<span class="nw">`)
+				open = true
+			case !num && open:
+				b.WriteString("</span> ")
+				open = false
+			case i > 0:
+				b.WriteByte(' ')
+			}
+			b.WriteString(html.EscapeString(word))
+		}
+		if open {
+			b.WriteString("</span>")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}
+
+// numeric tells a word of digits and signs, with no letter: a date, a time,
+// an amount, a part of a phone.
+func numeric(word string) bool {
+	digit := false
+	for _, r := range word {
+		if unicode.IsLetter(r) {
+			return false
+		}
+		digit = digit || unicode.IsDigit(r)
+	}
+	return digit
 }

@@ -195,9 +195,9 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 			return refusal("VIP-билеты можно перенести только на VIP-сеанс")
 		case !vip && k.VIP:
 			return refusal("Обычные билеты нельзя перенести на VIP-сеанс")
-		case isWeekend(old) && !isWeekend(day):
+		case gateway.IsWeekend(old) && !gateway.IsWeekend(day):
 			return refusal("Билет выходного дня можно перенести только на выходной день")
-		case !isWeekend(old) && isWeekend(day):
+		case !gateway.IsWeekend(old) && gateway.IsWeekend(day):
 			return refusal("Билет будного дня можно перенести только на будний день")
 		case day.Equal(today) && s.nowLocal().Hour() >= k.End:
 			return refusal("Этот сеанс уже закончился")

@@ -328,8 +328,8 @@ func TestDemoOrdersAllKinds(t *testing.T) {
 	}
 	for _, o := range aq.ActiveOrders {
 		d, _ := time.ParseInLocation(gateway.LayoutDateTime, o.DateBeg, msk)
-		weekday = weekday || !isWeekend(d)
-		weekend = weekend || isWeekend(d)
+		weekday = weekday || !gateway.IsWeekend(d)
+		weekend = weekend || gateway.IsWeekend(d)
 	}
 	if len(statuses) != 3 || !vip || !regular || !childTicket || !weekday || !weekend {
 		t.Fatalf("water-park tickets do not cover every case: %v vip=%v regular=%v child=%v weekday=%v weekend=%v",
@@ -633,7 +633,7 @@ func TestAquaActions(t *testing.T) {
 	e := newEnv(t)
 	o := e.aquaOrder(DemoGUID, DemoAquaPaid).CurrentOrder
 	visit, _ := time.ParseInLocation(gateway.LayoutDateTime, o.DateBeg, msk)
-	if isWeekend(visit) {
+	if gateway.IsWeekend(visit) {
 		t.Fatalf("%s is on a weekend", DemoAquaPaid)
 	}
 	sessions := func(day time.Time) []gateway.AquaSession {
@@ -657,11 +657,11 @@ func TestAquaActions(t *testing.T) {
 		for _, s := range sessions(day) {
 			vip := strings.HasPrefix(s.Name, "VIP")
 			switch {
-			case vip && s.AvailableCount >= 3 && !isWeekend(day) && vipSess == "":
+			case vip && s.AvailableCount >= 3 && !gateway.IsWeekend(day) && vipSess == "":
 				vipSess = s.SessionID
-			case !vip && s.AvailableCount >= 3 && isWeekend(day) && weekendSess == "":
+			case !vip && s.AvailableCount >= 3 && gateway.IsWeekend(day) && weekendSess == "":
 				weekend, weekendSess = day, s.SessionID
-			case !vip && s.AvailableCount >= 3 && !isWeekend(day) && weekdaySess == "" && day.Format(gateway.LayoutDate) != visit.Format(gateway.LayoutDate):
+			case !vip && s.AvailableCount >= 3 && !gateway.IsWeekend(day) && weekdaySess == "" && day.Format(gateway.LayoutDate) != visit.Format(gateway.LayoutDate):
 				weekday, weekdaySess = day, s.SessionID
 			}
 		}

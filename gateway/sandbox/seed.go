@@ -406,10 +406,10 @@ func (s *Sandbox) reseedDemo(ctx context.Context, tx *sql.Tx, today time.Time) e
 	b.rent(kindRoom, DemoRoomPast, c, celRooms[0], -20, 18, 22, flags{})
 
 	weekday, weekend := addDays(today, 1), addDays(today, 1)
-	for isWeekend(weekday) {
+	for gateway.IsWeekend(weekday) {
 		weekday = addDays(weekday, 1)
 	}
-	for !isWeekend(weekend) {
+	for !gateway.IsWeekend(weekend) {
 		weekend = addDays(weekend, 1)
 	}
 	b.aqua(DemoAquaPaid, c, weekday, 1, []tk{{adult, gateway.TicketPaid}, {adult, gateway.TicketPaid}, {child, gateway.TicketPaid}},
@@ -578,7 +578,7 @@ func (b *seeder) aqua(orderID, client string, day time.Time, session int, ticket
 		Canceled: st.canceled, Paid: st.paid, CanTransfer: st.flags.transfer, CanCancel: st.flags.cancel,
 	}
 	for i, t := range tickets {
-		title, price := ticketPrice(k.VIP, t.kind == child, isWeekend(day))
+		title, price := ticketPrice(k.VIP, t.kind == child, gateway.IsWeekend(day))
 		n := i + 1
 		o.Tickets = append(o.Tickets, gateway.Ticket{
 			ID:           fmt.Sprintf("%s-%d", orderID, n),

@@ -341,7 +341,7 @@ export default function SmsCode(props: SmsCodeProps) {
           )}
           <form className="sms-form" method="post" action={confirmUrl} noValidate onSubmit={onConfirm}>
             <fieldset className="sms-fieldset">
-              <legend className="sms-legend">Код из СМС</legend>
+              <legend className="sms-legend">Код из SMS</legend>
               <div className="sms-boxes">
                 {digits.map((d, i) => (
                   <input
