@@ -100,6 +100,13 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	}
 	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
 	if err != nil {
+		// A cancelled lesson or rent leaves the customer's orders: the form
+		// that did it, posted again by the same session, still gets its
+		// first outcome rather than 404.
+		gone := order{id: id}
+		if k.stamp(&gone); fetchError(k, err) == errNotFound && s.replayed(c, gone, a) {
+			return gone, nil
+		}
 		return order{}, fetchError(k, err)
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
