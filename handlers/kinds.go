@@ -179,6 +179,7 @@ var pavilionKind = &kind{
 	},
 	actions: []action{actTransfer, actCancel, actRefund},
 	labels:  map[action]string{actCancel: "Отменить аренду"},
+	refund:  refundPavilion,
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},
@@ -196,6 +197,7 @@ var roomKind = &kind{
 	},
 	actions: []action{actTransfer, actCancel, actRefund},
 	labels:  map[action]string{actCancel: "Отменить аренду"},
+	refund:  refundRoom,
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},
@@ -215,6 +217,7 @@ var aquaKind = &kind{
 	keepsCanceled: true,
 	// Tickets are given back through a refund: there is no cancel call.
 	actions: []action{actTransfer, actRefund},
+	refund:  refundAqua,
 }
 
 var hotelKind = &kind{
@@ -232,6 +235,7 @@ var hotelKind = &kind{
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
 	cancel:        cancelHotel,
+	refund:        refundHotel,
 }
 
 // ---- builders: the provider's order as cards, pages and flags (SPEC §2) ----
@@ -317,7 +321,9 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
-			actRefund:   o.Paid && !o.Canceled && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
+			// canCancel: the provider still lets go of the tickets (not
+			// for a past visit).
+			actRefund: o.Paid && !o.Canceled && o.CanCancel && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
 		},
 	}
 	out.detail.Tickets = tickets
@@ -364,7 +370,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 			// needs a reason and documents from the first day on: then
 			// the refund is the way out.
 			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(s.when(o.HourBeg), s.now()) == gateway.RefundDirect),
-			actRefund: o.Paid && !o.Canceled,
+			actRefund: o.Paid && !o.Canceled && o.CanCancel,
 		},
 	}
 	out.detail.Rooms = rooms

@@ -108,10 +108,15 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 			case tc.doc != "" && links.AttrOr("href", "") != tc.doc:
 				t.Errorf("document link %q, want %q", links.AttrOr("href", ""), tc.doc)
 			}
-			// Only buttons whose actions work: no transfer or refund yet.
-			for _, no := range []string{"Перенести", "Оформить возврат"} {
+			// Only buttons whose actions work: no transfer yet.
+			for _, no := range []string{"Перенести"} {
 				if strings.Contains(r.text("main"), no) {
 					t.Errorf("a %q button without a working action", no)
+				}
+			}
+			if href, ok := r.doc.Find(`a[data-action="refund"]`).Attr("href"); ok {
+				if p := a.get(href); p.StatusCode != http.StatusOK || p.text("h1") != "Оформить возврат" {
+					t.Errorf("refund button → %s: %d %q", href, p.StatusCode, p.text("h1"))
 				}
 			}
 		})

@@ -73,7 +73,8 @@ type Options struct {
 	Provider Provider
 	Sessions *Sessions
 	Limiter  Limiter
-	Once     Once // one-time action tokens; nil means in memory
+	Once     Once        // one-time action tokens; nil means in memory
+	Files    RefundFiles // refund documents kept after a refusal; nil means in memory
 	Site     *views.Site
 	Assets   *views.Assets
 	Static   fs.FS // the static/ folder
@@ -93,6 +94,7 @@ type Server struct {
 	sessions *Sessions
 	limits   Limiter
 	once     Once
+	files    RefundFiles
 	site     *views.Site
 	assets   *views.Assets
 	static   fs.FS
@@ -109,7 +111,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, site: o.Site, assets: o.Assets,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 	}
 	if s.limits == nil {
@@ -126,6 +128,9 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.once == nil {
 		s.once = NewMemoryOnce(s.now)
+	}
+	if s.files == nil {
+		s.files = NewMemoryRefundFiles(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts
