@@ -51,7 +51,7 @@ func TestRefundEveryKind(t *testing.T) {
 			}
 			for name, want := range map[string]string{"surname": "Иванов", "name": "Иван", "secondName": "Иванович",
 				"email": "ivanov@example.ru", "phone": "+7 (900) 000-00-00"} {
-				if got := p.doc.Find(`input[name="` + name + `"]`).AttrOr("value", ""); got != want {
+				if got := p.doc.Find(`input[name="`+name+`"]`).AttrOr("value", ""); got != want {
 					t.Errorf("%s prefilled %q, want %q", name, got, want)
 				}
 			}
@@ -61,7 +61,7 @@ func TestRefundEveryKind(t *testing.T) {
 			if !strings.Contains(p.text("main"), "К возврату: ") {
 				t.Error("the amount is not shown")
 			}
-			if enc := p.doc.Find(`form[action="` + action + `"]`).AttrOr("enctype", ""); enc != "multipart/form-data" {
+			if enc := p.doc.Find(`form[action="`+action+`"]`).AttrOr("enctype", ""); enc != "multipart/form-data" {
 				t.Errorf("enctype %q", enc)
 			}
 			extra := url.Values{}
