@@ -115,7 +115,7 @@ func newAppWith(t testing.TB, wrap func(handlers.Provider) handlers.Provider) *a
 // newClient is a browser of its own: its own cookies, no redirects followed.
 func (a *app) newClient() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	c := a.srv.Client()
+	c := new(*a.srv.Client()) // a copy: srv.Client() is one shared client, whose jar would be replaced
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return c
