@@ -244,11 +244,39 @@ func TestRefundRemoveKeptFile(t *testing.T) {
 		t.Fatalf("refund: %d %s", r.StatusCode, r.text("main"))
 	}
 	sameDocs(t, a.lastRefund().Documents, f2)
-	// Another session of the same customer sees none of them.
+}
+
+// Kept files belong to one session and one order: another session of the
+// same customer, or another order, sees none of them.
+func TestRefundFilesStayWithTheirSession(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 0} })
+	a.signIn(a.client, demoPhone)
+	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, []upload{doc("secret.pdf", 100)})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("main"), "secret.pdf") {
+		t.Fatalf("refusal: %d", r.StatusCode)
+	}
 	other := a.newClient()
 	a.signIn(other, demoPhone)
-	if n := a.getWith(other, "/orders/aqua/"+sandbox.DemoAquaToday).StatusCode; n != http.StatusOK {
-		t.Errorf("order page %d", n)
+	for _, path := range []string{"/orders/aqua/" + sandbox.DemoAquaToday + "/refund", "/orders/hotel/" + sandbox.DemoHotelPaid + "/refund"} {
+		c := other
+		if strings.Contains(path, "hotel") {
+			c = a.client
+		}
+		if p := a.getWith(c, path); p.StatusCode != http.StatusOK || strings.Contains(p.body, "secret.pdf") {
+			t.Errorf("%s: %d, shows another's file: %v", path, p.StatusCode, strings.Contains(p.body, "secret.pdf"))
+		}
+	}
+	if !strings.Contains(a.get("/orders/aqua/"+sandbox.DemoAquaToday+"/refund").body, "secret.pdf") {
+		p := a.get("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+		t.Fatalf("the file is gone before another session tried anything: %d %s", p.StatusCode, p.text("main"))
+	}
+	// Another session cannot remove it either: its token is not this form's.
+	id := r.doc.Find(`button[name="remove"]`).AttrOr("value", "")
+	form := a.getWith(other, "/orders/aqua/"+sandbox.DemoAquaToday+"/refund").browserForm("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+	form.Set("remove", id)
+	a.postFiles(other, "/orders/aqua/"+sandbox.DemoAquaToday+"/refund", form, nil)
+	if !strings.Contains(a.get("/orders/aqua/"+sandbox.DemoAquaToday+"/refund").body, "secret.pdf") {
+		t.Error("another session removed the file")
 	}
 }
 
