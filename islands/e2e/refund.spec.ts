@@ -1,12 +1,27 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { signInByForm } from "./helpers";
+import { expect, request, test, type Page, type TestInfo } from "@playwright/test";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { lastCode } from "./helpers";
 
 const DEMO = "79000000000";
 const TODAY = "/orders/aqua/300005/refund"; // the water-park visit of today: moderation
 const CANCEL = "/orders/pavilion/200001/cancel";
 const REFUND_DONE =
   "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней).";
+
+// One sign-in for the whole file: a phone gets at most 5 codes in 2 hours,
+// and the other specs sign the demo customer in too.
+const state = join(tmpdir(), `lk-e2e-refund-${process.pid}.json`);
+test.beforeAll(async () => {
+  const ctx = await request.newContext({ baseURL: process.env.LK_E2E_URL, storageState: { cookies: [], origins: [] } });
+  expect((await ctx.post("/login", { form: { phone: DEMO }, maxRedirects: 0 })).status()).toBe(303);
+  const { code } = await lastCode(DEMO);
+  expect((await ctx.post("/login/code", { form: { code }, maxRedirects: 0 })).status()).toBe(303);
+  await ctx.storageState({ path: state });
+  await ctx.dispose();
+});
+test.use({ storageState: state });
 
 type StoredRefund = { path: string; orderId: string; documents: { name: string; size: number }[] };
 
@@ -32,7 +47,6 @@ for (const width of [360, 1280]) {
     test.use({ viewport: { width, height: 800 } });
 
     test("the forms and a refused refund pass axe", async ({ page }, info) => {
-      await signInByForm(page, DEMO);
       expect((await page.goto(CANCEL))?.status()).toBe(200);
       await check(page, info, "cancel", width);
       expect((await page.goto(TODAY))?.status()).toBe(200);
@@ -57,7 +71,6 @@ test.describe("a refund in moderation mode with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
   test("reason and two files: the provider gets both", async ({ page }) => {
-    await signInByForm(page, DEMO);
     await page.goto(TODAY);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Оформить возврат");
     await expect(page.locator("main")).toContainText("Вы уверены что хотите оформить возврат?");
