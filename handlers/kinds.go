@@ -180,6 +180,7 @@ var pavilionKind = &kind{
 	actions:  []action{actTransfer, actCancel, actRefund},
 	labels:   map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
 	transfer: pavilionMove.transfer(),
+	refund:   refundPavilion,
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},
@@ -198,6 +199,7 @@ var roomKind = &kind{
 	actions:  []action{actTransfer, actCancel, actRefund},
 	labels:   map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
 	transfer: roomMove.transfer(),
+	refund:   refundRoom,
 	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 		return msgRentCanceled, s.gw.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
 	},
@@ -217,6 +219,7 @@ var aquaKind = &kind{
 	keepsCanceled: true,
 	// Tickets are given back through a refund: there is no cancel call.
 	actions: []action{actTransfer, actRefund},
+	refund:  refundAqua,
 }
 
 var hotelKind = &kind{
@@ -234,6 +237,7 @@ var hotelKind = &kind{
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
 	cancel:        cancelHotel,
+	refund:        refundHotel,
 }
 
 // ---- builders: the provider's order as cards, pages and flags (SPEC §2) ----
@@ -325,7 +329,9 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
-			actRefund:   o.Paid && !o.Canceled && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
+			// canCancel: the provider still lets go of the tickets (not
+			// for a past visit).
+			actRefund: o.Paid && !o.Canceled && o.CanCancel && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
 		},
 	}
 	out.detail.Tickets = tickets
@@ -374,7 +380,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 			// needs a reason and documents from the first day on: then
 			// the refund is the way out.
 			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(s.when(o.HourBeg), s.now()) == gateway.RefundDirect),
-			actRefund: o.Paid && !o.Canceled,
+			actRefund: o.Paid && !o.Canceled && o.CanCancel,
 		},
 	}
 	out.detail.Rooms = rooms

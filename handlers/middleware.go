@@ -136,7 +136,10 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return tooLarge(r)
 		}
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
-		if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+		// Forms are read here, so that one too long without a Content-Length
+		// is a 413 too; an upload streams its own parts (order_refund.go),
+		// file by file in memory, never to disk.
+		if (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && !isUpload(r) {
 			var err error
 			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
 				err = r.ParseMultipartForm(formMemory)

@@ -47,6 +47,8 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST(routeOrder+"/confirm", s.orderConfirm)
 	g.GET(routeOrder+"/cancel", s.orderCancelForm)
 	g.POST(routeOrder+"/cancel", s.orderCancel)
+	g.GET(routeOrder+"/refund", s.orderRefundForm)
+	g.POST(routeOrder+"/refund", s.orderRefund)
 	g.GET(routeOrder+"/transfer", s.orderTransferForm)
 	g.POST(routeOrder+"/transfer", s.orderTransfer)
 	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)

@@ -73,7 +73,8 @@ type Options struct {
 	Provider Provider
 	Sessions *Sessions
 	Limiter  Limiter
-	Once     Once // one-time action tokens; nil means in memory
+	Once     Once        // one-time action tokens; nil means in memory
+	Files    RefundFiles // refund documents kept after a refusal; nil means in memory
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -101,6 +102,7 @@ type Server struct {
 	interval  time.Duration
 	confirms  flights
 	once      Once
+	files     RefundFiles
 	storePing func(context.Context) error
 	site      *views.Site
 	assets    *views.Assets
@@ -118,7 +120,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, storePing: o.StorePing, site: o.Site, assets: o.Assets,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 		interval: o.CodeInterval,
 	}
@@ -139,6 +141,9 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.once == nil {
 		s.once = NewMemoryOnce(s.now)
+	}
+	if s.files == nil {
+		s.files = NewMemoryRefundFiles(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts

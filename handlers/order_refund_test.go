@@ -1,0 +1,487 @@
+package handlers_test
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+)
+
+const msgRefundDone = "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
+
+// refundKinds are the demo orders that can be refunded, one per kind, all
+// before their start date (direct refunds).
+var refundKinds = []struct {
+	kind, id, call string
+}{
+	{"pavilion", sandbox.DemoPavilionRent, "Rent/registerRefund"},
+	{"celRoom", sandbox.DemoRoomRent, "CelRooms/registerRefund"},
+	{"aqua", sandbox.DemoAquaPaid, "aqua/registerRefund1C"},
+	{"hotel", sandbox.DemoHotelPaid, "hotel/registerRefund"},
+}
+
+// A direct refund of every kind: the contact prefilled from the profile, no
+// reason asked, one provider call, the success text once on /orders; the
+// same form again calls nobody and answers the same.
+func TestRefundEveryKind(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range refundKinds {
+		t.Run(tc.kind, func(t *testing.T) {
+			a.sb.Reset()
+			action := "/orders/" + tc.kind + "/" + tc.id + "/refund"
+			order := a.get("/orders/" + tc.kind + "/" + tc.id)
+			if href := order.doc.Find(`a[data-action="refund"]`).AttrOr("href", ""); href != action {
+				t.Fatalf("the order offers no refund (%q)", href)
+			}
+			p := a.get(action)
+			if p.StatusCode != http.StatusOK || p.text("h1") != "Оформить возврат" || !strings.Contains(p.text("main"), "Вы уверены что хотите оформить возврат?") {
+				t.Fatalf("GET: %d %q", p.StatusCode, p.text("h1"))
+			}
+			if a.sb.Calls("auth/getClientInfo") != 1 {
+				t.Errorf("profile asked %d times", a.sb.Calls("auth/getClientInfo"))
+			}
+			for name, want := range map[string]string{"surname": "Иванов", "name": "Иван", "secondName": "Иванович",
+				"email": "ivanov@example.ru", "phone": "+7 (900) 000-00-00"} {
+				if got := p.doc.Find(`input[name="`+name+`"]`).AttrOr("value", ""); got != want {
+					t.Errorf("%s prefilled %q, want %q", name, got, want)
+				}
+			}
+			if p.doc.Find(`[name="comment"], input[type="file"]`).Length() != 0 {
+				t.Error("a direct refund asks for a reason or documents")
+			}
+			if !strings.Contains(p.text("main"), "К возврату: ") {
+				t.Error("the amount is not shown")
+			}
+			if enc := p.doc.Find(`form[action="`+action+`"]`).AttrOr("enctype", ""); enc != "multipart/form-data" {
+				t.Errorf("enctype %q", enc)
+			}
+			extra := url.Values{}
+			if tc.kind == "aqua" {
+				paid := a.ticketIDs(sandbox.DemoGUID, tc.id, gateway.TicketPaid)
+				extra["tickets"] = paid[:1]
+			}
+			form := p.browserForm(action)
+			for k, v := range extra {
+				form[k] = v
+			}
+			r := a.postFiles(a.client, action, form, nil)
+			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders" {
+				t.Fatalf("POST: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+			}
+			if n := a.sb.Calls(tc.call); n != 1 {
+				t.Errorf("%s called %d times", tc.call, n)
+			}
+			got := a.lastRefund()
+			if got.Path != tc.call || got.OrderID != tc.id || got.Form == nil || got.Form.Surname != "Иванов" ||
+				got.Form.Phone != "79000000000" || got.Form.OrderID != tc.id || len(got.Documents) != 0 {
+				t.Errorf("the provider got %+v", got)
+			}
+			if tc.kind == "aqua" {
+				if len(got.Products) != 1 || got.Products[0].ProductID == "" || got.Products[0].Barcode == "" ||
+					!strings.HasPrefix(got.Products[0].EventDate, "Дата: ") || got.Products[0].Price <= 0 || got.Products[0].Name == "" {
+					t.Errorf("products %+v", got.Products)
+				}
+			}
+			if n := a.get("/orders").text(".notice-ok"); n != msgRefundDone {
+				t.Errorf("notice %q", n)
+			}
+			if n := a.get("/orders").text(".notice-ok"); n != "" {
+				t.Errorf("the notice again: %q", n)
+			}
+			again := a.postFiles(a.client, action, form, nil)
+			if again.StatusCode != http.StatusSeeOther || again.Header.Get("Location") != "/orders" || a.sb.Calls(tc.call) != 1 {
+				t.Errorf("replay: %d → %q, calls %d", again.StatusCode, again.Header.Get("Location"), a.sb.Calls(tc.call))
+			}
+		})
+	}
+}
+
+// Order 300005 is today's: without a reason and documents the refund is
+// refused on the server with every answer kept; with them it goes through
+// and the provider gets both files byte for byte.
+func TestRefundModerationToday(t *testing.T) {
+	a := signedIn(t)
+	id, action := sandbox.DemoAquaToday, "/orders/aqua/"+sandbox.DemoAquaToday+"/refund"
+	p := a.get(action)
+	if p.doc.Find(`textarea[name="comment"]`).Length() != 1 || p.doc.Find(`input[type="file"][name="documents"][multiple]`).Length() != 1 {
+		t.Fatal("today's order does not ask for a reason and documents")
+	}
+	if !strings.Contains(p.text("main"), "справка, больничный лист или первая страница паспорта") {
+		t.Error("the documents are not explained")
+	}
+	// The mode is the server's: a field saying otherwise changes nothing.
+	r := a.resubmit(a.client, p, action, url.Values{"surname": {"Петрова"}, "mode": {"direct"}}, nil)
+	if r.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("without reason and documents: %d", r.StatusCode)
+	}
+	if a.sb.Calls("aqua/registerRefund1C") != 0 {
+		t.Fatal("the provider was called")
+	}
+	if !strings.HasPrefix(r.text("title"), "Ошибка: ") {
+		t.Errorf("title %q", r.text("title"))
+	}
+	for field, want := range map[string]string{"comment": "Укажите причину возврата",
+		"documents": "Приложите подтверждающий документ: справка, больничный лист или первая страница паспорта"} {
+		if got := r.text("#" + field + "-error"); !strings.Contains(got, want) {
+			t.Errorf("%s: %q", field, got)
+		}
+		if r.doc.Find(`#error-summary a[href="#`+field+`"]`).Length() != 1 {
+			t.Errorf("%s not in the summary", field)
+		}
+	}
+	if got := r.doc.Find(`input[name="surname"]`).AttrOr("value", ""); got != "Петрова" {
+		t.Errorf("surname not kept: %q", got)
+	}
+	if r.doc.Find(`input[name="tickets"][checked]`).Length() != 1 {
+		t.Error("the chosen ticket is not kept")
+	}
+	a1, a2 := doc("справка.pdf", 300<<10), doc("паспорт.jpg", 1<<20+17)
+	r = a.resubmit(a.client, r, action, url.Values{"comment": {"Заболел ребёнок"}}, []upload{a1, a2})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders" {
+		t.Fatalf("with reason and files: %d\n%s", r.StatusCode, r.text("main"))
+	}
+	got := a.lastRefund()
+	sameDocs(t, got.Documents, a1, a2)
+	if got.Documents[0].Extension != "pdf" || got.Form.Comment != "Заболел ребёнок" || got.Form.Surname != "Петрова" || len(got.Products) != 1 {
+		t.Errorf("the provider got %+v", got)
+	}
+	if a.get("/orders/aqua/"+id).doc.Find(`a[data-action="refund"]`).Length() != 0 {
+		t.Error("refund still offered with no paid ticket left")
+	}
+}
+
+// With the provider failing, the documents are kept for the session and
+// order: the form lists them, and a resubmission without choosing them
+// again delivers them. For every refund call, each in moderation mode.
+func TestRefundFaultKeepsFiles(t *testing.T) {
+	for _, tc := range refundKinds {
+		for _, fault := range []struct {
+			name   string
+			f      sandbox.Fault
+			status int
+			text   string
+		}{
+			{"500", sandbox.Fault{Status: http.StatusInternalServerError}, http.StatusBadGateway, "Сервис временно недоступен (sandbox fault)"},
+			{"drop", sandbox.Fault{Drop: true}, http.StatusServiceUnavailable, "Не удалось выполнить запрос"},
+		} {
+			t.Run(tc.kind+"/"+fault.name, func(t *testing.T) {
+				a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 0} })
+				a.signIn(a.client, demoPhone)
+				a.sb.SetFault(tc.call, fault.f)
+				action := "/orders/" + tc.kind + "/" + tc.id + "/refund"
+				extra := url.Values{"comment": {"Не сможем приехать"}}
+				if tc.kind == "aqua" {
+					extra["tickets"] = a.ticketIDs(sandbox.DemoGUID, tc.id, gateway.TicketPaid)[:1]
+				}
+				f1, f2 := doc(tc.kind+"-справка.pdf", 2000), doc(tc.kind+"-скан", 5000)
+				r := a.submitRefund(a.client, tc.kind, tc.id, extra, []upload{f1, f2})
+				want := fault.text
+				if tc.kind == "aqua" && fault.name == "500" {
+					want = "Ошибка при регистрации возврата: " + fault.text
+				}
+				if r.StatusCode != fault.status || r.text(".notice-err") != want {
+					t.Fatalf("failure: %d %q, want %d %q", r.StatusCode, r.text(".notice-err"), fault.status, want)
+				}
+				if n := a.sb.Calls(tc.call); n != 1 {
+					t.Errorf("%s called %d times", tc.call, n)
+				}
+				kept := r.doc.Find(`button[name="remove"]`)
+				if kept.Length() != 2 || !strings.Contains(r.text("main"), f1.name) {
+					t.Fatalf("kept files: %d", kept.Length())
+				}
+				if got := r.text(`textarea[name="comment"]`); got != "Не сможем приехать" {
+					t.Errorf("reason not kept: %q", got)
+				}
+				a.sb.SetFault(tc.call, sandbox.Fault{})
+				ok := a.resubmit(a.client, r, action, nil, nil)
+				if ok.StatusCode != http.StatusSeeOther {
+					t.Fatalf("resubmission: %d %q", ok.StatusCode, ok.text("main"))
+				}
+				got := a.lastRefund()
+				if got.Path != tc.call || got.OrderID != tc.id {
+					t.Fatalf("refund %s %s", got.Path, got.OrderID)
+				}
+				sameDocs(t, got.Documents, f1, f2)
+			})
+		}
+	}
+}
+
+// A kept file is removed by its own button, without JavaScript, and the
+// answers stay.
+func TestRefundRemoveKeptFile(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
+	f1, f2 := doc("one.txt", 10), doc("two.txt", 20)
+	// No reason: refused, the files kept.
+	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, url.Values{"surname": {"Сидоров"}}, []upload{f1, f2})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.doc.Find(`button[name="remove"]`).Length() != 2 {
+		t.Fatalf("refusal: %d, %d files", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	// Enter in a field submits with the first submit button: not a 'Удалить'.
+	if first := r.doc.Find(`form[action="` + action + `"] button[type="submit"]`).First(); first.AttrOr("name", "") != "" {
+		t.Error("the first submit button of the form removes a file")
+	}
+	id := r.doc.Find(`button[name="remove"]`).First().AttrOr("value", "")
+	r = a.resubmit(a.client, r, action, url.Values{"remove": {id}}, nil)
+	if r.StatusCode != http.StatusOK || r.doc.Find(`button[name="remove"]`).Length() != 1 || strings.Contains(r.text("main"), "one.txt") {
+		t.Fatalf("remove: %d, %d files", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	if got := r.doc.Find(`input[name="surname"]`).AttrOr("value", ""); got != "Сидоров" {
+		t.Errorf("surname not kept: %q", got)
+	}
+	r = a.resubmit(a.client, r, action, url.Values{"comment": {"Причина"}}, nil)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refund: %d %s", r.StatusCode, r.text("main"))
+	}
+	sameDocs(t, a.lastRefund().Documents, f2)
+}
+
+// Kept files belong to one session and one order: another session of the
+// same customer, or another order, sees none of them.
+func TestRefundFilesStayWithTheirSession(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 0} })
+	a.signIn(a.client, demoPhone)
+	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, []upload{doc("secret.pdf", 100)})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("main"), "secret.pdf") {
+		t.Fatalf("refusal: %d", r.StatusCode)
+	}
+	other := a.newClient()
+	a.signIn(other, demoPhone)
+	for _, path := range []string{"/orders/aqua/" + sandbox.DemoAquaToday + "/refund", "/orders/hotel/" + sandbox.DemoHotelPaid + "/refund"} {
+		c := other
+		if strings.Contains(path, "hotel") {
+			c = a.client
+		}
+		if p := a.getWith(c, path); p.StatusCode != http.StatusOK || strings.Contains(p.body, "secret.pdf") {
+			t.Errorf("%s: %d, shows another's file: %v", path, p.StatusCode, strings.Contains(p.body, "secret.pdf"))
+		}
+	}
+	if !strings.Contains(a.get("/orders/aqua/"+sandbox.DemoAquaToday+"/refund").body, "secret.pdf") {
+		p := a.get("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+		t.Fatalf("the file is gone before another session tried anything: %d %s", p.StatusCode, p.text("main"))
+	}
+	// Another session cannot remove it either: its token is not this form's.
+	id := r.doc.Find(`button[name="remove"]`).AttrOr("value", "")
+	form := a.getWith(other, "/orders/aqua/"+sandbox.DemoAquaToday+"/refund").browserForm("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+	form.Set("remove", id)
+	a.postFiles(other, "/orders/aqua/"+sandbox.DemoAquaToday+"/refund", form, nil)
+	if !strings.Contains(a.get("/orders/aqua/"+sandbox.DemoAquaToday+"/refund").body, "secret.pdf") {
+		t.Error("another session removed the file")
+	}
+}
+
+// Every rule is the server's: refused with 422, the reason at the field, and
+// no provider call.
+func TestRefundRulesWithoutProviderCall(t *testing.T) {
+	a := signedIn(t)
+	paid := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)
+	foreign := a.ticketIDs(sandbox.OtherGUID, sandbox.OtherAqua, gateway.TicketPaid)
+	otherOrder := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaVIPRefunded, gateway.TicketPaid)
+	refunded := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaVIPRefunded, gateway.TicketRefunded)
+	eleven := make([]upload, 11)
+	for i := range eleven {
+		eleven[i] = doc("f"+string(rune('a'+i))+".txt", 100+i)
+	}
+	for _, tc := range []struct {
+		name, id, field, text string
+		extra                 url.Values
+		files                 []upload
+	}{
+		{"no ticket", sandbox.DemoAquaPaid, "tickets", "Выберите хотя бы один оплаченный билет", url.Values{"tickets": nil}, nil},
+		{"another customer's ticket", sandbox.DemoAquaPaid, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": foreign}, nil},
+		{"another order's ticket", sandbox.DemoAquaPaid, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": {paid[0], otherOrder[0]}}, nil},
+		{"a refunded ticket", sandbox.DemoAquaVIPRefunded, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": refunded}, nil},
+		{"no surname", sandbox.DemoAquaPaid, "surname", "Укажите фамилию", url.Values{"tickets": paid[:1], "surname": {" "}}, nil},
+		{"no name", sandbox.DemoAquaPaid, "name", "Укажите имя", url.Values{"tickets": paid[:1], "name": {""}}, nil},
+		{"bad phone", sandbox.DemoAquaPaid, "phone", "Укажите номер телефона в формате +7 (9__) ___-__-__", url.Values{"tickets": paid[:1], "phone": {"12345"}}, nil},
+		{"bad e-mail", sandbox.DemoAquaPaid, "email", "Укажите адрес электронной почты в виде name@example.ru", url.Values{"tickets": paid[:1], "email": {"ivanov@"}}, nil},
+		{"no document", sandbox.DemoAquaToday, "documents", "Приложите подтверждающий документ", url.Values{"comment": {"Причина"}}, nil},
+		{"no reason", sandbox.DemoAquaToday, "comment", "Укажите причину возврата", nil, []upload{doc("a.pdf", 10)}},
+		{"an empty file", sandbox.DemoAquaToday, "documents", "Файл «empty.pdf» пустой", url.Values{"comment": {"Причина"}}, []upload{{"empty.pdf", nil}}},
+		{"eleven files", sandbox.DemoAquaToday, "documents", "Можно приложить не больше 10 файлов", url.Values{"comment": {"Причина"}}, eleven},
+		{"a file over 10 MB", sandbox.DemoAquaToday, "documents", "Файл «big.bin» больше 10 МБ", url.Values{"comment": {"Причина"}}, []upload{doc("big.bin", 10<<20+1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a.sb.Reset()
+			r := a.submitRefund(a.client, "aqua", tc.id, tc.extra, tc.files)
+			if r.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d, want 422\n%s", r.StatusCode, r.text("main"))
+			}
+			if got := r.text("#" + tc.field + "-error"); !strings.Contains(got, tc.text) {
+				t.Errorf("%s: %q, want %q", tc.field, got, tc.text)
+			}
+			if !strings.Contains(r.text("#error-summary"), tc.text) {
+				t.Errorf("summary %q", r.text("#error-summary"))
+			}
+			if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+				t.Errorf("the provider was called %d times", n)
+			}
+		})
+	}
+	if n := len(a.sb.Refunds()); n != 0 {
+		t.Errorf("%d refunds registered", n)
+	}
+	// Eleven files are not kept: the customer chooses again.
+	r := a.get("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+	if n := r.doc.Find(`button[name="remove"]`).Length(); n != 1 {
+		t.Errorf("%d files kept, want only a.pdf", n)
+	}
+}
+
+// A lesson has no refund; a second customer gets 404 on every refund and
+// cancel route of the demo customer's orders, and the provider hears nothing.
+func TestRefundAndCancelOwnership(t *testing.T) {
+	a := signedIn(t)
+	if r := a.get("/orders/glk/" + sandbox.DemoLessonCancelable + "/refund"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("lesson refund: %d", r.StatusCode)
+	}
+	form := a.get("/orders/aqua/" + sandbox.DemoAquaPaid + "/refund").browserForm("/orders/aqua/" + sandbox.DemoAquaPaid + "/refund")
+	other := a.newClient()
+	a.signIn(other, otherPhone)
+	a.sb.Reset()
+	orders := []string{"glk/" + sandbox.DemoLessonCancelable, "pavilion/" + sandbox.DemoPavilionCancelOnly, "pavilion/" + sandbox.DemoPavilionRent,
+		"celRoom/" + sandbox.DemoRoomRent, "aqua/" + sandbox.DemoAquaPaid, "aqua/" + sandbox.DemoAquaToday, "hotel/" + sandbox.DemoHotelPaid}
+	for _, o := range orders {
+		for _, act := range []string{"refund", "cancel"} {
+			path := "/orders/" + o + "/" + act
+			if r := a.getWith(other, path); r.StatusCode != http.StatusNotFound {
+				t.Errorf("GET %s: %d", path, r.StatusCode)
+			}
+			if r := a.postFiles(other, path, form, []upload{doc("x.pdf", 10)}); r.StatusCode != http.StatusNotFound {
+				t.Errorf("POST %s (multipart): %d", path, r.StatusCode)
+			}
+			if r := a.postWith(other, path, form, nil); r.StatusCode != http.StatusNotFound {
+				t.Errorf("POST %s: %d", path, r.StatusCode)
+			}
+		}
+	}
+	for call, n := range a.sb.AllCalls() {
+		if strings.Contains(call, "efund") || strings.Contains(call, "ancel") {
+			t.Errorf("%s called %d times", call, n)
+		}
+	}
+}
+
+// 30 MB gets 413 with a Russian page, with or without a Content-Length, and
+// the server goes on serving.
+func TestRefundUploadLimit(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
+	form := a.get(action).browserForm(action)
+	form.Set("comment", "Причина")
+	body, ctype := multipartBody(t, form, []upload{doc("a.bin", 10<<20), doc("b.bin", 10<<20), doc("c.bin", 10<<20)})
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+action, bytes.NewReader(body))
+	req.Header.Set("Content-Type", ctype)
+	r := a.do(a.client, req)
+	if r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.text("main"), "25 МБ") {
+		t.Errorf("30 MB: %d %q", r.StatusCode, r.text("main"))
+	}
+	// Without a Content-Length the limit stops the reading.
+	var head bytes.Buffer
+	w := multipart.NewWriter(&head)
+	for k := range form {
+		_ = w.WriteField(k, form.Get(k))
+	}
+	_, _ = w.CreateFormFile("documents", "huge.bin") // its 30 MB follow
+	req, _ = http.NewRequest(http.MethodPost, a.srv.URL+action, io.MultiReader(&head, &endlessBody{left: 30 << 20}))
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.ContentLength = -1
+	res, err := a.client.Do(req)
+	if err == nil {
+		if res.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("30 MB chunked: %d", res.StatusCode)
+		}
+		res.Body.Close()
+	} else {
+		t.Logf("30 MB chunked: the server closed the connection: %v", err)
+	}
+	if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+		t.Errorf("the provider was called %d times", n)
+	}
+	if r := a.get(action); r.StatusCode != http.StatusOK {
+		t.Errorf("after: %d", r.StatusCode)
+	}
+	// The larger limit is the refund route's only.
+	big := url.Values{"token": {strings.Repeat("x", 100<<10)}}
+	if r := a.post("/orders/pavilion/"+sandbox.DemoPavilionCancelOnly+"/cancel", big); r.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("100 KB cancel form: %d", r.StatusCode)
+	}
+}
+
+// A burst of the same refund form (a double click, a retry) reaches the
+// provider once, and every answer is the first one's.
+func TestRefundTokenBurst(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
+	form := a.get(action).browserForm(action)
+	form.Set("comment", "Причина")
+	files := []upload{doc("a.pdf", 4000), doc("b.pdf", 9000)}
+	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{Delay: 200 * time.Millisecond})
+	const n = 12
+	answers := make([]*resp, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { answers[i] = a.postFiles(a.client, action, form, files) })
+	}
+	wg.Wait()
+	if got := a.sb.Calls("aqua/registerRefund1C"); got != 1 {
+		t.Errorf("the provider was asked %d times", got)
+	}
+	for i, r := range answers {
+		if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders" {
+			t.Errorf("answer %d: %d %q", i, r.StatusCode, r.text(".notice-err"))
+		}
+	}
+	sameDocs(t, a.lastRefund().Documents, files...)
+	if r := a.postFiles(a.client, action, form, files); r.StatusCode != http.StatusSeeOther || a.sb.Calls("aqua/registerRefund1C") != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("aqua/registerRefund1C"))
+	}
+}
+
+// The provider's refusal of a water-park refund reads 'Ошибка при
+// регистрации возврата' with its details, and the files are kept.
+func TestRefundAquaRefusal(t *testing.T) {
+	// We think the visit is tomorrow; the provider knows it is today and
+	// wants a reason and documents.
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 1} })
+	a.signIn(a.client, demoPhone)
+	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, nil)
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(r.text(".notice-err"), "Ошибка при регистрации возврата: ") ||
+		len(r.text(".notice-err")) <= len("Ошибка при регистрации возврата: ") {
+		t.Errorf("refusal: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	if n := a.sb.Calls("aqua/registerRefund1C"); n != 1 {
+		t.Errorf("calls %d", n)
+	}
+}
+
+// A refund the order no longer allows is refused by the guard (409), even
+// with a form that was good when it was shown.
+func TestRefundNoLongerAllowed(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/hotel/" + sandbox.DemoHotelPaid + "/refund"
+	form := a.get(action).browserForm(action)
+	// The stay is refunded behind the page's back.
+	gw, _ := gateway.NewClient(a.sbURL + "/v1")
+	if _, err := gw.RefundHotel(t.Context(), gateway.HotelRefundRequest{OrderID: sandbox.DemoHotelPaid}); err != nil {
+		t.Fatal(err)
+	}
+	a.sb.Reset()
+	r := a.postFiles(a.client, action, form, nil)
+	if r.StatusCode != http.StatusConflict || r.text(".notice-err") != "По этому заказу возврат оформить нельзя." {
+		t.Errorf("refund of a cancelled stay: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	if n := a.sb.Calls("hotel/registerRefund"); n != 0 {
+		t.Errorf("the provider was called %d times", n)
+	}
+}

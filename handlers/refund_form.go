@@ -1,0 +1,436 @@
+package handlers
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// Texts of the refund form's rules (SPEC §5, DESIGN "Uploads").
+const (
+	msgRefundSurname    = "Укажите фамилию"
+	msgRefundName       = "Укажите имя"
+	msgRefundSecondName = "Отчество — не длиннее 100 букв"
+	msgRefundEmail      = "Укажите адрес электронной почты в виде name@example.ru"
+	msgRefundPhone      = "Укажите номер телефона в формате +7 (9__) ___-__-__"
+	msgRefundReason     = "Укажите причину возврата"
+	msgRefundDocuments  = "Приложите подтверждающий документ: справка, больничный лист или первая страница паспорта"
+	msgRefundTickets    = "Выберите хотя бы один оплаченный билет"
+	msgRefundForeign    = "Вернуть можно только оплаченные билеты этого заказа"
+	msgFilesUnreadable  = "Ошибка загрузки файлов"
+	msgFilesTooMany     = "Можно приложить не больше 10 файлов. Выберите файлы ещё раз, не больше 10."
+	msgFilesTooMuch     = "Документы вместе должны быть не больше 25 МБ. Удалите лишние."
+	msgFileTooBig       = "Файл «%s» больше 10 МБ"
+	msgFileEmpty        = "Файл «%s» пустой"
+	msgFileNotKept      = "Файл «%s» не сохранён: уже приложено 10 файлов или 25 МБ"
+	refundCommentMax    = 2000 // runes
+)
+
+// refundInput is the refund form as posted (or prefilled): the raw answers,
+// the files of this request, and what the server worked out for the order.
+type refundInput struct {
+	form     gateway.RefundForm // contact and reason as typed
+	tickets  []string           // water park: the chosen ticket ids
+	files    []RefundFile       // documents of this request, not yet kept
+	fileErrs views.Errors       // files refused while reading
+	tooMany  bool               // more than refundMaxFiles in this request
+	remove   string             // a kept file's id: its 'Удалить' was pressed
+	mode     gateway.RefundKind
+}
+
+// readRefundInput reads the posted form. A multipart body is streamed part by
+// part: each file is read up to 10 MB (the rest of a bigger one is skipped),
+// an 11th file is not read at all, and the whole body stays within the
+// route's 25 MB (bodyLimit). Nothing is written to disk. The values are put
+// back on the request so that the guard can read the token.
+func readRefundInput(c *echo.Context) (refundInput, error) {
+	var in refundInput
+	r := c.Request()
+	body := &overLimit{ReadCloser: r.Body}
+	r.Body = body
+	values := url.Values{}
+	mr, err := r.MultipartReader()
+	switch {
+	case errors.Is(err, http.ErrNotMultipart): // an island without files may post a plain form
+		if err := r.ParseForm(); err != nil {
+			return in, bodyError(err)
+		}
+		values = r.PostForm
+	case err != nil:
+		return in, bodyError(err)
+	default:
+		if err := in.readParts(mr, values); err != nil || body.hit {
+			return in, cmp.Or(err, error(errTooLarge))
+		}
+		r.Form, r.PostForm, r.MultipartForm = values, values, &multipart.Form{Value: values}
+	}
+	text := func(name string) string { return strings.TrimSpace(values.Get(name)) }
+	in.form = gateway.RefundForm{Surname: text("surname"), Name: text("name"), SecondName: text("secondName"),
+		Email: text("email"), Phone: text("phone"), Comment: text("comment")}
+	in.tickets = slices.Compact(slices.Sorted(slices.Values(values["tickets"])))
+	in.remove = values.Get("remove")
+	return in, nil
+}
+
+func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error {
+	for n := 0; ; n++ {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return in.unreadable(err)
+		}
+		if n > 200 { // no form of ours has that many fields
+			return errTooLarge
+		}
+		if p.FormName() == "documents" {
+			if err := in.readFile(p); err != nil {
+				return in.unreadable(err)
+			}
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(p, formLimit+1))
+		switch {
+		case err != nil:
+			return in.unreadable(err)
+		case len(b) > formLimit:
+			return errTooLarge
+		case p.FileName() == "": // a file under another name is not ours to keep
+			values.Add(p.FormName(), string(b))
+		}
+	}
+}
+
+// unreadable stops reading: over the route's limit is 413, anything else
+// leaves what was read and says the files could not be read (SPEC §8).
+func (in *refundInput) unreadable(err error) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return errTooLarge
+	}
+	in.fileErrs.Add("documents", msgFilesUnreadable)
+	return nil
+}
+
+func (in *refundInput) readFile(p *multipart.Part) error {
+	name := cleanFileName(p.FileName())
+	switch {
+	case p.FileName() == "": // 'no file chosen' is an empty part without a name
+		_, err := io.Copy(io.Discard, p)
+		return err
+	case len(in.files) >= refundMaxFiles:
+		in.tooMany = true
+		_, err := io.Copy(io.Discard, p)
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(p, refundMaxFileSize+1))
+	if err == nil {
+		_, err = io.Copy(io.Discard, p) // the rest of a file too big
+	}
+	switch {
+	case err != nil:
+		return err
+	case len(data) > refundMaxFileSize:
+		in.fileErrs.Add("documents", fmt.Sprintf(msgFileTooBig, name))
+	case len(data) == 0:
+		in.fileErrs.Add("documents", fmt.Sprintf(msgFileEmpty, name))
+	default:
+		in.files = append(in.files, RefundFile{Name: name, Data: data})
+	}
+	return nil
+}
+
+// cleanFileName keeps a browser's file name printable and short; it is never
+// used as a path.
+func cleanFileName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) || r == '/' || r == '\\' {
+			return -1
+		}
+		return r
+	}, path.Base(strings.ReplaceAll(name, `\`, "/")))
+	for utf8.RuneCountInString(name) > 120 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if strings.Trim(name, ". ") == "" {
+		return "document"
+	}
+	return name
+}
+
+// overLimit notes that the body went beyond the route's limit, however the
+// multipart reader words the error it gets.
+type overLimit struct {
+	io.ReadCloser
+	hit bool
+}
+
+func (o *overLimit) Read(p []byte) (int, error) {
+	n, err := o.ReadCloser.Read(p)
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		o.hit = true
+	}
+	return n, err
+}
+
+// bodyError is a body that could not be read as a form.
+func bodyError(err error) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return errTooLarge
+	}
+	return &httpError{http.StatusBadRequest, "Недопустимый запрос", msgMethod}
+}
+
+// check applies the refund's rules to the answers (SPEC §4, §5); kept are the
+// documents sent before. The errors come in the order of the fields.
+func (in *refundInput) check(o order, kept []RefundFile) views.Errors {
+	var e views.Errors
+	if w, ok := o.wire.(gateway.AquaOrder); ok {
+		switch {
+		case len(in.tickets) == 0:
+			e.Add("tickets", msgRefundTickets)
+		case slices.ContainsFunc(in.tickets, func(id string) bool { _, ok := paidTicket(w, id); return !ok }):
+			e.Add("tickets", msgRefundForeign)
+		}
+	}
+	long := func(s string, n int) bool { return utf8.RuneCountInString(s) > n }
+	if f := in.form; f.Surname == "" || long(f.Surname, 100) {
+		e.Add("surname", msgRefundSurname)
+	}
+	if f := in.form; f.Name == "" || long(f.Name, 100) {
+		e.Add("name", msgRefundName)
+	}
+	if long(in.form.SecondName, 100) {
+		e.Add("secondName", msgRefundSecondName)
+	}
+	if a, err := mail.ParseAddress(in.form.Email); in.form.Email != "" && (err != nil || a.Address != in.form.Email || long(a.Address, 100)) {
+		e.Add("email", msgRefundEmail)
+	}
+	if _, ok := parsePhone(in.form.Phone); !ok {
+		e.Add("phone", msgRefundPhone)
+	}
+	if in.mode == gateway.RefundModeration && (in.form.Comment == "" || long(in.form.Comment, refundCommentMax)) {
+		e.Add("comment", msgRefundReason)
+	}
+	e = append(e, in.fileErrs...)
+	docs := in.documents(kept)
+	size := 0
+	for _, f := range docs {
+		size += len(f.Data)
+	}
+	switch {
+	case in.tooMany || len(docs) > refundMaxFiles:
+		e.Add("documents", msgFilesTooMany)
+	case size > refundMaxTotal:
+		e.Add("documents", msgFilesTooMuch)
+	case in.mode == gateway.RefundModeration && len(docs) == 0 && len(in.fileErrs) == 0:
+		e.Add("documents", msgRefundDocuments)
+	}
+	return e
+}
+
+// documents are the kept files and this request's, each once.
+func (in *refundInput) documents(kept []RefundFile) []RefundFile {
+	out := slices.Clone(kept)
+	for _, f := range in.files {
+		if !slices.ContainsFunc(out, func(g RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// request is what the kind's refund call sends.
+func (in *refundInput) request(o order, kept []RefundFile) refundRequest {
+	f := in.form
+	f.OrderID = o.id
+	if d, ok := parsePhone(f.Phone); ok {
+		f.Phone = d
+	}
+	if in.mode != gateway.RefundModeration {
+		f.Comment = ""
+	}
+	docs := []gateway.File{}
+	for _, d := range in.documents(kept) {
+		ext := strings.TrimPrefix(path.Ext(d.Name), ".")
+		docs = append(docs, gateway.File{FileName: d.Name, FileExtension: ext, File: base64.StdEncoding.EncodeToString(d.Data)})
+	}
+	return refundRequest{Form: f, Documents: docs, Tickets: in.tickets}
+}
+
+// keepRefundFiles keeps this request's files for the next attempt; it says
+// which ones did not fit. More than 10 in one request are not kept at all:
+// the customer chooses again.
+func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInput) views.Errors {
+	var e views.Errors
+	if in.tooMany {
+		return nil
+	}
+	for _, f := range in.files {
+		f.ID = randomID()
+		_, err := s.files.Put(ctx, key, f, refundFilesTTL)
+		switch {
+		case errors.Is(err, ErrRefundFilesFull):
+			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
+		case err != nil:
+			s.log.Error("refund file not kept", "err", err)
+			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
+		}
+	}
+	in.files = nil
+	return e
+}
+
+// refundFilesKey is one session's refund of one order.
+func refundFilesKey(sess *Session, o order) string {
+	return sess.ID + "/" + string(o.kind.id) + "/" + o.id
+}
+
+// newRefundInput is the form shown first: the contact from the profile, and
+// the only paid ticket chosen when there is one.
+func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Session) refundInput {
+	in := refundInput{form: refundContact(info, sess, o.id), mode: s.refundMode(o)}
+	in.form.Name = cmp.Or(in.form.Name, sess.Name)
+	in.form.Phone = views.Phone(in.form.Phone)
+	if w, ok := o.wire.(gateway.AquaOrder); ok {
+		for _, t := range w.Tickets {
+			if t.Status == gateway.TicketPaid {
+				in.tickets = append(in.tickets, t.ID)
+			}
+		}
+		if len(in.tickets) > 1 {
+			in.tickets = nil
+		}
+	}
+	return in
+}
+
+// profileLater asks for the customer's profile now and gives it when called,
+// so that it is fetched while the guard fetches the order. A failure leaves
+// the contact empty for the customer to type.
+func (s *Server) profileLater(c *echo.Context) func() gateway.PersonalInfo {
+	ch := make(chan gateway.PersonalInfo, 1)
+	ctx, token := c.Request().Context(), session(c).Token
+	go func() {
+		info, err := s.gw.ClientInfo(ctx, token)
+		if err != nil {
+			s.log.Warn("refund form without the profile", "err", err)
+		}
+		ch <- info
+	}()
+	return func() gateway.PersonalInfo { return <-ch }
+}
+
+// view is the form's view model.
+func (in *refundInput) view(o order, kept []RefundFile) views.RefundForm {
+	f := views.RefundForm{Surname: in.form.Surname, Name: in.form.Name, SecondName: in.form.SecondName, Email: in.form.Email,
+		Phone: in.form.Phone, Comment: in.form.Comment, Moderation: in.mode == gateway.RefundModeration}
+	if w, ok := o.wire.(gateway.AquaOrder); ok {
+		for _, t := range w.Tickets {
+			f.Tickets = append(f.Tickets, views.RefundTicket{
+				ID: t.ID, Label: "№ " + t.TicketNumber + " · " + t.Title + " · " + views.Money(t.Price),
+				Status: gateway.TicketStatusSuffix(t.Status), Choosable: t.Status == gateway.TicketPaid,
+				Chosen: t.Status == gateway.TicketPaid && slices.Contains(in.tickets, t.ID),
+			})
+		}
+	}
+	for _, k := range kept {
+		f.Files = append(f.Files, views.RefundFile{ID: k.ID, Name: k.Name, Size: fileSize(len(k.Data))})
+	}
+	return f
+}
+
+// amountNote is what will be refunded: the order's amount, or for the water
+// park the chosen tickets (all paid ones until some are chosen).
+func (in *refundInput) amountNote(o order) string {
+	w, ok := o.wire.(gateway.AquaOrder)
+	if !ok {
+		return "К возврату: " + views.Money(o.amount) + ". " + msgMoneyBack
+	}
+	var chosen, paid float64
+	for _, t := range w.Tickets {
+		if t.Status == gateway.TicketPaid {
+			paid += t.Price
+			if slices.Contains(in.tickets, t.ID) {
+				chosen += t.Price
+			}
+		}
+	}
+	if chosen == 0 {
+		return "К возврату: стоимость выбранных билетов, всего оплачено " + views.Money(paid) + ". " + msgMoneyBack
+	}
+	return "К возврату: " + views.Money(chosen) + " за выбранные билеты. " + msgMoneyBack
+}
+
+// fileSize is "850 КБ" or "1,2 МБ".
+func fileSize(n int) string {
+	if n < 1<<20 {
+		return strconv.Itoa(max(1, (n+1023)>>10)) + " КБ"
+	}
+	return strings.Replace(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".", ",", 1) + " МБ"
+}
+
+// paidTicket finds a paid ticket of the order by its id.
+func paidTicket(o gateway.AquaOrder, id string) (gateway.Ticket, bool) {
+	i := slices.IndexFunc(o.Tickets, func(t gateway.Ticket) bool { return t.ID == id })
+	if i < 0 || o.Tickets[i].Status != gateway.TicketPaid {
+		return gateway.Ticket{}, false
+	}
+	return o.Tickets[i], true
+}
+
+// ---- the kinds' refund calls (SPEC §7) ----
+
+func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	w := o.wire.(gateway.AquaOrder)
+	products := []gateway.RefundProduct{}
+	for _, id := range r.Tickets {
+		t, _ := paidTicket(w, id)
+		products = append(products, gateway.RefundProduct{
+			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
+			EventDate: "Дата: " + views.Date(s.when(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
+		})
+	}
+	form := r.Form
+	msg, err := s.gw.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
+	if pe, ok := errors.AsType[*gateway.ProviderError](err); ok {
+		// SPEC §8: the water park's refusal reads 'Ошибка при регистрации возврата' and its details.
+		status, _ := explain(err, msgRefundFailed, msgRefundUnreachable)
+		s.log.Warn("order action failed", "action", actRefund, "kind", o.kind.id, "id", o.id, "err", err)
+		details := cmp.Or(pe.Message, http.StatusText(pe.Status))
+		return "", &outcomeError{Outcome{Status: status, Message: strings.TrimSuffix(msgRefundAquaFailed+": "+details, ": ")}}
+	}
+	return msg, err
+}
+
+func refundHotel(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return s.gw.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
+}
+
+func refundPavilion(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return s.gw.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.PavilionOrder), FormRefund: r.Form})
+}
+
+func refundRoom(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return s.gw.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.RoomOrder), FormRefund: r.Form})
+}

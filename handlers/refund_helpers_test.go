@@ -1,0 +1,216 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+)
+
+// upload is a file a test chooses in a form's file input.
+type upload struct {
+	name string
+	data []byte
+}
+
+// doc is a document with n bytes that differ from any other doc's.
+func doc(name string, n int) upload {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + len(name))
+	}
+	copy(b, name)
+	return upload{name, b}
+}
+
+func (u upload) sum() string { s := sha256.Sum256(u.data); return hex.EncodeToString(s[:]) }
+
+// browserForm is what a browser sends of the form posting to action on page
+// r: its hidden, text, e-mail and phone inputs and text areas as shown, and
+// the checked boxes that are not disabled (files are added by postFiles).
+func (r *resp) browserForm(action string) url.Values {
+	v := url.Values{}
+	form := r.doc.Find(`form[action="` + action + `"]`)
+	form.Find(`input`).Each(func(_ int, in *goquery.Selection) {
+		name := in.AttrOr("name", "")
+		_, disabled := in.Attr("disabled")
+		_, checked := in.Attr("checked")
+		switch in.AttrOr("type", "text") {
+		case "hidden", "text", "email", "tel":
+			v.Add(name, in.AttrOr("value", ""))
+		case "checkbox", "radio":
+			if checked && !disabled {
+				v.Add(name, in.AttrOr("value", ""))
+			}
+		}
+	})
+	form.Find(`textarea`).Each(func(_ int, t *goquery.Selection) { v.Add(t.AttrOr("name", ""), t.Text()) })
+	return v
+}
+
+// postFiles posts form as multipart/form-data to action, with files in the
+// documents input; with no files it sends the empty part a browser sends
+// for a file input left alone.
+func (a *app) postFiles(c *http.Client, action string, form url.Values, files []upload) *resp {
+	a.t.Helper()
+	body, ctype := multipartBody(a.t, form, files)
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+action, bytes.NewReader(body))
+	req.Header.Set("Content-Type", ctype)
+	return a.do(c, req)
+}
+
+func multipartBody(t testing.TB, form url.Values, files []upload) ([]byte, string) {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for k, vs := range form {
+		for _, v := range vs {
+			_ = w.WriteField(k, v)
+		}
+	}
+	if len(files) == 0 {
+		files = []upload{{}}
+	}
+	for _, f := range files {
+		p, err := w.CreateFormFile("documents", f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = p.Write(f.data)
+	}
+	_ = w.Close()
+	return b.Bytes(), w.FormDataContentType()
+}
+
+// submitRefund opens the refund page of kind/id as c and posts its form
+// like a browser, with extra answers and files.
+func (a *app) submitRefund(c *http.Client, kind, id string, extra url.Values, files []upload) *resp {
+	a.t.Helper()
+	action := "/orders/" + kind + "/" + id + "/refund"
+	p := a.getWith(c, action)
+	if p.StatusCode != http.StatusOK {
+		a.t.Fatalf("GET %s: %d %s", action, p.StatusCode, p.text("main"))
+	}
+	return a.resubmit(c, p, action, extra, files)
+}
+
+// resubmit posts the form of page p again (the form shown after a refusal).
+func (a *app) resubmit(c *http.Client, p *resp, action string, extra url.Values, files []upload) *resp {
+	a.t.Helper()
+	form := p.browserForm(action)
+	if form.Get("token") == "" {
+		a.t.Fatalf("%s: no form with a token (status %d)", action, p.StatusCode)
+	}
+	for k, vs := range extra {
+		form[k] = vs
+	}
+	return a.postFiles(c, action, form, files)
+}
+
+// lastRefund is the last refund request the sandbox received.
+func (a *app) lastRefund() sandbox.StoredRefund {
+	a.t.Helper()
+	list := a.sb.Refunds()
+	if len(list) == 0 {
+		a.t.Fatal("the provider received no refund")
+	}
+	return list[len(list)-1]
+}
+
+// sameDocs checks that the provider got exactly files, byte for byte.
+func sameDocs(t *testing.T, got []sandbox.StoredDocument, files ...upload) {
+	t.Helper()
+	if len(got) != len(files) {
+		t.Fatalf("the provider got %d documents, want %d", len(got), len(files))
+	}
+	for i, f := range files {
+		if got[i].Name != f.name || got[i].Size != len(f.data) || got[i].SHA256 != f.sum() {
+			t.Errorf("document %d: %s %d %s, want %s %d %s", i, got[i].Name, got[i].Size, got[i].SHA256[:8], f.name, len(f.data), f.sum()[:8])
+		}
+	}
+}
+
+// ticketIDs are the ids of the tickets of a water-park order with status.
+func (a *app) ticketIDs(guid, orderID, status string) []string {
+	a.t.Helper()
+	gw, err := gateway.NewClient(a.sbURL + "/v1")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	o, err := gw.AquaOrder(context.Background(), guid, orderID)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	var ids []string
+	for _, t := range o.Tickets {
+		if t.Status == status {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
+}
+
+// startingOn is the provider with every order fetched starting on day off
+// from today (its time kept): off 0 makes a refund need a reason and
+// documents on our side, while the sandbox's own dates stay as they are.
+type startingOn struct {
+	handlers.Provider
+	off int
+}
+
+func (p startingOn) move(dt string) string {
+	if len(dt) < 10 {
+		return dt
+	}
+	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, p.off).Format("02.01.2006") + dt[10:]
+}
+
+func (p startingOn) PavilionOrder(ctx context.Context, guid, id string) (gateway.PavilionOrder, error) {
+	o, err := p.Provider.PavilionOrder(ctx, guid, id)
+	o.HourBeg = p.move(o.HourBeg)
+	return o, err
+}
+
+func (p startingOn) RoomOrder(ctx context.Context, guid, id string) (gateway.RoomOrder, error) {
+	o, err := p.Provider.RoomOrder(ctx, guid, id)
+	o.HourBeg = p.move(o.HourBeg)
+	return o, err
+}
+
+func (p startingOn) AquaOrder(ctx context.Context, guid, id string) (gateway.AquaOrder, error) {
+	o, err := p.Provider.AquaOrder(ctx, guid, id)
+	o.DateBeg = p.move(o.DateBeg)
+	return o, err
+}
+
+func (p startingOn) HotelOrder(ctx context.Context, guid, id string) (gateway.HotelOrder, error) {
+	o, err := p.Provider.HotelOrder(ctx, guid, id)
+	o.HourBeg = p.move(o.HourBeg)
+	return o, err
+}
+
+// endlessBody is a body of n bytes sent without a Content-Length.
+type endlessBody struct{ left int }
+
+func (c *endlessBody) Read(p []byte) (int, error) {
+	if c.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), c.left)
+	for i := range n {
+		p[i] = 'x'
+	}
+	c.left -= n
+	return n, nil
+}
