@@ -35,6 +35,12 @@ type RefundFiles interface {
 	Clear(ctx context.Context, key string) error
 }
 
+// What a key of a RefundFiles may hold, for the shared stores.
+const (
+	RefundFilesPerKey = refundMaxFiles
+	RefundBytesPerKey = refundMaxTotal
+)
+
 // ErrRefundFilesFull is a Put that would go beyond a limit of the store.
 var ErrRefundFilesFull = errors.New("handlers: refund files: no room left")
 

@@ -1,7 +1,10 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -156,6 +159,81 @@ func TestLimiterContract(t *testing.T) {
 			}
 			if w, _ := l.Wait(ctx, t0.Add(24*time.Hour), day); w != 0 {
 				t.Errorf("after clear: wait %v", w)
+			}
+		})
+	}
+}
+
+func refundFiles(t *testing.T) map[string]handlers.RefundFiles {
+	r, _ := openRedis(t)
+	return map[string]handlers.RefundFiles{"memory": handlers.NewMemoryRefundFiles(time.Now), "redis": r.Files()}
+}
+
+func TestRefundFilesContract(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range refundFiles(t) {
+		t.Run(name, func(t *testing.T) {
+			key := "s1/aqua/300001"
+			file := func(id, name string, n int) handlers.RefundFile {
+				return handlers.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
+			}
+			if _, err := s.Put(ctx, key, file("a", "справка.pdf", 10), time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			if f, err := s.Put(ctx, key, file("other", "справка.pdf", 10), time.Hour); err != nil || f.ID != "a" {
+				t.Errorf("the same file again: %v %q, want the one kept", err, f.ID)
+			}
+			if l, _ := s.List(ctx, "s2/aqua/300001"); len(l) != 0 {
+				t.Error("another session's key sees the file")
+			}
+			// Parallel puts cannot pass the 10 files of a key together.
+			var wg sync.WaitGroup
+			var full atomic.Int32
+			for i := range 20 {
+				wg.Go(func() {
+					if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, handlers.ErrRefundFilesFull) {
+						full.Add(1)
+					}
+				})
+			}
+			wg.Wait()
+			l, err := s.List(ctx, key)
+			if err != nil || len(l) != handlers.RefundFilesPerKey || full.Load() != 11 {
+				t.Fatalf("%d files kept, %d refused (%v), want 10 and 11", len(l), full.Load(), err)
+			}
+			if l[0].ID != "a" || l[0].Name != "справка.pdf" || !bytes.Equal(l[0].Data, file("", "", 10).Data) {
+				t.Errorf("first file came back as %q %q (%d bytes)", l[0].ID, l[0].Name, len(l[0].Data))
+			}
+			if _, err := s.Put(ctx, "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			big := handlers.RefundFile{ID: "x", Name: "x", Data: make([]byte, handlers.RefundBytesPerKey+1)}
+			if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, handlers.ErrRefundFilesFull) {
+				t.Errorf("over the bytes of a key: %v", err)
+			}
+			if err := s.Remove(ctx, key, "a"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Remove(ctx, key, "unknown"); err != nil {
+				t.Errorf("removing an unknown id: %v", err)
+			}
+			if l, _ := s.List(ctx, key); len(l) != 9 {
+				t.Errorf("after remove: %d files", len(l))
+			}
+			if _, err := s.Put(ctx, key, file("a2", "справка.pdf", 10), time.Hour); err != nil {
+				t.Errorf("a removed file put again: %v", err)
+			}
+			if err := s.Clear(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+			if l, _ := s.List(ctx, key); len(l) != 0 {
+				t.Errorf("after clear: %d files", len(l))
+			}
+			// Kept for the time asked, then gone.
+			_, _ = s.Put(ctx, "s4/glk/1", file("t", "t", 3), 150*time.Millisecond)
+			time.Sleep(300 * time.Millisecond)
+			if l, _ := s.List(ctx, "s4/glk/1"); len(l) != 0 {
+				t.Error("a file outlived its time")
 			}
 		})
 	}

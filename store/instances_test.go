@@ -62,7 +62,7 @@ func newCluster(t *testing.T) *cluster {
 			t.Fatal(err)
 		}
 		e, err := handlers.New(handlers.Options{
-			Provider: gw, Sessions: sessions, Limiter: r, Once: r, StorePing: r.Ping,
+			Provider: gw, Sessions: sessions, Limiter: r, Once: r, Files: r.Files(), StorePing: r.Ping,
 			Site: &views.Site{}, Assets: assets, Static: static,
 		})
 		if err != nil {

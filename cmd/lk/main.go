@@ -99,6 +99,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	var (
 		revoker   handlers.Revoker
 		once      handlers.Once
+		files     handlers.RefundFiles
 		limiter   handlers.Limiter = handlers.NewMemoryLimiter()
 		storePing func(context.Context) error
 	)
@@ -111,7 +112,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		if err := rs.Ping(ctx); err != nil {
 			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
 		}
-		revoker, once, limiter, storePing = rs, rs, rs, rs.Ping
+		revoker, once, limiter, files, storePing = rs, rs, rs, rs.Files(), rs.Ping
 		log.Info("shared state in Redis")
 	} else {
 		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
@@ -141,6 +142,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Sessions:  sessions,
 		Limiter:   limiter,
 		Once:      once,
+		Files:     files,
 		StorePing: storePing,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
