@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -100,7 +101,13 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		// The stay is cancelled: say so, and what is missing.
 		s.log.Error("hotel cancelled without its refund", "id", h.OrderID, "err", err)
 		_, why := explain(err, msgRefundFailed, msgServer)
-		return "", &outcomeError{Outcome{Status: http.StatusBadGateway, Message: msgCancelNoRefund + ": " + why}}
+		// The stay no longer offers a refund (the provider's order has no
+		// flag for one still owed): the resort's staff finish it.
+		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(why, ".") + "."
+		if s.site.SupportPhone != "" {
+			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
+		}
+		return "", &outcomeError{Outcome{Status: http.StatusBadGateway, Message: msg}}
 	}
 	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
 }

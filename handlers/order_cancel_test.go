@@ -79,7 +79,7 @@ func TestCancelProviderFailure(t *testing.T) {
 		{"pavilion", sandbox.DemoPavilionCancelOnly, "Rent/cancelPavilionRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"celRoom", sandbox.DemoRoomRent, "CelRooms/cancelCelRoomRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"hotel", sandbox.DemoHotelPaid, "hotel/cancelOrder", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
-		{"hotel", sandbox.DemoHotelPaid, "hotel/registerRefund", "Бронирование отменено, но возврат не оформлен: Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
+		{"hotel", sandbox.DemoHotelPaid, "hotel/registerRefund", "Бронирование отменено, но возврат не оформлен: Сервис временно недоступен (sandbox fault). Позвоните в службу поддержки: +7 (800) 000-00-00.", http.StatusBadGateway},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			a := signedIn(t)
