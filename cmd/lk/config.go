@@ -29,6 +29,7 @@ type config struct {
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
+	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -49,6 +50,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
+	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
 }
 
 // loadConfig reads and checks the configuration; an error names the variable.
@@ -125,6 +127,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 				return c, fmt.Errorf("LK_TRUSTED_PROXIES: %q is not a CIDR such as 10.0.0.0/8", cidr)
 			}
 			c.TrustedProxies = append(c.TrustedProxies, n)
+		}
+	}
+	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {
+		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
+			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
 		}
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")
