@@ -7,7 +7,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build deps test generate islands templ vet unit vitest e2e clean
+.PHONY: run build bench deps test generate islands templ vet unit vitest e2e clean
 
 ## run: build everything and start the server on the bundled sandbox at http://localhost:8080
 run: generate
@@ -38,6 +38,11 @@ $(MANIFEST): $(NODE_MODULES) $(ISLAND_SRC)
 
 templ: $(TEMPL_SRC)
 	go tool templ generate -path views -log-level warn
+
+## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS)
+bench: deps bin/lk
+	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	@scripts/bench
 
 vet:
 	go vet ./...
