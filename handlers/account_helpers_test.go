@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +76,29 @@ func (a *app) firstFlight(path string) int {
 		}
 	}
 	return n
+}
+
+// formValues is what a browser sends of the form posting to action on
+// page r: its hidden fields (the one-time token among them).
+func (r *resp) formValues(action string) url.Values {
+	v := url.Values{}
+	r.doc.Find(`form[action="` + action + `"] input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
+		v.Add(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
+	return v
+}
+
+// submit opens page as c and posts its form to action, as a browser would,
+// with extra answers added.
+func (a *app) submit(c *http.Client, page, action string, extra url.Values) *resp {
+	a.t.Helper()
+	p := a.getWith(c, page)
+	if p.doc.Find(`form[action="`+action+`"]`).Length() == 0 {
+		a.t.Fatalf("%s: no form posting to %s (status %d)", page, action, p.StatusCode)
+	}
+	form := p.formValues(action)
+	for k, vs := range extra {
+		form[k] = vs
+	}
+	return a.postWith(c, action, form, nil)
 }

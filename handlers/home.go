@@ -36,7 +36,7 @@ func (s *Server) home(c *echo.Context) error {
 	h := views.Home{Name: sess.Name}
 	if infoErr != nil {
 		if msg, out := profileRefused(infoErr); out {
-			s.sessions.End(c.Response(), sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
 		s.log.Warn("profile not loaded", "err", infoErr)
@@ -47,7 +47,7 @@ func (s *Server) home(c *echo.Context) error {
 			h.Name = name
 		}
 	}
-	h.Active, _ = s.split(set)
+	h.Active, _ = s.split(c, set)
 	h.Failed, h.Problems = len(set.failed) > 0, set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome

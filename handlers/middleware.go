@@ -13,9 +13,10 @@ import (
 )
 
 const (
-	keyNonce     = "lk.nonce"
-	keySession   = "lk.session"
-	keyRequestID = "lk.request_id"
+	keyNonce          = "lk.nonce"
+	keySession        = "lk.session"
+	keySessionUnknown = "lk.session-unknown"
+	keyRequestID      = "lk.request_id"
 
 	formLimit   = 64 << 10 // plain forms
 	uploadLimit = 25 << 20 // refund documents
@@ -134,23 +135,44 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// loadSession puts the valid session, if any, into the context.
+// loadSession puts the valid session, if any, into the context. When the
+// sign-out store cannot say whether the cookie was signed out, the session
+// is left out and the failure remembered for requireSession.
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if sess, ok := s.sessions.Read(c.Request()); ok {
+		sess, err := s.sessions.Read(c.Request())
+		switch {
+		case err != nil:
+			s.log.Error("session not checked", "err", err)
+			c.Set(keySessionUnknown, true)
+		case sess != nil:
 			c.Set(keySession, sess)
 		}
 		return next(c)
 	}
 }
 
-// requireSession sends visitors without a session to /login.
+// requireSession sends visitors without a session to /login. A cookie that
+// could not be checked gets a Russian 'try later' page instead: it is
+// neither let in nor signed out, and works again when the store is back.
 func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if session(c) == nil {
+			if unknown, _ := c.Get(keySessionUnknown).(bool); unknown {
+				return errStoreDown
+			}
 			return c.Redirect(http.StatusSeeOther, "/login")
 		}
 		return next(c)
+	}
+}
+
+// endSession signs sess out after the provider refused its token. The
+// cookie goes whatever the store says: the token is no good any more.
+func (s *Server) endSession(c *echo.Context, sess *Session) {
+	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+		s.log.Error("sign-out not stored", "err", err)
+		s.sessions.Clear(c.Response())
 	}
 }
 

@@ -108,8 +108,8 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 			case tc.doc != "" && links.AttrOr("href", "") != tc.doc:
 				t.Errorf("document link %q, want %q", links.AttrOr("href", ""), tc.doc)
 			}
-			// Only buttons whose actions work (this issue): no transfer, cancel or refund.
-			for _, no := range []string{"Перенести", "Отменить", "Оформить возврат"} {
+			// Only buttons whose actions work: no transfer or refund yet.
+			for _, no := range []string{"Перенести", "Оформить возврат"} {
 				if strings.Contains(r.text("main"), no) {
 					t.Errorf("a %q button without a working action", no)
 				}
@@ -126,11 +126,32 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 
 func TestOrderNotFound(t *testing.T) {
 	a := signedIn(t)
-	for _, p := range []string{"/orders/bowling/1", "/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid, "/orders/pavilion/x%22y"} {
+	for _, p := range []string{"/orders/bowling/1", "/orders/pavilion/x%22y"} {
 		r := a.get(p)
 		if r.StatusCode != http.StatusNotFound || r.text("h1") != "Страница не найдена" {
 			t.Errorf("%s: %d %q, want the 404 page", p, r.StatusCode, r.text("h1"))
 		}
+	}
+	// Ids the provider refuses: 404, and its own text replaces the order (SPEC §2).
+	for _, p := range []string{"/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid} {
+		r := a.get(p)
+		if r.StatusCode != http.StatusNotFound || r.text(".notice-err") != "Заказ не найден" || r.doc.Find("article").Length() != 0 {
+			t.Errorf("%s: %d %q, want 404 with the provider's text", p, r.StatusCode, r.text(".notice-err"))
+		}
+	}
+}
+
+// The provider refusing one of the customer's own orders: its message, not
+// a generic page.
+func TestOrderRefusedByProvider(t *testing.T) {
+	a := signedIn(t)
+	a.sb.SetFault("aqua/getAquaOrders", sandbox.Fault{Status: http.StatusBadRequest})
+	r := a.get("/orders/aqua/" + sandbox.DemoAquaPaid)
+	if r.StatusCode != http.StatusNotFound || r.text(".notice-err") != "Сервис временно недоступен (sandbox fault)" {
+		t.Errorf("%d %q, want 404 with the provider's message", r.StatusCode, r.text(".notice-err"))
+	}
+	if r.doc.Find("article").Length() != 0 {
+		t.Error("an order shown although the provider refused it")
 	}
 }
 
@@ -255,8 +276,8 @@ func TestConfirmLesson(t *testing.T) {
 		t.Error("confirm offered in the history")
 	}
 
-	r := a.post(action, url.Values{})
-	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/glk/"+id+"?confirmed=1" {
+	r := a.submit(a.client, "/orders/glk/"+id, action, nil)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/glk/"+id {
 		t.Fatalf("confirm: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
 	}
 	if n := a.sb.Calls("GLK/confirmLesson"); n != 1 {
@@ -266,6 +287,9 @@ func TestConfirmLesson(t *testing.T) {
 	if got := r.text(".notice-ok"); got != "Запись подтверждена" {
 		t.Errorf("notice %q", got)
 	}
+	if got := a.get(r.Request.URL.Path).text(".notice-ok"); got != "" {
+		t.Errorf("the notice is shown again: %q", got)
+	}
 	if r.doc.Find(`form[action$="/confirm"]`).Length() != 0 {
 		t.Error("the button is still there after confirming")
 	}
@@ -273,7 +297,7 @@ func TestConfirmLesson(t *testing.T) {
 		t.Error("the list still offers to confirm")
 	}
 	// Again: the server checks canConfirm itself.
-	r = a.post(action, url.Values{})
+	r = a.post(action, url.Values{"token": {"forged"}})
 	if r.StatusCode != http.StatusConflict || a.sb.Calls("GLK/confirmLesson") != 1 {
 		t.Errorf("second confirm: %d, provider calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
 	}
@@ -282,9 +306,30 @@ func TestConfirmLesson(t *testing.T) {
 		t.Errorf("confirm of a water-park order: %d", r.StatusCode)
 	}
 
+	// Pressed on a list, the customer stays there (SPEC §4: the page reloads).
+	for _, list := range []string{"/", "/orders"} {
+		t.Run("from "+list, func(t *testing.T) {
+			a := signedIn(t)
+			r := a.submit(a.client, list, action, nil)
+			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != list {
+				t.Fatalf("confirm on %s: %d → %q", list, r.StatusCode, r.Header.Get("Location"))
+			}
+			if got := a.get(list).text(".notice-ok"); got != "Запись подтверждена" {
+				t.Errorf("notice on %s: %q", list, got)
+			}
+		})
+	}
+	// Nowhere else, whatever the form says.
+	b := signedIn(t)
+	form := b.get("/").formValues(action)
+	form.Set("back", "https://evil.example/")
+	if r := b.post(action, form); r.Header.Get("Location") != "/orders/glk/"+id {
+		t.Errorf("back to a foreign place: %q", r.Header.Get("Location"))
+	}
+
 	// A provider failure.
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Status: http.StatusInternalServerError})
-	r = a.post("/orders/glk/"+sandbox.DemoLessonTransferable+"/confirm", url.Values{})
+	r = a.submit(a.client, "/", "/orders/glk/"+sandbox.DemoLessonTransferable+"/confirm", nil)
 	if r.StatusCode != http.StatusBadGateway && r.StatusCode != http.StatusConflict {
 		t.Errorf("failed confirm: status %d", r.StatusCode)
 	}

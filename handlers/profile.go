@@ -40,7 +40,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	info, err := s.gw.ClientInfo(c.Request().Context(), sess.Token)
 	if err != nil {
 		if msg, out := profileRefused(err); out {
-			s.sessions.End(c.Response(), sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
 		return &httpError{http.StatusServiceUnavailable, msgServerTitle, msgProfileFailed}
@@ -101,7 +101,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		var pe *gateway.ProviderError
 		switch {
 		case errors.Is(err, gateway.ErrUnauthorized):
-			s.sessions.End(c.Response(), sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, msgSessionOver)
 		case errors.As(err, &pe) && pe.Message != "":
 			f.Errors.Add("", pe.Message) // the provider's errorMessage, in red

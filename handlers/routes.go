@@ -44,19 +44,28 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST(views.PathProfileEdit, s.profileSubmit)
 	g.GET(views.PathOrders, s.orders)
 	g.GET(routeOrder, s.order)
-	g.POST(routeOrder+"/confirm", s.confirmLesson)
+	g.POST(routeOrder+"/confirm", s.orderConfirm)
+	g.GET(routeOrder+"/cancel", s.orderCancelForm)
+	g.POST(routeOrder+"/cancel", s.orderCancel)
+	g.GET(routeOrder+"/transfer", s.orderTransferForm)
+	g.POST(routeOrder+"/transfer", s.orderTransfer)
 	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
 	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
 }
 
-// readyz answers 200 when the provider answers.
+// readyz answers 200 when the provider and the shared store answer.
 func (s *Server) readyz(c *echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
 	if err := s.gw.Ping(ctx); err != nil {
 		return c.String(http.StatusServiceUnavailable, "provider unavailable")
+	}
+	if s.storePing != nil {
+		if err := s.storePing(ctx); err != nil {
+			return c.String(http.StatusServiceUnavailable, "store unavailable")
+		}
 	}
 	return c.String(http.StatusOK, "ok")
 }

@@ -45,6 +45,27 @@ type Provider interface {
 	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
 	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
 	HotelVoucherPDF(ctx context.Context, orderID string) ([]byte, error)
+
+	// Actions on orders (DESIGN "Order actions"); the handlers call them only
+	// after the guard has fetched the order with the session's client id.
+	CancelLesson(ctx context.Context, r gateway.CancelLessonRequest) error
+	Timetable(ctx context.Context, q gateway.TimetableQuery) ([]gateway.Lesson, error)
+	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
+	CancelPavilionRent(ctx context.Context, r gateway.CancelRentRequest) error
+	RefundPavilion(ctx context.Context, r gateway.PavilionRefundRequest) (string, error)
+	PavilionSchedule(ctx context.Context, pavilionID string, date time.Time) (gateway.Schedule, error)
+	ChangePavilionRent(ctx context.Context, r gateway.ChangePavilionRequest) (string, error)
+	CancelRoomRent(ctx context.Context, r gateway.CancelRentRequest) error
+	RefundRoom(ctx context.Context, r gateway.RoomRefundRequest) (string, error)
+	RoomSchedule(ctx context.Context, celRoomID string, date time.Time) (gateway.Schedule, error)
+	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
+	RefundAqua(ctx context.Context, r gateway.AquaRefundRequest) (string, error)
+	TransferTickets(ctx context.Context, r gateway.TransferTicketRequest) error
+	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
+	CancelHotelOrder(ctx context.Context, orderID string) error
+	RefundHotel(ctx context.Context, r gateway.HotelRefundRequest) (string, error)
+	HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error)
+	PushReservation(ctx context.Context, r gateway.PushReservationRequest) error
 }
 
 // Options are the server's dependencies, built by cmd/lk.
@@ -52,14 +73,18 @@ type Options struct {
 	Provider Provider
 	Sessions *Sessions
 	Limiter  Limiter
-	Site     *views.Site
-	Assets   *views.Assets
-	Static   fs.FS // the static/ folder
-	Logger   *slog.Logger
-	Registry prometheus.Registerer
-	Gatherer prometheus.Gatherer
-	Location *time.Location
-	Now      func() time.Time // nil means time.Now
+	Once     Once // one-time action tokens; nil means in memory
+	// StorePing tells whether the shared store answers, for /readyz; nil
+	// when the state is this process's own.
+	StorePing func(context.Context) error
+	Site      *views.Site
+	Assets    *views.Assets
+	Static    fs.FS // the static/ folder
+	Logger    *slog.Logger
+	Registry  prometheus.Registerer
+	Gatherer  prometheus.Gatherer
+	Location  *time.Location
+	Now       func() time.Time // nil means time.Now
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
@@ -67,17 +92,19 @@ type Options struct {
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw       Provider
-	sessions *Sessions
-	limits   Limiter
-	site     *views.Site
-	assets   *views.Assets
-	static   fs.FS
-	log      *slog.Logger
-	loc      *time.Location
-	now      func() time.Time
-	metrics  *metrics
-	gatherer prometheus.Gatherer
+	gw        Provider
+	sessions  *Sessions
+	limits    Limiter
+	once      Once
+	storePing func(context.Context) error
+	site      *views.Site
+	assets    *views.Assets
+	static    fs.FS
+	log       *slog.Logger
+	loc       *time.Location
+	now       func() time.Time
+	metrics   *metrics
+	gatherer  prometheus.Gatherer
 }
 
 // New builds the echo instance with every route and middleware.
@@ -86,7 +113,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, site: o.Site, assets: o.Assets,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 	}
 	if s.limits == nil {
@@ -100,6 +127,9 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.once == nil {
+		s.once = NewMemoryOnce(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts
@@ -133,6 +163,7 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	if sess := session(c); sess != nil {
 		p.User = &views.User{Name: sess.Name}
+		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -37,11 +38,13 @@ type pending struct {
 }
 
 // Revoker remembers signed-out sessions until they would have expired, so a
-// replayed cookie no longer opens the account. In memory by default; several
-// instances need a shared store behind the same interface.
+// replayed cookie no longer opens the account. In memory for tests; the
+// data folder (store.FileRevoker) by default, so a restart forgets nothing;
+// Redis (store.Redis) when several instances share it. An error means the
+// store could not answer: the session is then not let in.
 type Revoker interface {
-	Revoke(id string, until time.Time)
-	Revoked(id string) bool
+	Revoke(ctx context.Context, id string, until time.Time) error
+	Revoked(ctx context.Context, id string) (bool, error)
 }
 
 // memoryRevoker is a Revoker for one instance.
@@ -56,7 +59,7 @@ func NewMemoryRevoker(now func() time.Time) Revoker {
 	return &memoryRevoker{ids: map[string]time.Time{}, now: now}
 }
 
-func (m *memoryRevoker) Revoke(id string, until time.Time) {
+func (m *memoryRevoker) Revoke(_ context.Context, id string, until time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
@@ -66,13 +69,14 @@ func (m *memoryRevoker) Revoke(id string, until time.Time) {
 		}
 	}
 	m.ids[id] = until
+	return nil
 }
 
-func (m *memoryRevoker) Revoked(id string) bool {
+func (m *memoryRevoker) Revoked(_ context.Context, id string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	_, ok := m.ids[id]
-	return ok
+	return ok, nil
 }
 
 // Sessions reads and writes the encrypted, signed session cookie.
@@ -80,6 +84,7 @@ type Sessions struct {
 	codecs  []securecookie.Codec
 	name    string
 	pending string
+	notice  string
 	domain  string
 	revoker Revoker
 	now     func() time.Time
@@ -117,9 +122,9 @@ func NewSessions(keys []Key, domain string, revoker Revoker, now func() time.Tim
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
 	}
-	s := &Sessions{domain: domain, revoker: revoker, now: now, name: "__Host-lk_session", pending: "__Host-lk_pending"}
+	s := &Sessions{domain: domain, revoker: revoker, now: now, name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice"}
 	if domain != "" {
-		s.name, s.pending = "lk_session", "lk_pending"
+		s.name, s.pending, s.notice = "lk_session", "lk_pending", "lk_notice"
 	}
 	for _, k := range keys {
 		c := securecookie.New(k.Hash, k.Block)
@@ -130,16 +135,22 @@ func NewSessions(keys []Key, domain string, revoker Revoker, now func() time.Tim
 	return s, nil
 }
 
-// Read returns the valid, unrevoked session of r, if any.
-func (s *Sessions) Read(r *http.Request) (*Session, bool) {
+// Read returns the valid, unrevoked session of r, or nil when there is
+// none. An error says that r holds a valid cookie whose revocation could not
+// be checked: it is not let in, and not signed out either.
+func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	var sess Session
-	if !s.decode(r, s.name, &sess) {
-		return nil, false
+	if !s.decode(r, s.name, &sess) || sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) {
+		return nil, nil
 	}
-	if sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) || s.revoker.Revoked(sess.ID) {
-		return nil, false
+	revoked, err := s.revoker.Revoked(r.Context(), sess.ID)
+	if err != nil {
+		return nil, fmt.Errorf("handlers: check sign-out: %w", err)
 	}
-	return &sess, true
+	if revoked {
+		return nil, nil
+	}
+	return &sess, nil
 }
 
 // Start makes a new session for a client and sets its cookie.
@@ -158,11 +169,22 @@ func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	return nil
 }
 
-// End revokes sess and deletes the cookie.
-func (s *Sessions) End(w http.ResponseWriter, sess *Session) {
+// End revokes sess and deletes the cookie. When the revocation cannot be
+// stored the cookie is kept, so that the customer can sign out again, and
+// the error says so.
+func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session) error {
 	if sess != nil {
-		s.revoker.Revoke(sess.ID, sess.Expires)
+		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires); err != nil {
+			return fmt.Errorf("handlers: sign out: %w", err)
+		}
 	}
+	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
+	return nil
+}
+
+// Clear deletes the session cookie without revoking it: for a session the
+// provider no longer takes anyway.
+func (s *Sessions) Clear(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
 }
 
@@ -185,6 +207,49 @@ func (s *Sessions) writePending(w http.ResponseWriter, p pending) error {
 
 func (s *Sessions) clearPending(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.pending, "", time.Unix(0, 0)))
+}
+
+// noticeTTL is how long a one-time notice waits for the page it is meant for.
+const noticeTTL = time.Minute
+
+// WriteNotice carries msg to the next page the customer sees, once: the
+// success of an action shown where the 303 after it lands (DESIGN "After an
+// action"). Signed, so nobody can make the account say something else.
+func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
+	v, err := s.seal(s.notice, msg)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, s.cookie(s.notice, v, s.now().Add(noticeTTL)))
+	return nil
+}
+
+// TakeNotice reads the notice waiting for this page, if any, and deletes it.
+func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(s.notice)
+	if err != nil || c.Value == "" {
+		return ""
+	}
+	http.SetCookie(w, s.cookie(s.notice, "", time.Unix(0, 0)))
+	var msg string
+	if !s.open(s.notice, c.Value, &msg) {
+		return ""
+	}
+	return msg
+}
+
+// seal encrypts and signs v for a cookie or form field called name.
+func (s *Sessions) seal(name string, v any) (string, error) {
+	out, err := securecookie.EncodeMulti(name, v, s.codecs[0])
+	if err != nil {
+		return "", fmt.Errorf("handlers: encode %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// open reads what seal made with any of the keys.
+func (s *Sessions) open(name, value string, dst any) bool {
+	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }
 
 func (s *Sessions) decode(r *http.Request, name string, dst any) bool {

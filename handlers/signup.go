@@ -113,7 +113,10 @@ func (s *Server) logout(c *echo.Context) error {
 	if sess != nil {
 		s.log.Info("sign-out", "phone", gateway.MaskPhone(sess.Phone))
 	}
-	s.sessions.End(c.Response(), sess)
+	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+		s.log.Error("sign-out not stored", "err", err)
+		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
+	}
 	s.sessions.clearPending(c.Response())
 	return seeOther(c, views.PathLogin)
 }

@@ -37,6 +37,7 @@ type Page struct {
 	Islands     []string // manifest keys of the islands on this page
 	User        *User    // nil on public pages
 	Nav         string   // which menu item is current: NavHome, NavOrders
+	Notice      string   // a one-time success notice, e.g. after an action
 	Invalid     bool     // the page shows a form with errors
 	Index       bool     // search engines may index this page
 }

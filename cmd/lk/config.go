@@ -29,6 +29,7 @@ type config struct {
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
+	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 }
 
@@ -37,7 +38,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_ADDR", ":8080", "address the server listens on"},
 	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty runs the bundled sandbox"},
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
-	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database"},
+	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
 	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie (SPEC §9); empty: host-only __Host- cookie"},
 	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},
@@ -50,6 +51,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
+	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files); empty: one instance, state in memory and the data folder"},
 	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
 }
 
@@ -127,6 +129,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 				return c, fmt.Errorf("LK_TRUSTED_PROXIES: %q is not a CIDR such as 10.0.0.0/8", cidr)
 			}
 			c.TrustedProxies = append(c.TrustedProxies, n)
+		}
+	}
+	c.RedisURL = get("LK_REDIS_URL")
+	if c.RedisURL != "" {
+		u, err := url.Parse(c.RedisURL)
+		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0", c.RedisURL)
 		}
 	}
 	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {

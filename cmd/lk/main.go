@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
@@ -25,6 +26,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/store"
 	"lk/views"
 )
 
@@ -92,7 +94,33 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		keys = []handlers.Key{handlers.RandomKey()}
 		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
 	}
-	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, handlers.NewMemoryRevoker(time.Now), time.Now)
+	// Shared state: in Redis for several instances, else in this process
+	// and the data folder.
+	var (
+		revoker   handlers.Revoker
+		once      handlers.Once
+		storePing func(context.Context) error
+	)
+	if cfg.RedisURL != "" {
+		rs, err := store.OpenRedis(cfg.RedisURL, reg)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		if err := rs.Ping(ctx); err != nil {
+			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
+		}
+		revoker, once, storePing = rs, rs, rs.Ping
+		log.Info("shared state in Redis")
+	} else {
+		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
+		if err != nil {
+			return err
+		}
+		defer fr.Close()
+		revoker = fr
+	}
+	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, revoker, time.Now)
 	if err != nil {
 		return err
 	}
@@ -108,9 +136,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		log.Warn("pages are served without islands", "err", err)
 	}
 	e, err := handlers.New(handlers.Options{
-		Provider: client,
-		Sessions: sessions,
-		Limiter:  handlers.NewMemoryLimiter(cfg.CodeInterval),
+		Provider:  client,
+		Sessions:  sessions,
+		Limiter:   handlers.NewMemoryLimiter(cfg.CodeInterval),
+		Once:      once,
+		StorePing: storePing,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets:         assets,

@@ -1,0 +1,257 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// action is what a customer can do with an order; its name is the last part
+// of its URL, /orders/{type}/{id}/{action} (DESIGN "Order actions").
+type action string
+
+// Order actions.
+const (
+	actConfirm  action = "confirm"
+	actTransfer action = "transfer"
+	actCancel   action = "cancel"
+	actRefund   action = "refund"
+)
+
+// actionTexts are each action's button and why an order no longer allows it.
+var actionTexts = map[action]struct{ label, refused string }{
+	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить."},
+	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести."},
+	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить."},
+	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя."},
+}
+
+// Texts of refunds that more than one action shows (SPEC §8).
+const (
+	msgRefundFailed = "Произошла ошибка при оформлении возврата"
+	msgRefundDone   = "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
+)
+
+// Texts of the one-time token.
+const (
+	msgStaleForm  = "Страница устарела. Проверьте данные и отправьте ещё раз."
+	msgInProgress = "Запрос уже отправлен и ещё выполняется. Обновите страницу заказа через минуту."
+)
+
+// label is the action's button on an order of kind k.
+func (a action) label(k *kind) string {
+	if l, ok := k.labels[a]; ok {
+		return l
+	}
+	return actionTexts[a].label
+}
+
+// where says which buttons an order shows: a card in a list offers only what
+// is done in place; the order's page offers everything.
+type where int
+
+const (
+	onCard where = iota
+	onPage
+)
+
+// actions lists the buttons of o: its document, then every action its kind
+// offers and the order allows now. An action done in place is a form with a
+// one-time token; the others are links to their own pages.
+func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
+	var out []views.Action
+	kind := string(o.kind.id)
+	if doc := o.kind.document; w == onPage && doc != nil && o.noDoc == "" {
+		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
+	}
+	for _, a := range o.kind.actions {
+		inPlace := a == actConfirm
+		if !o.kind.offers(a) || !o.can[a] || w == onCard && !inPlace {
+			continue
+		}
+		b := views.Action{Name: string(a), Label: a.label(o.kind), URL: views.OrderPath(kind, o.id, string(a))}
+		if inPlace {
+			b.Token = s.token(c, o, a)
+			if w == onCard {
+				b.Back = c.Request().URL.Path
+			}
+		} else {
+			b.Style = "btn-2"
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// guard is the one gate of every order action: the URL's type and id, the
+// kind offering the action at all (404), the order fetched with the
+// session's own client id (404 for anyone else's), and the order allowing
+// the action now (409 with the reason on the order's page).
+func (s *Server) guard(c *echo.Context, a action) (order, error) {
+	k, id, err := orderParams(c)
+	if err != nil {
+		return order{}, err
+	}
+	if !k.offers(a) {
+		return order{}, errNotFound
+	}
+	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	if err != nil {
+		return order{}, fetchError(k, err)
+	}
+	if !o.can[a] && !s.replayed(c, o, a) {
+		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
+	}
+	return o, nil
+}
+
+// replayed tells whether this POST repeats a form already acted on: then
+// it is answered with the first outcome (onlyOnce), not with the order's
+// new state, which the first POST changed.
+func (s *Server) replayed(c *echo.Context, o order, a action) bool {
+	if c.Request().Method != http.MethodPost {
+		return false
+	}
+	t, ok := s.readToken(c, o, a)
+	if !ok {
+		return false
+	}
+	claimed, err := s.once.Claimed(c.Request().Context(), onceKey(t))
+	return err == nil && claimed
+}
+
+// orderError is the order's page with msg, as an error for the error handler.
+func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
+	d := o.detail
+	d.Actions = s.actions(c, o, onPage)
+	d.Error = msg
+	return &pageError{status: status, message: msg, page: views.OrderPage(s.orderPage(c, d), d)}
+}
+
+// ---- once only ----
+
+// actionToken is the one-time token of an action form: sealed with the
+// cookie keys, so it is the server's own, and bound to the session, the
+// order and the action, so it is good for nothing else.
+type actionToken struct {
+	Session string       `json:"s"`
+	Action  action       `json:"a"`
+	Kind    gateway.Kind `json:"k"`
+	Order   string       `json:"o"`
+	Nonce   string       `json:"n"`
+	Issued  int64        `json:"t"` // unix seconds
+}
+
+const (
+	tokenName = "lk_action"
+	tokenTTL  = 24 * time.Hour // a form older than this is shown again
+	// onceTTL keeps an outcome longer than any token that could claim it.
+	onceTTL = tokenTTL + time.Hour
+	// waitFirst bounds how long a repeated POST waits for the first one.
+	waitFirst = 30 * time.Second
+)
+
+// token makes a fresh one-time token for action a on o.
+func (s *Server) token(c *echo.Context, o order, a action) string {
+	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
+	v, err := s.sessions.seal(tokenName, t)
+	if err != nil {
+		s.log.Error("action token", "err", err)
+	}
+	return v
+}
+
+// readToken reads the posted form's token if it is this server's, for this
+// session, order and action, and not stale.
+func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
+	var t actionToken
+	ok := s.sessions.open(tokenName, c.FormValue("token"), &t) && t.Session == session(c).ID &&
+		t.Action == a && t.Kind == o.kind.id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
+	return t, ok
+}
+
+func onceKey(t actionToken) string { return "action:" + t.Nonce }
+
+// backTo is where an action done in place returns: the list it was pressed
+// on (SPEC §4: the page reloads), else fallback. Only the account's own
+// lists, so the field cannot send anyone elsewhere.
+func backTo(c *echo.Context, fallback string) string {
+	switch b := c.FormValue("back"); b {
+	case views.PathHome, views.PathOrders:
+		return b
+	}
+	return fallback
+}
+
+// onlyOnce runs do at most once per token of the posted form. A repeated POST
+// of the same token (at the same time or later) never calls do again: it
+// waits for the first and answers its outcome. A missing, foreign or stale
+// token acts on nothing and asks to send the form again. do gets a context
+// that a browser giving up does not cancel: a provider call once started is
+// seen to its end, so its outcome is known.
+func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context) Outcome) (Outcome, error) {
+	t, ok := s.readToken(c, o, a)
+	if !ok {
+		return Outcome{Status: http.StatusConflict, Message: msgStaleForm}, nil
+	}
+	ctx, key := c.Request().Context(), onceKey(t)
+	wait, cancel := context.WithTimeout(ctx, waitFirst)
+	defer cancel()
+	for {
+		first, out, err := s.once.Claim(ctx, key, onceTTL)
+		switch {
+		case err != nil:
+			return Outcome{}, err
+		case first:
+			out := do(context.WithoutCancel(ctx))
+			if err := s.once.Settle(context.WithoutCancel(ctx), key, out, onceTTL); err != nil {
+				s.log.Error("action outcome not kept", "action", a, "err", err)
+			}
+			return out, nil
+		case out != nil:
+			return *out, nil
+		}
+		select { // the first is still running
+		case <-wait.Done():
+			return Outcome{Status: http.StatusConflict, Message: msgInProgress}, nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// finish answers an action's outcome: a success goes on to its page, which
+// shows the message once; a failure shows the form again (again) with its
+// status and message. An island gets JSON, with a fresh token to try again.
+func (s *Server) finish(c *echo.Context, o order, a action, out Outcome, again func(status int, msg string) error) error {
+	switch {
+	case out.Succeeded() && wantsJSON(c):
+		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Message: out.Message, Redirect: out.Location})
+	case out.Succeeded():
+		if out.Message != "" {
+			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
+				return err
+			}
+		}
+		return seeOther(c, out.Location)
+	case wantsJSON(c):
+		return c.JSON(out.Status, jsonAnswer{Title: "Ой!", Message: out.Message, Token: s.token(c, o, a)})
+	}
+	return again(out.Status, out.Message)
+}
+
+// failed is the outcome of a provider call that did not go through: the
+// provider's text or SPEC §8's, logged without the customer's data.
+func (s *Server) failed(o order, a action, err error, refused, unreachable string) Outcome {
+	if oe, ok := errors.AsType[*outcomeError](err); ok {
+		return oe.out
+	}
+	status, msg := explain(err, refused, unreachable)
+	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
+	return Outcome{Status: status, Message: msg}
+}

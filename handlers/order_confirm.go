@@ -1,0 +1,42 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// Texts of 'Подтвердить запись' (SPEC §8).
+const (
+	msgConfirmed     = "Запись подтверждена"
+	msgConfirmFailed = "Не удалось подтвердить запись"
+)
+
+// orderConfirm is 'Подтвердить запись' (GLK/confirmLesson), posted from the
+// lesson's page or its card. The guard fetches the lesson again and checks
+// canConfirm anew, whatever the page that posted showed; the customer lands
+// back where they pressed it (SPEC §4: the page reloads), with the notice.
+func (s *Server) orderConfirm(c *echo.Context) error {
+	o, err := s.guard(c, actConfirm)
+	if err != nil {
+		return err
+	}
+	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) Outcome {
+		if err := s.gw.ConfirmLesson(ctx, session(c).GUID, o.id); err != nil {
+			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
+			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
+			return out
+		}
+		return Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
+	})
+	if err != nil {
+		return err
+	}
+	return s.finish(c, o, actConfirm, out, func(status int, msg string) error {
+		return s.orderView(c, status, o, msg)
+	})
+}

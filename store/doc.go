@@ -1,0 +1,7 @@
+// Package store keeps the state the personal account shares beyond one
+// request, behind the small interfaces of package handlers: the sign-out
+// deny-list in the data folder (the embedded default, so a restart forgets
+// no sign-out), and everything in Redis when several instances run
+// (LK_REDIS_URL): sign-in limits, the deny-list, one-time action tokens
+// with their outcomes, and refund files kept for a retry.
+package store
