@@ -8,10 +8,11 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// gzipLevel was chosen by measurement (BenchmarkCompressPage and
-// the notes of issue 15): level 5 of klauspost/compress makes the pages
-// about as small as the standard library's default level, at a fraction of
-// its memory and time.
+// gzipLevel was chosen by measurement (BenchmarkCompressPage): at level 5
+// klauspost/compress makes pages about 3 % larger than the standard
+// library's default level in well under half its time; level 6 saves
+// another 2 % of bytes for about a fifth more time. A writer is about 1 MB
+// at any level: what saves memory is taking it late, not the level.
 const gzipLevel = 5
 
 // compress gzips what is worth compressing. The writers come from a pool
