@@ -17,8 +17,8 @@ const gzipLevel = 5
 
 // compress gzips what is worth compressing. The writers come from a pool
 // and are taken only when the first kilobyte of a body is written, so a
-// request waiting for the provider holds none (echo's Gzip took a writer of
-// about 800 KB for every request in flight). PDFs, images and other
+// request waiting for the provider holds none (echo's Gzip took one, which
+// grows to about 800 KB, for every request in flight). PDFs, images and other
 // already-compressed answers pass through as they are.
 func compress(level int) echo.MiddlewareFunc {
 	wrap, err := gzhttp.NewWrapper(
