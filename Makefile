@@ -7,7 +7,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build test generate islands templ vet unit vitest e2e clean
+.PHONY: run build bench deps test generate islands templ vet unit vitest e2e clean
 
 ## run: build everything and start the server on the bundled sandbox at http://localhost:8080
 run: generate
@@ -19,8 +19,12 @@ build: bin/lk
 bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/null) $(shell find static -type f -not -path 'static/dist/*' 2>/dev/null) $(MANIFEST)
 	CGO_ENABLED=0 go build -trimpath -o bin/lk ./cmd/lk
 
+## deps: check the system tools the tests and the benchmark need; install the missing ones (scripts/deps)
+deps:
+	@scripts/deps
+
 ## test: vet, staticcheck, Go tests with the race detector, Vitest, browser tests
-test: generate vet unit vitest e2e
+test: deps generate vet unit vitest e2e
 
 generate: islands templ
 
@@ -35,6 +39,11 @@ $(MANIFEST): $(NODE_MODULES) $(ISLAND_SRC)
 templ: $(TEMPL_SRC)
 	go tool templ generate -path views -log-level warn
 
+## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS)
+bench: deps bin/lk
+	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	@scripts/bench
+
 vet:
 	go vet ./...
 	go tool staticcheck ./...
@@ -45,7 +54,7 @@ unit:
 vitest: $(NODE_MODULES)
 	cd islands && npx vitest run --reporter=dot
 
-e2e: bin/lk $(NODE_MODULES)
+e2e: deps bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
 
 clean:

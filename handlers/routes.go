@@ -16,7 +16,7 @@ import (
 
 // routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
-	e.Use(s.observe, s.secure, middleware.Gzip(), s.handleErrors, middleware.Recover(),
+	e.Use(s.observe, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
 		crossOrigin(), bodyLimit, s.loadSession)
 
 	// Operations.

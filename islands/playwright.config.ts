@@ -1,4 +1,21 @@
-import { defineConfig } from "@playwright/test";
+import { existsSync } from "node:fs";
+import { chromium, defineConfig } from "@playwright/test";
+
+// The browser: LK_CHROMIUM when set, else Debian's Chromium, else
+// Playwright's own when it is installed (scripts/deps picks it the same way
+// and stops `make test` with the install command when none is there).
+function browserPath(): string | undefined {
+  const own = process.env.LK_CHROMIUM;
+  if (own) {
+    if (!existsSync(own)) {
+      throw new Error(`LK_CHROMIUM=${own} does not exist: point it at Chrome or Chromium, or unset it and run: apt-get install -y chromium`);
+    }
+    return own;
+  }
+  if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  if (existsSync(chromium.executablePath())) return undefined; // Playwright's own
+  return "/usr/bin/chromium"; // missing: the launch error names it
+}
 
 // The server is started by e2e/global-setup.ts (from ../bin/lk, so run
 // `go build -o bin/lk ./cmd/lk` first), which puts its address in
@@ -15,8 +32,7 @@ export default defineConfig({
     browserName: "chromium",
     locale: "ru-RU",
     launchOptions: {
-      // Debian's Chromium; Playwright's own browsers cannot be downloaded here.
-      executablePath: "/usr/bin/chromium",
+      executablePath: browserPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -30,6 +30,7 @@ type config struct {
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
+	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -51,6 +52,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
 	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files); empty: one instance, state in memory and the data folder"},
+	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
 }
 
 // loadConfig reads and checks the configuration; an error names the variable.
@@ -134,6 +136,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		u, err := url.Parse(c.RedisURL)
 		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0", c.RedisURL)
+		}
+	}
+	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {
+		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
+			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
 		}
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")

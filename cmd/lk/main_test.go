@@ -24,6 +24,7 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		"LK_LOG_LEVEL":       "loud",
 		"LK_TRUSTED_PROXIES": "10.0.0.1",
 		"LK_CODE_INTERVAL":   "-1s",
+		"LK_DEBUG_ADDR":      "6060",
 	} {
 		_, err := loadConfig(env(map[string]string{name: bad}))
 		if err == nil || !strings.HasPrefix(err.Error(), name+":") {
@@ -52,21 +53,21 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
+// started runs the server with vars until the test stops it, and answers
+// the addresses of its log lines "listening" and "profiling" once it
+// listens, the log, and a function that shuts it down gracefully.
+func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *syncBuffer, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out = &syncBuffer{}
 	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"lk"}, env(map[string]string{
-			"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(),
-		}), out)
-	}()
-	var addr string
-	for deadline := time.Now().Add(20 * time.Second); addr == "" && time.Now().Before(deadline); {
+	go func() { done <- run(ctx, []string{"lk"}, env(vars), out) }()
+	addrs = map[string]string{}
+	for deadline := time.Now().Add(20 * time.Second); addrs["listening"] == "" && time.Now().Before(deadline); {
 		for _, line := range strings.Split(out.String(), "\n") {
 			var l struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" {
-				addr = l.Addr
+			if json.Unmarshal([]byte(line), &l) == nil && l.Addr != "" {
+				addrs[l.Msg] = l.Addr
 			}
 		}
 		select {
@@ -75,9 +76,30 @@ func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	if addr == "" {
+	if addrs["listening"] == "" {
+		cancel()
 		t.Fatalf("never listened:\n%s", out.String())
 	}
+	stop = func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("shutdown: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("no graceful shutdown")
+		}
+	}
+	return addrs, out, stop
+}
+
+func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
+	addrs, out, stop := started(t, map[string]string{
+		"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(),
+	})
+	addr := addrs["listening"]
 	for _, path := range []string{"/healthz", "/readyz", "/login"} {
 		res, err := http.Get(addr + path)
 		if err != nil {
@@ -91,13 +113,5 @@ func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
 	if !strings.Contains(out.String(), "LK_COOKIE_KEYS is not set") {
 		t.Error("no warning about random cookie keys")
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("shutdown: %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("no graceful shutdown")
-	}
+	stop()
 }
