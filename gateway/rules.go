@@ -527,21 +527,35 @@ func (p RangePick) Complete() bool { return !p.Start.IsZero() && !p.End.IsZero()
 
 // ---- lessons ----
 
-// TransferLessons picks the lessons a booking can move to (SPEC §5): the
-// same kind of sport, not the lesson at the booking's own date and time,
+// Rule errors of a lesson transfer.
+var (
+	ErrOtherSport = &RuleError{"Перенос возможен только на занятие того же вида спорта."}
+	ErrSameLesson = &RuleError{"Вы уже записаны на это занятие."}
+)
+
+// CheckLesson tells whether a booking can move to lesson l (SPEC §5): the
+// same kind of sport, and not the lesson at the booking's own date and time.
+func CheckLesson(current LessonOrder, l Lesson) error {
+	if !strings.EqualFold(strings.TrimSpace(l.KindOfSport), strings.TrimSpace(current.KindOfSport)) {
+		return ErrOtherSport
+	}
+	cur, curErr := ParseDateTime(current.DateBeg, nil)
+	if t, err := ParseDateTime(l.DateBeg, nil); err == nil && curErr == nil {
+		if t.Equal(cur) {
+			return ErrSameLesson
+		}
+	} else if strings.TrimSpace(l.DateBeg) == strings.TrimSpace(current.DateBeg) {
+		return ErrSameLesson
+	}
+	return nil
+}
+
+// TransferLessons picks the lessons a booking can move to (CheckLesson),
 // sorted by date.
 func TransferLessons(current LessonOrder, offered []Lesson) []Lesson {
-	curTime, curErr := ParseDateTime(current.DateBeg, nil)
-	sameTime := func(l Lesson) bool {
-		if t, err := ParseDateTime(l.DateBeg, nil); err == nil && curErr == nil {
-			return t.Equal(curTime)
-		}
-		return strings.TrimSpace(l.DateBeg) == strings.TrimSpace(current.DateBeg)
-	}
-	kind := strings.TrimSpace(current.KindOfSport)
 	var out []Lesson
 	for _, l := range offered {
-		if strings.EqualFold(strings.TrimSpace(l.KindOfSport), kind) && !sameTime(l) {
+		if CheckLesson(current, l) == nil {
 			out = append(out, l)
 		}
 	}
