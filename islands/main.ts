@@ -15,6 +15,7 @@ type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
 // Static maps so that Vite sees every import() and splits a chunk per entry.
 export const islands: Record<string, IslandLoader> = {
   "sms-code": () => import("./sms-code/SmsCode"),
+  calendar: () => import("./calendar/TransferCalendar"),
 };
 
 export const enhancements: Record<string, EnhanceLoader> = {

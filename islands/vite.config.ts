@@ -27,6 +27,7 @@ export default defineConfig({
       input: {
         main: "main.ts",
         "sms-code": "sms-code/SmsCode.tsx",
+        calendar: "calendar/TransferCalendar.tsx",
         phone: "enhance/phone.ts",
         birthday: "enhance/birthday.ts",
       },
