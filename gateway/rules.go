@@ -337,6 +337,19 @@ func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCou
 	return nil
 }
 
+// ErrSameSession is a move to the session the tickets are for already.
+var ErrSameSession = &RuleError{"Билеты уже оформлены на этот сеанс."}
+
+// SameSession tells whether s on date is the session order's tickets are
+// for: the same day and start time, of the same class (VIP or not).
+func SameSession(order AquaOrder, s AquaSession, date time.Time) bool {
+	start, err := ParseDateTime(order.DateBeg, nil)
+	if err != nil || !Day(start, nil).Equal(Day(date, nil)) {
+		return false
+	}
+	return start.Format("15:04") == strings.TrimSpace(s.SessionTime) && IsVIP(s.Name) == TicketsVIP(order.Tickets)
+}
+
 // SessionAllowed tells whether CheckSession lets the tickets move.
 func SessionAllowed(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) bool {
 	return CheckSession(s, ticketsVIP, date, now, ticketCount) == nil

@@ -606,3 +606,24 @@ func TestHotelRoomsAndPrice(t *testing.T) {
 		t.Errorf("MovableTickets = %v", m)
 	}
 }
+
+func TestSameSession(t *testing.T) {
+	o := AquaOrder{DateBeg: "19.11.2026 10:00:00", Tickets: []Ticket{{Title: "Взрослый"}}}
+	day := AquaSession{Name: "Дневной", SessionTime: "10:00"}
+	tests := []struct {
+		name string
+		s    AquaSession
+		date time.Time
+		want bool
+	}{
+		{"its own session", day, at(2026, 11, 19, 0, 0), true},
+		{"another day", day, at(2026, 11, 20, 0, 0), false},
+		{"another time", AquaSession{Name: "Вечерний", SessionTime: "16:00"}, at(2026, 11, 19, 0, 0), false},
+		{"the VIP one at the same time", AquaSession{Name: "VIP дневной", SessionTime: "10:00"}, at(2026, 11, 19, 0, 0), false},
+	}
+	for _, tt := range tests {
+		if got := SameSession(o, tt.s, tt.date); got != tt.want {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+	}
+}

@@ -39,11 +39,15 @@ var aquaTransfer = &dayMove{
 		if err != nil {
 			return nil, err
 		}
-		tickets := gateway.MovableTickets(o.wire.(gateway.AquaOrder).Tickets)
+		aq := o.wire.(gateway.AquaOrder)
+		tickets := gateway.MovableTickets(aq.Tickets)
 		vip, now := gateway.TicketsVIP(tickets), s.now()
 		out := make([]option, 0, len(list))
 		for _, x := range list {
 			why := gateway.CheckSession(x, vip, d, now, len(tickets))
+			if why == nil && gateway.SameSession(aq, x, d) {
+				why = gateway.ErrSameSession
+			}
 			out = append(out, option{
 				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
 					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
