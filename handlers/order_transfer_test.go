@@ -31,6 +31,17 @@ func (r *resp) choices(field string) []string {
 	return out
 }
 
+// firstChoice is the first day from today+from to today+to whose transfer
+// page offers a choice named field, and that choice ("", "" if none).
+func (a *app) firstChoice(page, field string, from, to int) (date, value string) {
+	for off := from; off <= to; off++ {
+		if got := a.get(page + "?date=" + isoDay(off)).choices(field); len(got) > 0 {
+			return isoDay(off), got[0]
+		}
+	}
+	return "", ""
+}
+
 // fieldError is the message at field.
 func (r *resp) fieldError(field string) string {
 	return strings.TrimPrefix(r.text("#"+field+"-error"), "Ошибка: ")
@@ -162,12 +173,7 @@ func TestTransferLesson(t *testing.T) {
 	}
 
 	// The move, to the first lesson offered on a day that has one.
-	var date, lesson string
-	for off := 1; off <= 28 && lesson == ""; off++ {
-		if got := a.get(page + "?date=" + isoDay(off)).choices("lessonId"); len(got) > 0 {
-			date, lesson = isoDay(off), got[0]
-		}
-	}
+	date, lesson := a.firstChoice(page, "lessonId", 1, 28)
 	if lesson == "" {
 		t.Fatal("no lesson to move to in a month")
 	}
@@ -283,12 +289,7 @@ func TestTransferAqua(t *testing.T) {
 	}
 
 	// The move to a weekday session that fits.
-	var date, session string
-	for off := 1; off <= 30 && session == ""; off++ {
-		if got := a.get(page + "?date=" + isoDay(off)).choices("sessionId"); len(got) > 0 {
-			date, session = isoDay(off), got[0]
-		}
-	}
+	date, session := a.firstChoice(page, "sessionId", 1, 30)
 	if session == "" {
 		t.Fatal("no session to move to")
 	}
@@ -488,12 +489,7 @@ func TestTransferProviderFaults(t *testing.T) {
 	a.sb.Reset()
 
 	// Moving: the provider's failure is shown on the form, with a new token.
-	var date, lessonID string
-	for off := 1; off <= 28 && lessonID == ""; off++ {
-		if got := a.get(lesson + "?date=" + isoDay(off)).choices("lessonId"); len(got) > 0 {
-			date, lessonID = isoDay(off), got[0]
-		}
-	}
+	date, lessonID := a.firstChoice(lesson, "lessonId", 1, 28)
 	a.sb.SetFault("GLK/changeLessonPeriod", sandbox.Fault{Status: http.StatusInternalServerError})
 	r := a.submit(a.client, lesson+"?date="+date, lesson, url.Values{"date": {date}, "lessonId": {lessonID}})
 	if !failed(r.StatusCode) || r.text("main > .notice-err") == "" || r.formValues(lesson).Get("token") == "" {
@@ -503,12 +499,7 @@ func TestTransferProviderFaults(t *testing.T) {
 		t.Errorf("the lesson chosen is not kept: %q", got)
 	}
 
-	var aquaDate, session string
-	for off := 1; off <= 30 && session == ""; off++ {
-		if got := a.get(aqua + "?date=" + isoDay(off)).choices("sessionId"); len(got) > 0 {
-			aquaDate, session = isoDay(off), got[0]
-		}
-	}
+	aquaDate, session := a.firstChoice(aqua, "sessionId", 1, 30)
 	a.sb.SetFault("aqua/transferTicket", broken)
 	r = a.submit(a.client, aqua+"?date="+aquaDate, aqua, url.Values{"date": {aquaDate}, "sessionId": {session}})
 	if !failed(r.StatusCode) || r.text("main > .notice-err") != "Ошибка при оформлении переноса" {
@@ -582,9 +573,11 @@ func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
 		"/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer",
 		"/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer",
 	} {
-		if n := a.firstFlight(p); n > 14*1024 {
+		n := a.firstFlight(p)
+		if n > 14*1024 {
 			t.Errorf("%s: first flight %d bytes, budget 14 KB", p, n)
 		}
+		t.Logf("%s: first flight %d bytes", p, n)
 		r := a.get(p)
 		src := r.doc.Find(`head script[type=module]`).AttrOr("src", "")
 		if src == "" || r.doc.Find(`head script:not([type=module]):not([type="application/json"])`).Length() != 0 {
