@@ -56,6 +56,18 @@ func ParseDate(s string, loc *time.Location) (time.Time, error) {
 	return t, nil
 }
 
+// ParseDay reads a day a customer chose in a form: "yyyy-mm-dd" (what
+// <input type="date"> sends) or "dd.mm.yyyy" (what a person types).
+func ParseDay(s string, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{LayoutISODate, LayoutDate} {
+		if t, err := time.ParseInLocation(layout, s, orResort(loc)); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("gateway: day %q: want yyyy-mm-dd or dd.mm.yyyy", s)
+}
+
 // ParseBirthdate reads personalInfo.birthdate, "dd_mm_yyyy". An empty string
 // gives the zero time and no error: the provider may not know it.
 func ParseBirthdate(s string, loc *time.Location) (time.Time, error) {

@@ -237,13 +237,42 @@ func IsWeekend(t time.Time) bool {
 	return false
 }
 
-// AquaDateAllowed tells whether water-park tickets for original may move to
+// WindowError is a day outside a transfer window; its text names the window.
+type WindowError struct{ From, To time.Time }
+
+func (e *WindowError) Error() string {
+	return "Выберите дату с " + FormatDate(e.From, nil) + " по " + FormatDate(e.To, nil) + "."
+}
+
+// CheckWindow is InWindow as an error for the customer.
+func CheckWindow(day, from, to time.Time) error {
+	if !InWindow(day, from, to) {
+		return &WindowError{From: Day(from, nil), To: Day(to, nil)}
+	}
+	return nil
+}
+
+// CheckAquaDate checks a move of water-park tickets for original to
 // candidate at now: within the water-park window, and a weekday ticket only
 // to a weekday, a weekend ticket only to a weekend day (SPEC §5, the intended
-// rule).
-func AquaDateAllowed(original, candidate, now time.Time) bool {
+// rule, which the original enforced badly).
+func CheckAquaDate(original, candidate, now time.Time) error {
 	from, to := AquaTransferWindow(now)
-	return InWindow(candidate, from, to) && IsWeekend(original) == IsWeekend(candidate)
+	if err := CheckWindow(candidate, from, to); err != nil {
+		return err
+	}
+	switch weekend := IsWeekend(original); {
+	case weekend && !IsWeekend(candidate):
+		return ErrWeekendOnly
+	case !weekend && IsWeekend(candidate):
+		return ErrWeekdayOnly
+	}
+	return nil
+}
+
+// AquaDateAllowed tells whether CheckAquaDate lets the tickets move.
+func AquaDateAllowed(original, candidate, now time.Time) bool {
+	return CheckAquaDate(original, candidate, now) == nil
 }
 
 // ---- water-park sessions ----
@@ -269,23 +298,61 @@ func TicketsVIP(tickets []Ticket) bool {
 	return slices.ContainsFunc(tickets, func(t Ticket) bool { return IsVIP(t.Title) })
 }
 
-// SessionAllowed tells whether tickets can move to session on date at now
+// MovableTickets are the tickets a transfer moves: all but the refunded.
+func MovableTickets(tickets []Ticket) []Ticket {
+	var out []Ticket
+	for _, t := range tickets {
+		if t.Status != TicketRefunded {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// CheckSession checks a move of tickets to session on date at now
 // (SPEC §5): VIP tickets only to VIP sessions and others only to others; not
 // to a past day; today only to sessions whose end hour is later than the
 // current hour; and only when the session has a place for every ticket.
-func SessionAllowed(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) bool {
-	if IsVIP(s.Name) != ticketsVIP || ticketCount < 1 || s.AvailableCount < ticketCount {
-		return false
+func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) error {
+	switch {
+	case ticketCount < 1:
+		return ErrNoTickets
+	case ticketsVIP && !IsVIP(s.Name):
+		return ErrSessionVIP
+	case !ticketsVIP && IsVIP(s.Name):
+		return ErrSessionRegular
 	}
 	day, today := Day(date, nil), Day(now, nil)
 	switch {
 	case day.Before(today):
-		return false
+		return ErrSessionOver
 	case day.Equal(today):
-		end, ok := sessionEndHour(s.EndTime)
-		return ok && end > now.In(ResortLocation()).Hour()
+		if end, ok := sessionEndHour(s.EndTime); !ok || end <= now.In(ResortLocation()).Hour() {
+			return ErrSessionOver
+		}
 	}
-	return true
+	if s.AvailableCount < ticketCount {
+		return ErrSessionFull
+	}
+	return nil
+}
+
+// ErrSameSession is a move to the session the tickets are for already.
+var ErrSameSession = &RuleError{"Билеты уже оформлены на этот сеанс."}
+
+// SameSession tells whether s on date is the session order's tickets are
+// for: the same day and start time, of the same class (VIP or not).
+func SameSession(order AquaOrder, s AquaSession, date time.Time) bool {
+	start, err := ParseDateTime(order.DateBeg, nil)
+	if err != nil || !Day(start, nil).Equal(Day(date, nil)) {
+		return false
+	}
+	return start.Format("15:04") == strings.TrimSpace(s.SessionTime) && IsVIP(s.Name) == TicketsVIP(order.Tickets)
+}
+
+// SessionAllowed tells whether CheckSession lets the tickets move.
+func SessionAllowed(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) bool {
+	return CheckSession(s, ticketsVIP, date, now, ticketCount) == nil
 }
 
 // sessionEndHour reads "16:00"; a session ending at midnight ("00:00" or
@@ -319,6 +386,13 @@ var (
 	ErrRangeEmpty     = &RuleError{"Дата выезда должна быть позже даты заезда."}
 	ErrDayUnavailable = &RuleError{"На выбранные даты нет свободных номеров."}
 	ErrRangePrice     = &RuleError{"Стоимость выбранных дат не совпадает со стоимостью заказа."}
+	ErrWeekdayOnly    = &RuleError{"Билеты будного дня можно перенести только на будний день."}
+	ErrWeekendOnly    = &RuleError{"Билеты выходного дня можно перенести только на выходной день."}
+	ErrNoTickets      = &RuleError{"В заказе нет билетов для переноса."}
+	ErrSessionVIP     = &RuleError{"VIP-билеты можно перенести только на VIP-сеанс."}
+	ErrSessionRegular = &RuleError{"Обычные билеты нельзя перенести на VIP-сеанс."}
+	ErrSessionOver    = &RuleError{"Этот сеанс уже закончился."}
+	ErrSessionFull    = &RuleError{"На этом сеансе не хватает мест для всех билетов."}
 )
 
 // PeriodAmountError is a slot period whose price differs from the order's
@@ -399,6 +473,31 @@ func HotelDayAvailable(day HotelDay, rooms, familyRooms int) bool {
 	return day.Vacant >= rooms && day.Family >= familyRooms
 }
 
+// HotelRooms is how many ordinary and family rooms an order holds; an order
+// has at least one room even if the lists are missing.
+func HotelRooms(o HotelOrder) (rooms, family int) {
+	rooms, family = len(o.Rooms), len(o.FamilyRooms)
+	if rooms+family == 0 {
+		rooms = 1
+	}
+	return rooms, family
+}
+
+// HotelNightPrice is what a night costs for the order's rooms.
+func HotelNightPrice(day HotelDay, rooms, family int) float64 {
+	return day.Price*float64(rooms) + day.PriceFamily*float64(family)
+}
+
+// HotelDayKey is a night's period as yyyy-mm-dd ("2026-11-21T00:00:00" is
+// read as its date).
+func HotelDayKey(d HotelDay) string {
+	p := strings.TrimSpace(d.Period)
+	if len(p) > len(LayoutISODate) {
+		p = p[:len(LayoutISODate)]
+	}
+	return p
+}
+
 // CheckHotelRange checks a move of order to check-in start and check-out end
 // (SPEC §4): end after start; each night from start up to (not including)
 // end listed in days and available; and the nights' price (price × rooms +
@@ -413,23 +512,16 @@ func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) er
 	}
 	byDate := make(map[string]HotelDay, len(days))
 	for _, d := range days {
-		p := strings.TrimSpace(d.Period)
-		if len(p) > len(LayoutISODate) {
-			p = p[:len(LayoutISODate)] // "2026-11-21T00:00:00"
-		}
-		byDate[p] = d
+		byDate[HotelDayKey(d)] = d
 	}
-	rooms, family := len(order.Rooms), len(order.FamilyRooms)
-	if rooms+family == 0 {
-		rooms = 1 // an order has at least one room even if the list is missing
-	}
+	rooms, family := HotelRooms(order)
 	var total float64
 	for d := s; d.Before(e); d = d.AddDate(0, 0, 1) {
 		day, ok := byDate[FormatISODate(d, nil)]
 		if !ok || !HotelDayAvailable(day, rooms, family) {
 			return ErrDayUnavailable
 		}
-		total += day.Price*float64(rooms) + day.PriceFamily*float64(family)
+		total += HotelNightPrice(day, rooms, family)
 	}
 	if !moneyEqual(total, order.AmountRooms) {
 		return ErrRangePrice
@@ -465,21 +557,35 @@ func (p RangePick) Complete() bool { return !p.Start.IsZero() && !p.End.IsZero()
 
 // ---- lessons ----
 
-// TransferLessons picks the lessons a booking can move to (SPEC §5): the
-// same kind of sport, not the lesson at the booking's own date and time,
+// Rule errors of a lesson transfer.
+var (
+	ErrOtherSport = &RuleError{"Перенос возможен только на занятие того же вида спорта."}
+	ErrSameLesson = &RuleError{"Вы уже записаны на это занятие."}
+)
+
+// CheckLesson tells whether a booking can move to lesson l (SPEC §5): the
+// same kind of sport, and not the lesson at the booking's own date and time.
+func CheckLesson(current LessonOrder, l Lesson) error {
+	if !strings.EqualFold(strings.TrimSpace(l.KindOfSport), strings.TrimSpace(current.KindOfSport)) {
+		return ErrOtherSport
+	}
+	cur, curErr := ParseDateTime(current.DateBeg, nil)
+	if t, err := ParseDateTime(l.DateBeg, nil); err == nil && curErr == nil {
+		if t.Equal(cur) {
+			return ErrSameLesson
+		}
+	} else if strings.TrimSpace(l.DateBeg) == strings.TrimSpace(current.DateBeg) {
+		return ErrSameLesson
+	}
+	return nil
+}
+
+// TransferLessons picks the lessons a booking can move to (CheckLesson),
 // sorted by date.
 func TransferLessons(current LessonOrder, offered []Lesson) []Lesson {
-	curTime, curErr := ParseDateTime(current.DateBeg, nil)
-	sameTime := func(l Lesson) bool {
-		if t, err := ParseDateTime(l.DateBeg, nil); err == nil && curErr == nil {
-			return t.Equal(curTime)
-		}
-		return strings.TrimSpace(l.DateBeg) == strings.TrimSpace(current.DateBeg)
-	}
-	kind := strings.TrimSpace(current.KindOfSport)
 	var out []Lesson
 	for _, l := range offered {
-		if strings.EqualFold(strings.TrimSpace(l.KindOfSport), kind) && !sameTime(l) {
+		if CheckLesson(current, l) == nil {
 			out = append(out, l)
 		}
 	}

@@ -564,3 +564,82 @@ func TestTicketGateCode(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckSessionSaysWhichRule(t *testing.T) {
+	now := at(2026, 11, 21, 15, 40)
+	today, tomorrow := at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0)
+	day := AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
+	vip := AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
+	tests := []struct {
+		name    string
+		s       AquaSession
+		vip     bool
+		date    time.Time
+		tickets int
+		want    error
+	}{
+		{"fits", day, false, tomorrow, 3, nil},
+		{"VIP tickets, ordinary session", day, true, tomorrow, 1, ErrSessionVIP},
+		{"ordinary tickets, VIP session", vip, false, tomorrow, 1, ErrSessionRegular},
+		{"full", vip, true, tomorrow, 3, ErrSessionFull},
+		{"ended today", AquaSession{Name: "Утренний", EndTime: "15:00", AvailableCount: 9}, false, today, 1, ErrSessionOver},
+		{"past day", day, false, at(2026, 11, 20, 0, 0), 1, ErrSessionOver},
+		{"no tickets", day, false, tomorrow, 0, ErrNoTickets},
+	}
+	for _, tt := range tests {
+		if got := CheckSession(tt.s, tt.vip, tt.date, now, tt.tickets); !errors.Is(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCheckAquaDateSaysWhichRule(t *testing.T) {
+	now := at(2026, 11, 18, 12, 0)
+	err := CheckAquaDate(at(2026, 11, 19, 0, 0), at(2026, 12, 25, 0, 0), now)
+	if err == nil || err.Error() != "Выберите дату с 18.11.2026 по 18.12.2026." {
+		t.Errorf("out of the window: %v", err)
+	}
+	if err := CheckAquaDate(at(2026, 11, 19, 0, 0), at(2026, 11, 21, 0, 0), now); !errors.Is(err, ErrWeekdayOnly) {
+		t.Errorf("weekday to Saturday: %v", err)
+	}
+}
+
+func TestHotelRoomsAndPrice(t *testing.T) {
+	o := HotelOrder{Rooms: []Room{{}, {}}, FamilyRooms: []Room{{}}}
+	if r, f := HotelRooms(o); r != 2 || f != 1 {
+		t.Errorf("HotelRooms = %d, %d", r, f)
+	}
+	if r, f := HotelRooms(HotelOrder{}); r != 1 || f != 0 {
+		t.Errorf("HotelRooms of an order without lists = %d, %d", r, f)
+	}
+	if p := HotelNightPrice(HotelDay{Price: 6500, PriceFamily: 9800}, 2, 1); p != 22800 {
+		t.Errorf("HotelNightPrice = %v", p)
+	}
+	if k := HotelDayKey(HotelDay{Period: " 2026-11-21T00:00:00"}); k != "2026-11-21" {
+		t.Errorf("HotelDayKey = %q", k)
+	}
+	if m := MovableTickets([]Ticket{{Status: TicketPaid}, {Status: TicketRefunded}, {Status: TicketWaiting}}); len(m) != 2 {
+		t.Errorf("MovableTickets = %v", m)
+	}
+}
+
+func TestSameSession(t *testing.T) {
+	o := AquaOrder{DateBeg: "19.11.2026 10:00:00", Tickets: []Ticket{{Title: "Взрослый"}}}
+	day := AquaSession{Name: "Дневной", SessionTime: "10:00"}
+	tests := []struct {
+		name string
+		s    AquaSession
+		date time.Time
+		want bool
+	}{
+		{"its own session", day, at(2026, 11, 19, 0, 0), true},
+		{"another day", day, at(2026, 11, 20, 0, 0), false},
+		{"another time", AquaSession{Name: "Вечерний", SessionTime: "16:00"}, at(2026, 11, 19, 0, 0), false},
+		{"the VIP one at the same time", AquaSession{Name: "VIP дневной", SessionTime: "10:00"}, at(2026, 11, 19, 0, 0), false},
+	}
+	for _, tt := range tests {
+		if got := SameSession(o, tt.s, tt.date); got != tt.want {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+	}
+}

@@ -165,6 +165,7 @@ var lessonKind = &kind{
 		l := o.wire.(gateway.LessonOrder)
 		return msgLessonCanceled, s.gw.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
 	},
+	transfer: lessonTransfer.transfer(),
 }
 
 var pavilionKind = &kind{
@@ -218,8 +219,9 @@ var aquaKind = &kind{
 	document:      &document{file: "ticket.pdf", label: "Мой билет", fetch: Provider.AquaTicketPDF},
 	keepsCanceled: true,
 	// Tickets are given back through a refund: there is no cancel call.
-	actions: []action{actTransfer, actRefund},
-	refund:  refundAqua,
+	actions:  []action{actTransfer, actRefund},
+	refund:   refundAqua,
+	transfer: aquaTransfer.transfer(),
 }
 
 var hotelKind = &kind{
@@ -238,6 +240,7 @@ var hotelKind = &kind{
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
 	cancel:        cancelHotel,
 	refund:        refundHotel,
+	transfer:      hotelTransfer,
 }
 
 // ---- builders: the provider's order as cards, pages and flags (SPEC §2) ----

@@ -28,11 +28,6 @@ var rentCases = []rentCase{
 func (rc rentCase) page() string   { return "/orders/" + rc.kind + "/" + rc.id }
 func (rc rentCase) action() string { return rc.page() + "/transfer" }
 
-// isoDay is today+off as <input type="date"> sends it.
-func isoDay(off int) string {
-	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
-}
-
 // slotDay is a day with the hours a test needs, read from the page as a
 // customer sees it: a run of n free hours, and a busy hour right after a
 // free one.

@@ -16,6 +16,7 @@ type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
 export const islands: Record<string, IslandLoader> = {
   "sms-code": () => import("./sms-code/SmsCode"),
   "slot-picker": () => import("./slot-picker/SlotPicker"),
+  calendar: () => import("./calendar/TransferCalendar"),
 };
 
 export const enhancements: Record<string, EnhanceLoader> = {

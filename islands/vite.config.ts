@@ -28,6 +28,7 @@ export default defineConfig({
         main: "main.ts",
         "sms-code": "sms-code/SmsCode.tsx",
         "slot-picker": "slot-picker/SlotPicker.tsx",
+        calendar: "calendar/TransferCalendar.tsx",
         phone: "enhance/phone.ts",
         birthday: "enhance/birthday.ts",
       },

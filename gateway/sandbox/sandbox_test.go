@@ -753,21 +753,27 @@ func TestHotelActions(t *testing.T) {
 		return d.Vacant >= len(o.Rooms) && d.Family >= len(o.FamilyRooms)
 	}
 	full := false
-	start := -1
+	start, dearer := -1, -1 // a free period at the order's price, and one at another price
+	prices := map[float64]bool{}
 	for i, d := range dates.DateList.Days {
 		full = full || d.Vacant == 0 && d.Family == 0
-		if start < 0 && i >= 1 && i+nights <= len(dates.DateList.Days) && d.Period != in.Format(gateway.LayoutISODate) {
-			all := true
+		prices[d.Price] = true
+		if i >= 1 && i+nights <= len(dates.DateList.Days) && d.Period != in.Format(gateway.LayoutISODate) {
+			all, sum := true, 0.0
 			for _, n := range dates.DateList.Days[i : i+nights] {
 				all = all && ok(n)
+				sum += n.Price*float64(len(o.Rooms)) + n.PriceFamily*float64(len(o.FamilyRooms))
 			}
-			if all {
+			switch {
+			case all && sum == o.AmountRooms && start < 0:
 				start = i
+			case all && sum != o.AmountRooms && dearer < 0:
+				dearer = i
 			}
 		}
 	}
-	if !full || start < 0 {
-		t.Fatalf("availability: full day %v, a free period %v", full, start >= 0)
+	if !full || start < 0 || dearer < 0 || len(prices) < 2 {
+		t.Fatalf("availability: full day %v, a free period %v, one at another price %v, prices %v", full, start >= 0, dearer >= 0, prices)
 	}
 	push := func(id string, from time.Time, n int) gateway.Answer {
 		var a gateway.Answer
@@ -777,6 +783,8 @@ func TestHotelActions(t *testing.T) {
 	}
 	newIn, _ := time.ParseInLocation(gateway.LayoutISODate, dates.DateList.Days[start].Period, msk)
 	mustFail(t, "a longer stay than paid", push(DemoHotelPaid, newIn, nights+1))
+	otherIn, _ := time.ParseInLocation(gateway.LayoutISODate, dates.DateList.Days[dearer].Period, msk)
+	mustFail(t, "a stay of the same length at another price", push(DemoHotelPaid, otherIn, nights))
 	mustFail(t, "moving an unpaid order without canTransfer", push(DemoHotelUnpaid, newIn, 2))
 	mustOK(t, "pushReservation", push(DemoHotelPaid, newIn, nights))
 	if m := e.hotelOrder(DemoGUID, DemoHotelPaid).CurrentOrder; m.HourBeg != at(newIn, 16, 0).Format(gateway.LayoutDateTime) {

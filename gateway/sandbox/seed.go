@@ -130,11 +130,23 @@ const (
 	ageAdult = "ADULT"
 	ageChild = "CHILD"
 
-	hotelPrice       = 6500.0 // a standard room, per night
-	hotelPriceFamily = 9800.0 // a family room, per night
-	hotelAddPlace    = 1500.0 // an extra place, per night
-	hotelChild       = 1200.0 // a child, per night
+	hotelPrice         = 6500.0  // a standard room, per weekday night
+	hotelPriceFamily   = 9800.0  // a family room, per weekday night
+	hotelPriceWeekend  = 8000.0  // a standard room, Friday and Saturday nights
+	hotelFamilyWeekend = 12000.0 // a family room, Friday and Saturday nights
+	hotelAddPlace      = 1500.0  // an extra place, per night
+	hotelChild         = 1200.0  // a child, per night
 )
+
+// hotelRates are a night's prices: Friday and Saturday nights are dearer,
+// so two stays of the same length can cost differently (SPEC §4's summed
+// price rule then matters).
+func hotelRates(night time.Time) (price, family float64) {
+	if wd := night.Weekday(); wd == time.Friday || wd == time.Saturday {
+		return hotelPriceWeekend, hotelFamilyWeekend
+	}
+	return hotelPrice, hotelPriceFamily
+}
 
 type trainer struct{ ID, Name, Primary, Secondary string }
 
@@ -346,7 +358,8 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 			}
 		}
 		hv := hash("hotel", dk)
-		hd := gateway.HotelDay{Period: dk, Vacant: 2 + int(hv>>3)%12, Family: 1 + int(hv>>7)%3, Price: hotelPrice, PriceFamily: hotelPriceFamily}
+		price, family := hotelRates(d)
+		hd := gateway.HotelDay{Period: dk, Vacant: 2 + int(hv>>3)%12, Family: 1 + int(hv>>7)%3, Price: price, PriceFamily: family}
 		if hv%8 == 0 {
 			hd.Vacant, hd.Family = 0, 0 // fully booked
 		}
@@ -627,7 +640,10 @@ func (b *seeder) hotel(orderID, client string, inOff, nights int, rooms, family 
 		children += len(r.Childrens)
 	}
 	n := float64(nights)
-	o.AmountRooms = n * (hotelPrice*float64(len(rooms)) + hotelPriceFamily*float64(len(family)))
+	for d := dayOf(in); d.Before(dayOf(out)); d = addDays(d, 1) {
+		price, fam := hotelRates(d)
+		o.AmountRooms += price*float64(len(rooms)) + fam*float64(len(family))
+	}
 	o.AmountAddPlaces = n * hotelAddPlace * float64(addPlaces)
 	o.AmountChildren = n * hotelChild * float64(children)
 	o.AmountAdult = float64(adults)

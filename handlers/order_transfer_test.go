@@ -1,0 +1,592 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+)
+
+// isoDay is the resort's date today+off as a date field sends it.
+func isoDay(off int) string {
+	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
+}
+
+// choices are the values of the radio buttons named field on r.
+func (r *resp) choices(field string) []string {
+	var out []string
+	r.doc.Find(`input[type=radio][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
+		out = append(out, s.AttrOr("value", ""))
+	})
+	return out
+}
+
+// firstChoice is the first day from today+from to today+to whose transfer
+// page offers a choice named field, and that choice ("", "" if none).
+func (a *app) firstChoice(page, field string, from, to int) (date, value string) {
+	for off := from; off <= to; off++ {
+		if got := a.get(page + "?date=" + isoDay(off)).choices(field); len(got) > 0 {
+			return isoDay(off), got[0]
+		}
+	}
+	return "", ""
+}
+
+// fieldError is the message at field.
+func (r *resp) fieldError(field string) string {
+	return strings.TrimPrefix(r.text("#"+field+"-error"), "Ошибка: ")
+}
+
+// recorder keeps what the app asked the provider to move.
+type recorder struct {
+	handlers.Provider
+	mu      sync.Mutex
+	lessons []gateway.ChangeLessonRequest
+	hotels  []gateway.PushReservationRequest
+	pushErr error // answered instead of the provider's when set
+}
+
+func (r *recorder) ChangeLesson(ctx context.Context, q gateway.ChangeLessonRequest) (string, error) {
+	r.mu.Lock()
+	r.lessons = append(r.lessons, q)
+	r.mu.Unlock()
+	return r.Provider.ChangeLesson(ctx, q)
+}
+
+func (r *recorder) PushReservation(ctx context.Context, q gateway.PushReservationRequest) error {
+	r.mu.Lock()
+	r.hotels = append(r.hotels, q)
+	err := r.pushErr
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return r.Provider.PushReservation(ctx, q)
+}
+
+func recorded(t *testing.T) (*app, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { rec.Provider = p; return rec })
+	a.signIn(a.client, demoPhone)
+	return a, rec
+}
+
+// sandboxClient talks to the app's sandbox directly, to find test data.
+func (a *app) sandboxClient() *gateway.Client {
+	a.t.Helper()
+	c, err := gateway.NewClient(a.sbURL + "/v1")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return c
+}
+
+func TestTransferLesson(t *testing.T) {
+	a, rec := recorded(t)
+	id := sandbox.DemoLessonTransferable // D+3 10:00, Смирнова, Горные лыжи, adults
+	page, action := "/orders/glk/"+id+"/transfer", "/orders/glk/"+id+"/transfer"
+	if got := a.get("/orders/glk/" + id).text(`a[href="` + page + `"]`); got != "Перенести запись" {
+		t.Errorf("order page: transfer link %q", got)
+	}
+	r := a.get(page)
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d", page, r.StatusCode)
+	}
+	in := r.doc.Find(`#transfer-day input[type=date][name=date]`)
+	if in.AttrOr("min", "") != isoDay(0) || in.AttrOr("max", "") != time.Now().In(gateway.ResortLocation()).AddDate(0, 1, 0).Format("2006-01-02") || in.AttrOr("value", "") != isoDay(3) {
+		t.Errorf("day field min %q max %q value %q", in.AttrOr("min", ""), in.AttrOr("max", ""), in.AttrOr("value", ""))
+	}
+	if r.doc.Find(`[data-island="calendar"]`).Length() != 1 || r.doc.Find(`script#calendar-props[type="application/json"]`).Length() != 1 {
+		t.Error("no calendar island")
+	}
+	d3 := strings.ReplaceAll(isoDay(3), "-", "")
+	got := r.choices("lessonId")
+	for _, hidden := range []string{"L" + d3 + "-TR01-10", "L" + d3 + "-TR01-12", "L" + d3 + "-TR01-14"} {
+		for _, g := range got {
+			if g == hidden {
+				t.Errorf("%s offered (own lesson, children's group or another sport)", hidden)
+			}
+		}
+	}
+	if strings.Contains(r.text("fieldset.choices"), "Сноуборд") {
+		t.Error("a snowboard lesson is offered for a ski booking")
+	}
+	if len(got) == 0 && !strings.Contains(r.text("fieldset.choices"), "Нет доступных занятий") {
+		t.Error("no lessons and no 'Нет доступных занятий'")
+	}
+	// A day as ДД.ММ.ГГГГ works too, and the page says which lessons.
+	r = a.get(page + "?date=" + day(5))
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), day(5)) {
+		t.Errorf("?date=%s: %d %q", day(5), r.StatusCode, r.text("legend"))
+	}
+	// JSON for the island.
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+page+"?date="+isoDay(5), nil)
+	req.Header.Set("Accept", "application/json")
+	jr := a.do(a.client, req)
+	var ch struct {
+		Date    string
+		Field   string
+		Choices []struct{ Value, Title string }
+	}
+	if err := json.Unmarshal([]byte(jr.body), &ch); err != nil || jr.StatusCode != http.StatusOK || ch.Date != isoDay(5) || ch.Field != "lessonId" {
+		t.Errorf("JSON: %d %v %+v", jr.StatusCode, err, ch)
+	}
+
+	// Refusals: no provider call to move.
+	refuse := []struct {
+		name  string
+		form  url.Values
+		field string
+		want  string
+	}{
+		{"another sport", url.Values{"date": {isoDay(3)}, "lessonId": {"L" + d3 + "-TR01-14"}}, "lessonId", gateway.ErrOtherSport.Error()},
+		{"past one month", url.Values{"date": {isoDay(40)}, "lessonId": {"L" + d3 + "-TR01-16"}}, "date", "Выберите дату с " + day(0)},
+		{"no lesson", url.Values{"date": {isoDay(3)}}, "lessonId", "Выберите занятие."},
+		{"no date", url.Values{"date": {""}, "lessonId": {"L" + d3 + "-TR01-16"}}, "date", "Выберите дату."},
+		{"bad date", url.Values{"date": {"31.02.2026"}, "lessonId": {"x"}}, "date", "Введите дату в формате"},
+		{"unknown lesson", url.Values{"date": {isoDay(3)}, "lessonId": {"L-nope"}}, "lessonId", "Этого варианта нет в списке"},
+		{"yesterday", url.Values{"date": {day(-1)}, "lessonId": {"x"}}, "date", "Выберите дату с"},
+	}
+	for _, tt := range refuse {
+		r := a.submit(a.client, page, action, tt.form)
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(r.fieldError(tt.field), tt.want) ||
+			!strings.Contains(r.text("#error-summary"), tt.want) || !strings.HasPrefix(r.text("title"), "Ошибка: ") {
+			t.Errorf("%s: %d, at the field %q, summary %q", tt.name, r.StatusCode, r.fieldError(tt.field), r.text("#error-summary"))
+		}
+		if v := tt.form.Get("date"); v != "" && r.doc.Find(`#transfer-day input[name=date]`).AttrOr("value", "") == "" {
+			t.Errorf("%s: the date answered is not kept", tt.name)
+		}
+	}
+	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 0 {
+		t.Fatalf("refusals called the provider %d times", n)
+	}
+
+	// The move, to the first lesson offered on a day that has one.
+	date, lesson := a.firstChoice(page, "lessonId", 1, 28)
+	if lesson == "" {
+		t.Fatal("no lesson to move to in a month")
+	}
+	form := url.Values{"date": {date}, "lessonId": {lesson}}
+	p := a.get(page + "?date=" + date)
+	form.Set("token", p.formValues(action).Get("token"))
+	r = a.post(action, form)
+	loc := r.Header.Get("Location")
+	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/glk/") || loc == "/orders/glk/"+id {
+		t.Fatalf("move: %d → %q\n%s", r.StatusCode, loc, r.text("main"))
+	}
+	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+		t.Errorf("GLK/changeLessonPeriod called %d times", n)
+	}
+	q := rec.lessons[0]
+	if q.LessonID != id || q.NewLessonID != lesson || q.Amount != 2500 || q.AgeGroupCode != "ADULT" || q.ChildrenID != "" || q.ClientID != sandbox.DemoGUID ||
+		!strings.HasPrefix(q.NewLessonDate, date[8:10]+"."+date[5:7]+"."+date[:4]+" ") {
+		t.Errorf("changeLessonPeriod request %+v", q)
+	}
+	n := a.get(loc)
+	if got := n.text(".notice-ok"); got != "Перенос выполнен успешно" {
+		t.Errorf("notice %q", got)
+	}
+	// The same form again: the first outcome, no second call.
+	r = a.post(action, form)
+	if a.sb.Calls("GLK/changeLessonPeriod") != 1 {
+		t.Errorf("replayed token: %d, provider called again", r.StatusCode)
+	}
+	if a.get("/orders/glk/"+id).StatusCode != http.StatusNotFound {
+		t.Error("the old booking is still there")
+	}
+}
+
+func TestTransferChildLesson(t *testing.T) {
+	a, rec := recorded(t)
+	id := sandbox.DemoLessonChild // Попова, children's group, child CH-0001
+	page := "/orders/glk/" + id + "/transfer"
+	var date, lesson string
+	for off := 3; off <= 28 && lesson == ""; off++ {
+		r := a.get(page + "?date=" + isoDay(off))
+		if strings.Contains(r.text("fieldset.choices"), "начинающие") || strings.Contains(r.text("fieldset.choices"), "продолжающие") {
+			t.Fatalf("an adults' lesson offered for a children's booking: %s", r.text("fieldset.choices"))
+		}
+		if got := r.choices("lessonId"); len(got) > 0 {
+			date, lesson = isoDay(off), got[0]
+		}
+	}
+	if lesson == "" {
+		t.Fatal("no children's lesson in a month")
+	}
+	r := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "lessonId": {lesson}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("move: %d\n%s", r.StatusCode, r.text("main"))
+	}
+	if q := rec.lessons[0]; q.ChildrenID != "CH-0001" || q.AgeGroupCode != "CHILD" || q.Amount != 2000 {
+		t.Errorf("changeLessonPeriod request %+v", q)
+	}
+}
+
+// aquaDays are the next weekday and the next weekend day after today.
+func aquaDays() (weekday, weekend int) {
+	now := time.Now().In(gateway.ResortLocation())
+	weekday, weekend = -1, -1
+	for off := 1; off <= 14; off++ {
+		wd := now.AddDate(0, 0, off).Weekday()
+		isWeekend := wd == time.Saturday || wd == time.Sunday
+		switch {
+		case isWeekend && weekend < 0:
+			weekend = off
+		case !isWeekend && weekday < 0:
+			weekday = off
+		}
+	}
+	return
+}
+
+func TestTransferAqua(t *testing.T) {
+	a := signedIn(t)
+	id := sandbox.DemoAquaPaid // weekday, 'Дневной', 3 regular tickets
+	page := "/orders/aqua/" + id + "/transfer"
+	weekday, weekend := aquaDays()
+	r := a.get(page)
+	if r.StatusCode != http.StatusOK || r.doc.Find(`[data-island="calendar"]`).Length() != 1 {
+		t.Fatalf("GET: %d", r.StatusCode)
+	}
+	if max := r.doc.Find(`input[name=date]`).AttrOr("max", ""); max != isoDay(30) {
+		t.Errorf("max %q", max)
+	}
+	if strings.Contains(r.text("fieldset.choices"), "VIP") {
+		t.Error("VIP sessions offered for regular tickets")
+	}
+	// A weekend day is refused on the page and on POST.
+	if r := a.get(page + "?date=" + isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != gateway.ErrWeekdayOnly.Error() {
+		t.Errorf("GET a weekend day: %d %q", r.StatusCode, r.fieldError("date"))
+	}
+	wd := strings.ReplaceAll(isoDay(weekday), "-", "")
+	refuse := []struct {
+		name, date, session, field, want string
+	}{
+		{"weekend day", isoDay(weekend), "S" + strings.ReplaceAll(isoDay(weekend), "-", "") + "-1", "date", gateway.ErrWeekdayOnly.Error()},
+		{"VIP session", isoDay(weekday), "S" + wd + "-3", "sessionId", gateway.ErrSessionRegular.Error()},
+		{"past 30 days", isoDay(31), "S-1", "date", "Выберите дату с"},
+		{"no session", isoDay(weekday), "", "sessionId", "Выберите сеанс."},
+	}
+	for _, tt := range refuse {
+		r := a.submit(a.client, page, page, url.Values{"date": {tt.date}, "sessionId": {tt.session}})
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(r.fieldError(tt.field), tt.want) || !strings.Contains(r.text("#error-summary"), tt.want) {
+			t.Errorf("%s: %d %q", tt.name, r.StatusCode, r.fieldError(tt.field))
+		}
+	}
+	if n := a.sb.Calls("aqua/transferTicket"); n != 0 {
+		t.Fatalf("refusals called aqua/transferTicket %d times", n)
+	}
+
+	// The move to a weekday session that fits.
+	date, session := a.firstChoice(page, "sessionId", 1, 30)
+	if session == "" {
+		t.Fatal("no session to move to")
+	}
+	p := a.get(page + "?date=" + date)
+	form := p.formValues(page)
+	form.Set("date", date)
+	form.Set("sessionId", session)
+	r = a.post(page, form)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/aqua/"+id {
+		t.Fatalf("move: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	if got := a.get("/orders/aqua/" + id).text(".notice-ok"); got != "Вы успешно перенесли билеты на другую дату" {
+		t.Errorf("notice %q", got)
+	}
+	// The same token again: no second call (the rules see the tickets are
+	// on that session now, before the token is looked at).
+	r = a.post(page, form)
+	if r.StatusCode == http.StatusOK || a.sb.Calls("aqua/transferTicket") != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("aqua/transferTicket"))
+	}
+}
+
+func TestTransferAquaVIPAndToday(t *testing.T) {
+	a := signedIn(t)
+	// VIP tickets (a weekend order): only VIP sessions, weekend days.
+	vip := "/orders/aqua/" + sandbox.DemoAquaVIPRefunded + "/transfer"
+	_, weekend := aquaDays()
+	r := a.get(vip + "?date=" + isoDay(weekend))
+	r.doc.Find("fieldset.choices label").Each(func(_ int, s *goquery.Selection) {
+		if !strings.Contains(s.Text(), "VIP") {
+			t.Errorf("a regular session offered for VIP tickets: %q", s.Text())
+		}
+	})
+	we := strings.ReplaceAll(isoDay(weekend), "-", "")
+	r = a.submit(a.client, vip, vip, url.Values{"date": {isoDay(weekend)}, "sessionId": {"S" + we + "-1"}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionVIP.Error() {
+		t.Errorf("VIP tickets to a regular session: %d %q", r.StatusCode, r.fieldError("sessionId"))
+	}
+
+	// Late today every session has ended: none is offered, and one posted is refused.
+	now := time.Now().In(gateway.ResortLocation())
+	late := time.Date(now.Year(), now.Month(), now.Day(), 23, 30, 0, 0, now.Location())
+	if late.After(now) {
+		a.clock.Add(late.Sub(now))
+	}
+	page := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	session := "S" + strings.ReplaceAll(isoDay(0), "-", "") + "-2" // 'Вечерний', until 22:00
+	if gateway.IsWeekend(now) {
+		page, session = vip, "S"+strings.ReplaceAll(isoDay(0), "-", "")+"-4"
+	}
+	if got := a.get(page + "?date=" + isoDay(0)).choices("sessionId"); len(got) != 0 {
+		t.Errorf("sessions offered late today: %v", got)
+	}
+	r = a.submit(a.client, page, page, url.Values{"date": {isoDay(0)}, "sessionId": {session}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionOver.Error() {
+		t.Errorf("a session that has ended: %d %q", r.StatusCode, r.fieldError("sessionId"))
+	}
+	if a.sb.Calls("aqua/transferTicket") != 0 {
+		t.Error("refusals called the provider")
+	}
+}
+
+// hotelRanges finds, for order 400001's rooms and length of stay, a range
+// with a fully booked night, one of the same length at another price, and
+// a valid one, all with check-in within a month.
+func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
+	t.Helper()
+	ctx := context.Background()
+	c := a.sandboxClient()
+	o, err := c.HotelOrder(ctx, sandbox.DemoGUID, sandbox.DemoHotelPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := gateway.Day(time.Now(), nil)
+	days, err := c.HotelDates(ctx, today, today.AddDate(0, 0, 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms, family := gateway.HotelRooms(o)
+	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
+	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
+	nights := int(gateway.Day(out, nil).Sub(gateway.Day(in, nil)).Hours()/24 + 0.5)
+	_, last := gateway.TransferWindow(time.Now())
+	for i := 1; i+nights <= len(days); i++ {
+		start, _ := gateway.ParseDay(gateway.HotelDayKey(days[i]), nil)
+		if start.After(last) {
+			break
+		}
+		end := start.AddDate(0, 0, nights)
+		r := [2]string{gateway.FormatISODate(start, nil), gateway.FormatISODate(end, nil)}
+		switch err := gateway.CheckHotelRange(days, start, end, o); {
+		case err == gateway.ErrDayUnavailable && full[0] == "":
+			full = r
+		case err == gateway.ErrRangePrice && dearer[0] == "":
+			dearer = r
+		case err == nil && valid[0] == "" && !gateway.Day(start, nil).Equal(gateway.Day(in, nil)):
+			valid = r
+		}
+	}
+	_ = rooms + family
+	if full[0] == "" || dearer[0] == "" || valid[0] == "" {
+		t.Fatalf("sandbox data: full %v, dearer %v, valid %v", full, dearer, valid)
+	}
+	return
+}
+
+func TestTransferHotel(t *testing.T) {
+	a, rec := recorded(t)
+	id := sandbox.DemoHotelPaid
+	page := "/orders/hotel/" + id + "/transfer"
+	r := a.get(page)
+	if r.StatusCode != http.StatusOK || r.doc.Find(`[data-island="calendar"]`).Length() != 1 {
+		t.Fatalf("GET: %d", r.StatusCode)
+	}
+	if n := r.doc.Find("table.nights tbody tr").Length(); n < 28 {
+		t.Errorf("%d nights listed", n)
+	}
+	if r.doc.Find("table.nights tr.off").Length() == 0 || !strings.Contains(r.text("table.nights"), "нет мест") || !strings.Contains(r.text("table.nights"), "₽") {
+		t.Error("the nights do not say which can be chosen and their price")
+	}
+	full, dearer, valid := hotelRanges(t, a)
+	refuse := []struct {
+		name, in, out, field, want string
+	}{
+		{"a full night", full[0], full[1], "dateIn", gateway.ErrDayUnavailable.Error()},
+		{"another price", dearer[0], dearer[1], "dateIn", gateway.ErrRangePrice.Error()},
+		{"reversed", valid[1], valid[0], "dateOut", gateway.ErrRangeReversed.Error()},
+		{"same day", valid[0], valid[0], "dateOut", gateway.ErrRangeEmpty.Error()},
+		{"past a month", isoDay(40), isoDay(43), "dateIn", "Выберите дату с"},
+		{"no dates", "", "", "dateIn", "Выберите дату."},
+	}
+	for _, tt := range refuse {
+		r := a.submit(a.client, page, page, url.Values{"dateIn": {tt.in}, "dateOut": {tt.out}})
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(r.fieldError(tt.field), tt.want) || !strings.Contains(r.text("#error-summary"), tt.want) {
+			t.Errorf("%s: %d %q", tt.name, r.StatusCode, r.fieldError(tt.field))
+		}
+		if r.doc.Find(`input[name=dateIn]`).AttrOr("value", "") != tt.in {
+			t.Errorf("%s: the answer is not kept", tt.name)
+		}
+	}
+	if n := a.sb.Calls("hotel/pushReservation"); n != 0 {
+		t.Fatalf("refusals called hotel/pushReservation %d times", n)
+	}
+	// ДД.ММ.ГГГГ as typed.
+	dmy := func(s string) string { return s[8:10] + "." + s[5:7] + "." + s[:4] }
+	p := a.get(page)
+	form := p.formValues(page)
+	form.Set("dateIn", dmy(valid[0]))
+	form.Set("dateOut", dmy(valid[1]))
+	r = a.post(page, form)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/hotel/"+id {
+		t.Fatalf("move: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	if q := rec.hotels[0]; q.NewDateIn != valid[0]+"T16:00:00" || q.NewDateOut != valid[1]+"T14:00:00" || q.OrderID != id {
+		t.Errorf("pushReservation %+v", q)
+	}
+	o := a.get("/orders/hotel/" + id)
+	if got := o.text(".notice-ok"); got != "Перенос бронирования выполнен успешно." {
+		t.Errorf("notice %q", got)
+	}
+	if got := o.kv("main", "Период проживания"); !strings.HasPrefix(got, dmy(valid[0])+" 16:00") || !strings.Contains(got, dmy(valid[1])+" 14:00") {
+		t.Errorf("moved stay %q", got)
+	}
+	a.post(page, form)
+	if n := a.sb.Calls("hotel/pushReservation"); n != 1 {
+		t.Errorf("replayed token: %d calls", n)
+	}
+}
+
+func TestTransferProviderFaults(t *testing.T) {
+	a, rec := recorded(t)
+	lesson := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	aqua := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	hotel := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
+	failed := func(status int) bool {
+		return status == http.StatusBadGateway || status == http.StatusServiceUnavailable
+	}
+	broken := sandbox.Fault{Status: http.StatusInternalServerError, Malformed: true}
+
+	// Reading: the page still answers, with SPEC §8's text.
+	a.sb.SetFault("GLK/getTimetable", broken)
+	if r := a.get(lesson); !failed(r.StatusCode) || !strings.Contains(r.text("fieldset.choices"), msgTimetable) {
+		t.Errorf("timetable fault: %d %q", r.StatusCode, r.text("fieldset.choices"))
+	}
+	a.sb.SetFault("aqua/getSessionsAqua", broken)
+	if r := a.get(aqua); !failed(r.StatusCode) || !strings.Contains(r.text("fieldset.choices"), "Ошибка при оформлении переноса") {
+		t.Errorf("sessions fault: %d %q", r.StatusCode, r.text("fieldset.choices"))
+	}
+	a.sb.SetFault("hotel/getDates", broken)
+	if r := a.get(hotel); !failed(r.StatusCode) || r.text("#transfer-day .notice-err") != "Ошибка при получении доступных дат" {
+		t.Errorf("dates fault: %d %q", r.StatusCode, r.text("#transfer-day .notice-err"))
+	}
+	if r := a.submit(a.client, hotel, hotel, url.Values{"dateIn": {isoDay(2)}, "dateOut": {isoDay(4)}}); !failed(r.StatusCode) ||
+		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.Calls("hotel/pushReservation") != 0 {
+		t.Errorf("dates fault on POST: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+	a.sb.Reset()
+
+	// Moving: the provider's failure is shown on the form, with a new token.
+	date, lessonID := a.firstChoice(lesson, "lessonId", 1, 28)
+	a.sb.SetFault("GLK/changeLessonPeriod", sandbox.Fault{Status: http.StatusInternalServerError})
+	r := a.submit(a.client, lesson+"?date="+date, lesson, url.Values{"date": {date}, "lessonId": {lessonID}})
+	if !failed(r.StatusCode) || r.text("main > .notice-err") == "" || r.formValues(lesson).Get("token") == "" {
+		t.Errorf("changeLessonPeriod fault: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+	if got := r.doc.Find(`input[name=lessonId]:checked`).AttrOr("value", ""); got != lessonID {
+		t.Errorf("the lesson chosen is not kept: %q", got)
+	}
+
+	aquaDate, session := a.firstChoice(aqua, "sessionId", 1, 30)
+	a.sb.SetFault("aqua/transferTicket", broken)
+	r = a.submit(a.client, aqua+"?date="+aquaDate, aqua, url.Values{"date": {aquaDate}, "sessionId": {session}})
+	if !failed(r.StatusCode) || r.text("main > .notice-err") != "Ошибка при оформлении переноса" {
+		t.Errorf("transferTicket fault: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+	a.sb.SetFault("aqua/transferTicket", sandbox.Fault{Status: http.StatusInternalServerError})
+	r = a.submit(a.client, aqua+"?date="+aquaDate, aqua, url.Values{"date": {aquaDate}, "sessionId": {session}})
+	if r.StatusCode != http.StatusBadGateway || r.text("main > .notice-err") == "" {
+		t.Errorf("transferTicket error with the provider's text: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+
+	_, _, valid := hotelRanges(t, a)
+	a.sb.SetFault("hotel/pushReservation", sandbox.Fault{Drop: true})
+	r = a.submit(a.client, hotel, hotel, url.Values{"dateIn": {valid[0]}, "dateOut": {valid[1]}})
+	if r.StatusCode != http.StatusServiceUnavailable || r.text("main > .notice-err") != "Ошибка при регистрации переноса номера" {
+		t.Errorf("pushReservation dropped: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+	rec.pushErr = &gateway.ProviderError{Op: "push reservation"} // success false, no errorMessage
+	r = a.submit(a.client, hotel, hotel, url.Values{"dateIn": {valid[0]}, "dateOut": {valid[1]}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.text("main > .notice-err") != "Ошибка при переносе бронирования" {
+		t.Errorf("pushReservation refused: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+	rec.pushErr = &gateway.ProviderError{Op: "push reservation", Message: "Номер на эти даты уже занят"}
+	r = a.submit(a.client, hotel, hotel, url.Values{"dateIn": {valid[0]}, "dateOut": {valid[1]}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.text("main > .notice-err") != "Номер на эти даты уже занят" {
+		t.Errorf("pushReservation refused with a text: %d %q", r.StatusCode, r.text("main > .notice-err"))
+	}
+}
+
+const msgTimetable = "Не удалось загрузить расписание"
+
+func TestTransferOnlyOwnOrders(t *testing.T) {
+	a := newApp(t)
+	other := a.newClient()
+	a.signIn(other, otherPhone)
+	before := a.sb.AllCalls()
+	moves := []string{"GLK/changeLessonPeriod", "aqua/transferTicket", "hotel/pushReservation", "GLK/getTimetable", "aqua/getSessionsAqua", "hotel/getDates"}
+	for _, p := range []string{
+		"/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer",
+		"/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer",
+		"/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer",
+	} {
+		if r := a.getWith(other, p+"?date="+isoDay(3)); r.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s as another customer: %d", p, r.StatusCode)
+		}
+		form := url.Values{"date": {isoDay(3)}, "lessonId": {"x"}, "sessionId": {"x"}, "dateIn": {isoDay(3)}, "dateOut": {isoDay(5)}, "token": {"x"}}
+		if r := a.postWith(other, p, form, nil); r.StatusCode != http.StatusNotFound {
+			t.Errorf("POST %s as another customer: %d", p, r.StatusCode)
+		}
+	}
+	after := a.sb.AllCalls()
+	for _, m := range moves {
+		if after[m] != before[m] {
+			t.Errorf("%s called for another customer's order", m)
+		}
+	}
+	// Kinds without a transfer, or orders without canTransfer.
+	a.signIn(a.client, demoPhone)
+	if r := a.get("/orders/glk/" + sandbox.DemoLessonConfirmable + "/transfer"); r.StatusCode != http.StatusConflict {
+		t.Errorf("a lesson without canTransfer: %d", r.StatusCode)
+	}
+	if r := a.get("/orders/hotel/" + sandbox.DemoHotelUnpaid + "/transfer"); r.StatusCode != http.StatusConflict {
+		t.Errorf("a hotel order without canTransfer: %d", r.StatusCode)
+	}
+}
+
+func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
+	a := signedIn(t)
+	for _, p := range []string{
+		"/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer",
+		"/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer",
+		"/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer",
+	} {
+		n := a.firstFlight(p)
+		if n > 14*1024 {
+			t.Errorf("%s: first flight %d bytes, budget 14 KB", p, n)
+		}
+		t.Logf("%s: first flight %d bytes", p, n)
+		r := a.get(p)
+		src := r.doc.Find(`head script[type=module]`).AttrOr("src", "")
+		if src == "" || r.doc.Find(`head script:not([type=module]):not([type="application/json"])`).Length() != 0 {
+			t.Errorf("%s: island script %q (module, so it never blocks the first paint)", p, src)
+		}
+	}
+	for _, p := range []string{"/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/aqua/" + sandbox.DemoAquaUnpaid, "/orders/hotel/" + sandbox.DemoHotelUnpaid, "/orders"} {
+		if n := a.get(p).doc.Find(`script[src]`).Length(); n != 0 {
+			t.Errorf("%s: %d scripts on a page without islands", p, n)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+// A reusable calendar: flatpickr inline, Russian, Monday first, two months
+// side by side when the window is wider than 736 px (SPEC §9), one below.
+// The transfer pages use it (TransferCalendar) and so can the rent move.
+import { useEffect, useRef, useState } from "react";
+import flatpickr from "flatpickr";
+import { Russian } from "flatpickr/dist/l10n/ru";
+import "flatpickr/dist/flatpickr.min.css";
+import "./calendar.css";
+import type { Day } from "./rules";
+
+export type CalendarProps = {
+  mode: "single" | "range";
+  min: Day;
+  max: Day;
+  /** the days shown as chosen */
+  value: Day[];
+  isDisabled?: (d: Day) => boolean;
+  /** a click on a day that can be chosen */
+  onDay: (d: Day) => void;
+  /** a short note under the day (a price) and its full text for screen readers */
+  note?: (d: Day) => { short: string; full: string } | undefined;
+  label: string;
+};
+
+export const WIDE = "(min-width: 737px)";
+
+function iso(t: Date): Day {
+  const m = String(t.getMonth() + 1).padStart(2, "0");
+  const d = String(t.getDate()).padStart(2, "0");
+  return `${t.getFullYear()}-${m}-${d}`;
+}
+
+/** flatpickr works in the browser's zone; a Day is taken at local noon so
+ *  that no zone moves it to another date. */
+function local(d: Day): Date {
+  return new Date(`${d}T12:00:00`);
+}
+
+function useWide(): boolean {
+  const query = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(WIDE) : null;
+  const [wide, setWide] = useState(query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const on = () => setWide(query.matches);
+    query.addEventListener("change", on);
+    return () => query.removeEventListener("change", on);
+  }, [query]);
+  return wide;
+}
+
+export default function Calendar(props: CalendarProps) {
+  const host = useRef<HTMLInputElement>(null);
+  const fp = useRef<flatpickr.Instance | null>(null);
+  const latest = useRef(props);
+  latest.current = props;
+  const wide = useWide();
+
+  useEffect(() => {
+    if (!host.current) return;
+    const inst = flatpickr(host.current, {
+      inline: true,
+      locale: Russian, // Monday first
+      mode: props.mode,
+      showMonths: wide ? 2 : 1,
+      minDate: local(props.min),
+      maxDate: local(props.max),
+      defaultDate: props.value.map(local),
+      disable: [(date: Date) => latest.current.isDisabled?.(iso(date)) ?? false],
+      onChange(_dates, _str, self) {
+        const clicked = self.latestSelectedDateObj;
+        if (clicked) latest.current.onDay(iso(clicked));
+      },
+      onDayCreate(_dates, _str, _self, el: HTMLElement & { dateObj?: Date }) {
+        if (!el.dateObj) return;
+        const note = latest.current.note?.(iso(el.dateObj));
+        if (!note) return;
+        const span = document.createElement("span");
+        span.className = "cal-note";
+        span.textContent = note.short;
+        el.append(span);
+        el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
+      },
+    });
+    fp.current = inst;
+    return () => {
+      inst.destroy();
+      fp.current = null;
+    };
+    // The instance is made again only when its shape changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.mode, props.min, props.max, wide]);
+
+  // The chosen days follow the props (a range is kept by the caller).
+  const value = props.value.join(",");
+  useEffect(() => {
+    const inst = fp.current;
+    if (!inst) return;
+    if (inst.selectedDates.map(iso).join(",") !== value) {
+      inst.setDate(value ? value.split(",").map(local) : [], false);
+    }
+    inst.redraw(); // which days can be chosen may depend on the choice
+  }, [value]);
+
+  return (
+    <div className="cal" data-months={wide ? 2 : 1}>
+      <input ref={host} type="text" hidden aria-hidden="true" tabIndex={-1} aria-label={props.label} />
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
+
+// The page as the server sends it: the day form, and the island inside the
+// POST form with its fallback.
+function page(): HTMLElement {
+  document.body.innerHTML = `
+    <form id="transfer-day" method="get"><input type="date" name="date"></form>
+    <form method="post" action="/orders/aqua/1/transfer">
+      <div data-island="calendar">
+        <div data-island-fallback><input type="hidden" name="date" value="2026-11-23"><input type="radio" name="sessionId" value="old"></div>
+        <div data-island-root></div>
+      </div>
+      <button type="submit">Готово</button>
+    </form>`;
+  return document.querySelector<HTMLElement>("[data-island-root]")!;
+}
+
+const dayProps: TransferCalendarProps = {
+  mode: "day", min: "2026-11-23", max: "2026-12-23", dayForm: "#transfer-day", label: "Дата",
+  name: "date", value: "2026-11-24", url: "/orders/aqua/1/transfer", original: "2026-11-24",
+};
+
+let fetchMock: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  fetchMock = vi.fn();
+  vi.stubGlobal("fetch", fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function answer(body: unknown, ok = true) {
+  fetchMock.mockResolvedValueOnce({ ok, status: ok ? 200 : 422, json: () => Promise.resolve(body) });
+}
+
+describe("TransferCalendar, one day", () => {
+  it("takes over the day field and shows the day's sessions from the same URL", async () => {
+    const container = page();
+    answer({ date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "Нет", choices: [
+      { value: "S1", title: "Дневной 10:00–16:00", lines: ["Свободных мест: 40"] },
+      { value: "S2", title: "Вечерний 16:00–22:00", lines: null },
+    ] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} />, { container });
+    });
+    expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-24", expect.objectContaining({ headers: { Accept: "application/json" } }));
+    expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(true);
+    expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(0);
+    expect(screen.getByText("Сеансы на 24.11.2026")).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/Дневной/));
+    const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
+    expect(form.getAll("date")).toEqual(["2026-11-24"]);
+    expect(form.getAll("sessionId")).toEqual(["S1"]);
+  });
+
+  it("says when there is nothing, and when the list did not load", async () => {
+    const container = page();
+    answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", choices: [] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} original={undefined} />, { container });
+    });
+    expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
+  });
+
+  it("keeps working when the fetch fails", async () => {
+    const container = page();
+    fetchMock.mockRejectedValueOnce(new TypeError("network"));
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} />, { container });
+    });
+    expect(screen.getByText(LOAD_FAILED)).toBeTruthy();
+  });
+
+  it("gives the page back when unmounted", async () => {
+    const container = page();
+    answer({ date: "2026-11-24", legend: "", field: "sessionId", empty: "", choices: [] });
+    let unmount = () => {};
+    await act(async () => {
+      unmount = render(<TransferCalendar {...dayProps} />, { container }).unmount;
+    });
+    unmount();
+    expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(false);
+    expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(2);
+  });
+});
+
+describe("TransferCalendar, hotel range", () => {
+  const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
+    date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
+  }));
+  const props: TransferCalendarProps = {
+    mode: "range", min: "2026-11-23", max: "2026-11-27", dayForm: "#transfer-day", label: "Даты проживания",
+    start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600,
+    texts: { unavailable: "нет номеров", price: "цена не та", checkIn: "Заезд", checkOut: "Выезд" },
+  };
+
+  it("shows 'Готово' only with both dates, and posts them", async () => {
+    const container = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} />, { container });
+    });
+    expect(screen.getByText("Готово").hidden).toBe(true);
+    document.body.innerHTML = "";
+    const c2 = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} from="2026-11-23" to="2026-11-25" />, { container: c2 });
+    });
+    expect(screen.getByText("Готово").hidden).toBe(false);
+    const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
+    expect(form.get("dateIn")).toBe("2026-11-23");
+    expect(form.get("dateOut")).toBe("2026-11-25");
+    expect(screen.getByText(/ночей: 2/)).toBeTruthy();
+  });
+
+  it("says at once when a night is full or the price differs", async () => {
+    const container = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} from="2026-11-24" to="2026-11-26" />, { container });
+    });
+    expect(screen.getByText("нет номеров")).toBeTruthy();
+    document.body.innerHTML = "";
+    const c2 = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} from="2026-11-23" to="2026-11-24" />, { container: c2 });
+    });
+    expect(screen.getByText("цена не та")).toBeTruthy();
+  });
+
+  it("shows the nights' prices in the calendar", async () => {
+    const container = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} />, { container });
+    });
+    expect(document.querySelectorAll(".cal-note").length).toBeGreaterThan(0);
+    expect(document.querySelector(".cal-note")!.textContent).toBe("16,3к");
+  });
+});
