@@ -105,13 +105,12 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	if !k.offers(a) {
 		return order{}, errNotFound
 	}
+	if err := s.answerReplay(c, order{kind: k, id: id}, a); err != nil {
+		return order{}, err
+	}
 	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
 	if err != nil {
-		err = fetchError(k, err)
-		if he, ok := errors.AsType[*httpError](err); ok && he.status == http.StatusNotFound && c.Request().Method == http.MethodPost {
-			return order{}, s.goneAfter(c, order{kind: k, id: id}, a, err)
-		}
-		return order{}, err
+		return order{}, fetchError(k, err)
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
 		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
@@ -119,18 +118,22 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	return o, nil
 }
 
-// goneAfter answers a POST whose order is no longer found. An action that
-// takes the order away (a cancelled lesson or rent leaves the list; a moved
-// one gets a new id) leaves nothing to find when its form comes again (a
-// double click, back and resubmit): when the token's first POST succeeded,
-// that outcome is shown again; otherwise the order is simply not found. The
-// provider is not called either way.
-func (s *Server) goneAfter(c *echo.Context, o order, a action, notFound error) error {
+// answerReplay answers a POST that repeats a form whose first POST
+// succeeded (a double click, back and resubmit, a retry) with that outcome,
+// before anything else: the order has changed since — a cancelled lesson or
+// rent has left the list, a moved one has a new id, refunded tickets are no
+// longer paid — and must not turn the repeat into a 404 or a 422. It says
+// errAnswered when it answered. A repeat of a failure goes on: the form is
+// shown again with the first failure and a new token.
+func (s *Server) answerReplay(c *echo.Context, o order, a action) error {
+	if c.Request().Method != http.MethodPost || !s.replayed(c, o, a) {
+		return nil
+	}
 	out, err := s.onlyOnce(c, o, a, func(context.Context) Outcome {
-		return Outcome{Status: http.StatusNotFound}
+		return Outcome{Status: http.StatusConflict, Message: msgStaleForm} // claimed, then expired meanwhile
 	})
 	if err != nil || !out.Succeeded() {
-		return notFound
+		return err
 	}
 	if err := s.finish(c, o, a, out, nil); err != nil {
 		return err
