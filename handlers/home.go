@@ -47,7 +47,7 @@ func (s *Server) home(c *echo.Context) error {
 			h.Name = name
 		}
 	}
-	h.Active, _ = s.split(c, set)
+	h.Active, _ = s.activeAndHistory(c, set)
 	h.Failed, h.Problems = len(set.failed) > 0, set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome

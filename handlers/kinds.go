@@ -249,20 +249,20 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 	id, title := o.DocID, lessonTitle(o)
 	lines := []views.KV{
 		{Key: "Занятие", Value: o.ExerciseSort},
-		{Key: "Дата и время", Value: views.DateTime(s.when(o.DateBeg))},
+		{Key: "Дата и время", Value: views.DateTime(s.providerTime(o.DateBeg))},
 		{Key: "Инструктор", Value: o.TrainerName},
 		total(o.Cost),
 	}
 	return order{
 		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
-		card: card(title, views.DateTime(s.when(o.DateBeg)), views.KV{}, o.Cost, lines),
+		card: card(title, views.DateTime(s.providerTime(o.DateBeg)), views.KV{}, o.Cost, lines),
 		detail: detail(title, append([]views.KV{
-			{Key: "Дата оформления", Value: views.DateTime(s.when(o.RegDate))},
+			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
 			lines[0], lines[1], lines[2],
 			{Key: "Способ оплаты", Value: msgPayOnSite},
 		}, lines[3])),
 		can:   map[action]bool{actConfirm: o.CanConfirm, actTransfer: o.CanTransfer, actCancel: o.CanCancel},
-		event: lessonEvent(o, s.when(o.DateBeg)),
+		event: lessonEvent(o, s.providerTime(o.DateBeg)),
 	}
 }
 
@@ -294,7 +294,7 @@ func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wi
 }
 
 func (s *Server) aquaOrder(o gateway.AquaOrder) order {
-	start := s.when(o.DateBeg)
+	start := s.providerTime(o.DateBeg)
 	title := "Заказ № " + o.OrderID
 	var refunded float64
 	tickets := make([]views.TicketLine, 0, len(o.Tickets))
@@ -322,7 +322,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 			total(o.Amount),
 		}),
 		detail: detail(title, []views.KV{
-			{Key: "Дата оформления", Value: views.DateTime(s.when(o.RegDate))},
+			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
 			status(o.Canceled, o.Paid),
@@ -361,7 +361,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		}
 		rooms = append(rooms, g)
 	}
-	stay := views.Date(s.when(o.HourBeg)) + " — " + views.Date(s.when(o.HourEnd))
+	stay := views.Date(s.providerTime(o.HourBeg)) + " — " + views.Date(s.providerTime(o.HourEnd))
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
 		card: card(title, stay, status(o.Canceled, o.Paid), o.Amount, []views.KV{
@@ -370,7 +370,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 			total(o.Amount),
 		}),
 		detail: detail(title, []views.KV{
-			{Key: "Период проживания", Value: views.DateTime(s.when(o.HourBeg)) + " — " + views.DateTime(s.when(o.HourEnd))},
+			{Key: "Период проживания", Value: views.DateTime(s.providerTime(o.HourBeg)) + " — " + views.DateTime(s.providerTime(o.HourEnd))},
 			status(o.Canceled, o.Paid),
 			{Key: "Проживание в номерах", Value: views.Money(o.AmountRooms)},
 			{Key: "Дополнительные места", Value: views.Money(o.AmountAddPlaces)},
@@ -382,12 +382,12 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 			// A paid stay is cancelled together with its refund, which
 			// needs a reason and documents from the first day on: then
 			// the refund is the way out.
-			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(s.when(o.HourBeg), s.now()) == gateway.RefundDirect),
+			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(s.providerTime(o.HourBeg), s.now()) == gateway.RefundDirect),
 			actRefund: o.Paid && !o.Canceled && o.CanCancel,
 		},
 	}
 	out.detail.Rooms = rooms
-	out.event = calEvent{Summary: "Проживание в отеле, заказ № " + o.OrderID, Start: s.when(o.HourBeg), End: s.when(o.HourEnd), Place: "отель"}
+	out.event = calEvent{Summary: "Проживание в отеле, заказ № " + o.OrderID, Start: s.providerTime(o.HourBeg), End: s.providerTime(o.HourEnd), Place: "отель"}
 	if !gateway.CanShowDocument(o.Canceled, nil) {
 		out.noDoc = msgDocCanceled
 	}
@@ -406,7 +406,9 @@ func detail(title string, lines []views.KV) views.OrderDetail {
 
 // ---- formatting shared by the builders ----
 
-func (s *Server) when(raw string) time.Time {
+// providerTime reads one of the provider's dates (dd.mm.yyyy hh:mm:ss, ISO,
+// …) in the resort's zone; an unreadable one is the zero time.
+func (s *Server) providerTime(raw string) time.Time {
 	t, _ := gateway.ParseDateTime(raw, s.loc)
 	return t
 }

@@ -33,7 +33,7 @@ func hotelTransferPage(s *Server, c *echo.Context, o order) error {
 	h := o.wire.(gateway.HotelOrder)
 	a := hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
 	if a.in == "" && a.out == "" {
-		a.in, a.out = iso(s.when(h.HourBeg)), iso(s.when(h.HourEnd))
+		a.in, a.out = iso(s.providerTime(h.HourBeg)), iso(s.providerTime(h.HourEnd))
 	}
 	return s.hotelRender(c, o, http.StatusOK, a, "")
 }

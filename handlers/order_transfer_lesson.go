@@ -48,7 +48,7 @@ var lessonTransfer = &dayMove{
 		l, to := o.wire.(gateway.LessonOrder), chosen.wire.(gateway.Lesson)
 		newID, err := s.gw.ChangeLesson(ctx, gateway.ChangeLessonRequest{
 			ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,
-			NewLessonDate: gateway.FormatDateTime(s.when(to.DateBeg), s.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
+			NewLessonDate: gateway.FormatDateTime(s.providerTime(to.DateBeg), s.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
 		})
 		if err != nil {
 			return "", err
@@ -63,7 +63,7 @@ var lessonTransfer = &dayMove{
 
 // lessonOption shows a lesson: its time, instructor, level and free places.
 func (s *Server) lessonOption(l gateway.Lesson, why error) option {
-	start := s.when(l.DateBeg)
+	start := s.providerTime(l.DateBeg)
 	lines := []string{l.TrainerName, l.ExerciseSort}
 	if l.FreePlaces > 0 {
 		lines = append(lines, "Свободных мест: "+strconv.Itoa(l.FreePlaces))

@@ -71,10 +71,10 @@ func (set orderSet) problems() []string {
 	return out
 }
 
-// split sorts every loaded order into active (soonest first) and history
+// activeAndHistory sorts every loaded order into active (soonest first) and history
 // (latest first) with the one rule of gateway.SplitActiveHistory. Only
 // active cards offer actions.
-func (s *Server) split(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
+func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
 	refs := make([]gateway.OrderRef, len(set.orders))
 	for i, o := range set.orders {
 		refs[i] = o.ref
@@ -97,7 +97,7 @@ func (s *Server) split(c *echo.Context, set orderSet) (active, history []views.O
 // orders is /orders: 'Активные заказы' and 'История заказов'.
 func (s *Server) orders(c *echo.Context) error {
 	set := s.fetchOrders(c.Request().Context(), session(c).GUID)
-	active, history := s.split(c, set)
+	active, history := s.activeAndHistory(c, set)
 	p := s.page(c, "Заказы", "Ваши заказы: активные и история.")
 	p.Nav = views.NavOrders
 	status := http.StatusOK

@@ -408,7 +408,7 @@ func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (strin
 		t, _ := paidTicket(w, id)
 		products = append(products, gateway.RefundProduct{
 			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
-			EventDate: "Дата: " + views.Date(s.when(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
+			EventDate: "Дата: " + views.Date(s.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
 		})
 	}
 	form := r.Form
