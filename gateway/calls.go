@@ -485,9 +485,11 @@ func (c *Client) HotelDates(ctx context.Context, from, to time.Time) ([]HotelDay
 	return a.DateList.Days, err
 }
 
-// PushReservation moves a hotel order to new dates.
-func (c *Client) PushReservation(ctx context.Context, r PushReservationRequest) error {
-	return c.do(ctx, call{op: "push reservation", method: http.MethodPost, path: "hotel/pushReservation", json: r}, nil, nil)
+// PushReservation moves a hotel order to new dates and returns the
+// provider's message, if it gave one (SPEC §8: shown on success).
+func (c *Client) PushReservation(ctx context.Context, r PushReservationRequest) (string, error) {
+	a, err := doAs[Answer](ctx, c, call{op: "push reservation", method: http.MethodPost, path: "hotel/pushReservation", json: r}, nil)
+	return a.Message, err
 }
 
 // HotelVoucherPDF fetches the order's voucher as a PDF.

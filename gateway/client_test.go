@@ -324,7 +324,8 @@ func TestRequestEncoding(t *testing.T) {
 		}, reply: `{"success":true,"dateList":{"days":[{"period":"2026-11-21","vacant":3,"family":1,"price":4500,"priceFamily":7000}]}}`,
 			method: "POST", path: "hotel/getDates", form: url.Values{"dateIn": {"2026-11-21"}, "dateOut": {"2026-12-30"}}},
 		{name: "PushReservation", call: func(ctx context.Context, c *Client) error {
-			return c.PushReservation(ctx, PushReservationRequest{OrderID: "h1", NewDateIn: "2026-11-21T16:00:00", NewDateOut: "2026-11-23T14:00:00"})
+			_, err := c.PushReservation(ctx, PushReservationRequest{OrderID: "h1", NewDateIn: "2026-11-21T16:00:00", NewDateOut: "2026-11-23T14:00:00"})
+			return err
 		}, reply: ok, method: "POST", path: "hotel/pushReservation",
 			json: `{"orderId":"h1","newDateIn":"2026-11-21T16:00:00","newDateOut":"2026-11-23T14:00:00"}`},
 		{name: "HotelVoucherPDF", call: func(ctx context.Context, c *Client) error {

@@ -826,11 +826,12 @@ func TestContractSandbox(t *testing.T) {
 		out, _ := gateway.ParseDateTime(o.HourEnd, loc)
 		nights := max(int(gateway.Day(out, loc).Sub(gateway.Day(in, loc)).Hours()/24+0.5), 1)
 		if start, ok := hotelWindow(days, today, nights, len(o.Rooms), len(o.FamilyRooms), gateway.Day(in, loc), loc); ok {
-			must("push reservation", cl.PushReservation(ctx, gateway.PushReservationRequest{
+			_, err := cl.PushReservation(ctx, gateway.PushReservationRequest{
 				OrderID:    o.OrderID,
 				NewDateIn:  gateway.FormatISO(start.Add(16*time.Hour), loc),
 				NewDateOut: gateway.FormatISO(start.AddDate(0, 0, nights).Add(14*time.Hour), loc),
-			}))
+			})
+			must("push reservation", err)
 		} else {
 			t.Error("no free hotel dates to move a booking to")
 		}

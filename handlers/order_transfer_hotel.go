@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"time"
@@ -68,7 +69,7 @@ func hotelTransferSubmit(s *Server, c *echo.Context, o order) error {
 		return s.hotelRender(c, o, http.StatusUnprocessableEntity, a, "")
 	}
 	res, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) Outcome {
-		err := s.gw.PushReservation(ctx, gateway.PushReservationRequest{
+		msg, err := s.gw.PushReservation(ctx, gateway.PushReservationRequest{
 			OrderID:    h.OrderID,
 			NewDateIn:  gateway.FormatISO(in.Add(hotelCheckIn*time.Hour), s.loc),
 			NewDateOut: gateway.FormatISO(out.Add(hotelCheckOut*time.Hour), s.loc),
@@ -76,7 +77,7 @@ func hotelTransferSubmit(s *Server, c *echo.Context, o order) error {
 		if err != nil {
 			return s.failed(o, actTransfer, err, msgHotelMoveFailed, msgHotelRegister)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: views.OrderPath(string(gateway.KindHotel), o.id), Message: msgHotelMoved}
+		return Outcome{Status: http.StatusSeeOther, Location: views.OrderPath(string(gateway.KindHotel), o.id), Message: cmp.Or(msg, msgHotelMoved)}
 	})
 	if err != nil {
 		return err

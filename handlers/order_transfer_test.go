@@ -63,13 +63,13 @@ func (r *recorder) ChangeLesson(ctx context.Context, q gateway.ChangeLessonReque
 	return r.Provider.ChangeLesson(ctx, q)
 }
 
-func (r *recorder) PushReservation(ctx context.Context, q gateway.PushReservationRequest) error {
+func (r *recorder) PushReservation(ctx context.Context, q gateway.PushReservationRequest) (string, error) {
 	r.mu.Lock()
 	r.hotels = append(r.hotels, q)
 	err := r.pushErr
 	r.mu.Unlock()
 	if err != nil {
-		return err
+		return "", err
 	}
 	return r.Provider.PushReservation(ctx, q)
 }

@@ -65,7 +65,7 @@ type Provider interface {
 	CancelHotelOrder(ctx context.Context, orderID string) error
 	RefundHotel(ctx context.Context, r gateway.HotelRefundRequest) (string, error)
 	HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error)
-	PushReservation(ctx context.Context, r gateway.PushReservationRequest) error
+	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
 }
 
 // Options are the server's dependencies, built by cmd/lk.
