@@ -36,7 +36,7 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 		p.RequestURL = views.PathSignup
 	}
 	if s.site.SandboxURL != "" {
-		p.SandboxHint = "Песочница: SMS не отправляются, код можно посмотреть по адресу " + s.site.SandboxURL + "/sandbox/sms/{телефон}."
+		p.SandboxHint = "SMS не отправляются, код можно посмотреть по адресу " + s.site.SandboxURL + "/sandbox/sms/{телефон}."
 	}
 	return p
 }
