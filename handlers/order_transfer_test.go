@@ -259,7 +259,7 @@ func TestTransferAqua(t *testing.T) {
 	if r.StatusCode != http.StatusOK || r.doc.Find(`[data-island="calendar"]`).Length() != 1 {
 		t.Fatalf("GET: %d", r.StatusCode)
 	}
-	if max := r.doc.Find(`input[name=date]`).AttrOr("max", ""); max != isoDay(30) {
+	if max := r.doc.Find(`#transfer-day input[name=date]`).AttrOr("max", ""); max != isoDay(30) {
 		t.Errorf("max %q", max)
 	}
 	if strings.Contains(r.text("fieldset.choices"), "VIP") {
