@@ -106,12 +106,11 @@ func (s *Server) calendarAction(o order) (views.Action, bool) {
 // orderCalendar is /orders/{type}/{id}/calendar.ics: after fetching the order
 // with the session's client id (anyone else's is not found), one VEVENT.
 //
-// UID is "{kind}-{id}@lk": the same order gives the same event, so importing
-// the file again after a water-park or hotel move (same order id) updates
-// the event. A lesson or a rent moved gets a new id from the provider, so it
-// is a new booking and a new event; the old one's page is gone and its
-// event stays until the customer deletes it (carrying the first id along a
-// chain of moves needs a store of moves, left for the transfers' owner).
+// UID is "{kind}-{id}@lk" of the booking's first id: the same order gives
+// the same event, so importing the file again after a move updates the
+// event. A water-park or hotel move keeps the order's id; a lesson or a
+// rent moved gets a new id from the provider, and Moves keeps the first
+// one along any chain of moves.
 //
 // SEQUENCE is the minutes from 2024 to the file's DTSTAMP: it never
 // decreases, needs no state shared between instances, and a file fetched
@@ -130,8 +129,13 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if !s.inCalendar(o) {
 		return &httpError{http.StatusConflict, calendarLabel, msgNoCalendar}
 	}
+	first, err := s.firstID(c.Request().Context(), k, o.id)
+	if err != nil { // a second event in the customer's calendar is worse than a wait
+		s.log.Warn("moves store", "err", err)
+		return errStoreDown
+	}
 	page := c.Scheme() + "://" + c.Request().Host + views.OrderPath(string(k.id), o.id)
-	body := s.calendar(o, page).Serialize(ics.WithNewLineWindows)
+	body := s.calendar(o, moveKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones offer to add a text/calendar they open to the
 	// calendar, but save an attachment to Files; browsers that cannot show
@@ -142,7 +146,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 
 // calendar is o as an iCalendar object with one event; times in UTC, so no
 // VTIMEZONE is needed and every calendar shows them in its own zone.
-func (s *Server) calendar(o order, page string) *ics.Calendar {
+func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	now := s.now()
 	e := o.event
 	if e.Summary == "" {
@@ -156,7 +160,7 @@ func (s *Server) calendar(o order, page string) *ics.Calendar {
 	cal.SetProductId("-//" + resortName + "//Личный кабинет//RU")
 	cal.SetMethod(ics.MethodPublish)
 	cal.SetCalscale("GREGORIAN")
-	ev := cal.AddEvent(string(o.kind.id) + "-" + o.id + "@lk")
+	ev := cal.AddEvent(uid)
 	ev.SetDtStampTime(now)
 	ev.SetSequence(int(now.Sub(sequenceEpoch) / time.Minute))
 	ev.SetSummary(e.Summary)

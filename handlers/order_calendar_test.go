@@ -2,7 +2,9 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,20 +119,80 @@ func TestActiveBookingsGoToTheCalendar(t *testing.T) {
 	}
 }
 
-func TestCalendarSequenceGrowsAfterAMove(t *testing.T) {
-	a := signedIn(t)
-	path := "/orders/hotel/" + sandbox.DemoHotelPaid + "/calendar.ics"
-	seq := func() string {
-		cal, err := ics.ParseCalendar(strings.NewReader(a.get(path).body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cal.Events()[0].GetProperty(ics.ComponentPropertySequence).Value
+// event is the one VEVENT of the calendar file of the order at page.
+func (a *app) event(page string) *ics.VEvent {
+	a.t.Helper()
+	r := a.get(page + "/calendar.ics")
+	cal, err := ics.ParseCalendar(strings.NewReader(r.body))
+	if err != nil || r.StatusCode != http.StatusOK || len(cal.Events()) != 1 {
+		a.t.Fatalf("%s/calendar.ics: %d %v", page, r.StatusCode, err)
 	}
-	before := seq()
-	a.clock.Add(3 * time.Minute) // the move happens later than the first file
-	if after := seq(); len(after) < len(before) || len(after) == len(before) && after <= before {
-		t.Errorf("SEQUENCE %s, then %s: not increasing", before, after)
+	return cal.Events()[0]
+}
+
+// sequence is e's SEQUENCE as a number.
+func sequence(t *testing.T, e *ics.VEvent) int {
+	t.Helper()
+	n, err := strconv.Atoi(e.GetProperty(ics.ComponentPropertySequence).Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A booking moved keeps its event: the same UID along a chain of moves
+// (a lesson or a rent gets a new id from the provider at each) and a
+// SEQUENCE that grows, so a calendar updates the event it has.
+func TestMovedBookingKeepsItsCalendarEvent(t *testing.T) {
+	a := signedIn(t)
+	move := func(page string, form url.Values) string {
+		t.Helper()
+		a.clock.Add(3 * time.Minute) // each move later than the file before it
+		form.Set("token", a.get(page+"/transfer?date="+form.Get("date")).formValues(page+"/transfer").Get("token"))
+		r := a.post(page+"/transfer", form)
+		loc := r.Header.Get("Location")
+		if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/") || loc == page {
+			t.Fatalf("move %s: %d → %q\n%s", page, r.StatusCode, loc, r.text("main"))
+		}
+		return loc
+	}
+
+	lesson := "/orders/glk/" + sandbox.DemoLessonTransferable
+	first := a.event(lesson)
+	if first.Id() != "glk-"+sandbox.DemoLessonTransferable+"@lk" {
+		t.Fatalf("UID %q", first.Id())
+	}
+	seq := sequence(t, first)
+	page := lesson
+	for i := range 2 {
+		date, choice := a.firstChoice(page+"/transfer", "lessonId", 1+i, 28)
+		if choice == "" {
+			t.Fatalf("move %d: no lesson to move to", i+1)
+		}
+		page = move(page, url.Values{"date": {date}, "lessonId": {choice}})
+		e := a.event(page)
+		if e.Id() != first.Id() {
+			t.Errorf("after move %d (%s): UID %q, want %q", i+1, page, e.Id(), first.Id())
+		}
+		if n := sequence(t, e); n <= seq {
+			t.Errorf("after move %d: SEQUENCE %d, not above %d", i+1, n, seq)
+		} else {
+			seq = n
+		}
+		if start, _ := e.GetStartAt(); !strings.Contains(a.get(page).text("main"), start.In(gateway.ResortLocation()).Format("02.01.2006")) {
+			t.Errorf("after move %d: the event starts %v, not the new lesson's day", i+1, start)
+		}
+	}
+
+	rc := rentCases[0]
+	d := findSlotDay(t, a, rc)
+	moved := move(rc.page(), url.Values{"date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, rc.hours)}})
+	if got, want := a.event(moved).Id(), rc.kind+"-"+rc.id+"@lk"; got != want {
+		t.Errorf("moved rent %s: UID %q, want %q", moved, got, want)
+	}
+	// The hotel keeps its id when moved: its own UID, as before.
+	if got := a.event("/orders/hotel/" + sandbox.DemoHotelPaid).Id(); got != "hotel-"+sandbox.DemoHotelPaid+"@lk" {
+		t.Errorf("hotel UID %q", got)
 	}
 }
 

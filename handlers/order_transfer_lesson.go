@@ -56,6 +56,7 @@ var lessonTransfer = &dayMove{
 		if newID == "" {
 			return views.PathOrders, nil // the provider did not say where the booking went
 		}
+		s.movedTo(ctx, o, newID, s.providerTime(to.DateBeg))
 		return views.OrderPath(string(gateway.KindLesson), newID), nil
 	},
 	refused: msgLessonMoveFail, unreachable: msgServer, done: msgLessonMoved,

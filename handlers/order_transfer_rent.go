@@ -156,6 +156,7 @@ func (m *rentMove) submit(s *Server, c *echo.Context, o order) error {
 		next := views.PathOrders // the provider moved it but did not say where
 		if newID != "" {
 			next = views.OrderPath(string(o.kind.id), newID)
+			s.movedTo(ctx, o, newID, from)
 		}
 		return Outcome{Status: http.StatusSeeOther, Location: next, Message: msgRentMoved}
 	})

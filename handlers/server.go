@@ -75,6 +75,7 @@ type Options struct {
 	Limiter  Limiter
 	Once     Once        // one-time action tokens; nil means in memory
 	Files    RefundFiles // refund documents kept after a refusal; nil means in memory
+	Moves    Moves       // first ids of moved bookings; nil means in memory
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -103,6 +104,7 @@ type Server struct {
 	confirms  flights
 	once      Once
 	files     RefundFiles
+	moves     Moves
 	storePing func(context.Context) error
 	site      *views.Site
 	assets    *views.Assets
@@ -120,7 +122,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, storePing: o.StorePing, site: o.Site, assets: o.Assets,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 		interval: o.CodeInterval,
 	}
@@ -144,6 +146,9 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.files == nil {
 		s.files = NewMemoryRefundFiles(s.now)
+	}
+	if s.moves == nil {
+		s.moves = NewMemoryMoves(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts

@@ -47,6 +47,47 @@ func TestRevokerContract(t *testing.T) {
 	}
 }
 
+func moves(t *testing.T) map[string]handlers.Moves {
+	r, _ := openRedis(t)
+	f, err := store.OpenFileMoves(tempFile(t, "moved"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return map[string]handlers.Moves{"memory": handlers.NewMemoryMoves(time.Now), "file": f, "redis": r}
+}
+
+func TestMovesContract(t *testing.T) {
+	ctx := context.Background()
+	for name, m := range moves(t) {
+		t.Run(name, func(t *testing.T) {
+			if got, err := m.First(ctx, "glk-2"); got != "" || err != nil {
+				t.Fatalf("never moved: %q %v", got, err)
+			}
+			if err := m.Moved(ctx, "glk-2", "1", time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Moved(ctx, "glk-3", "1", time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"glk-2", "glk-3"} {
+				if got, err := m.First(ctx, k); got != "1" || err != nil {
+					t.Errorf("%s: %q %v, want 1", k, got, err)
+				}
+			}
+			if got, _ := m.First(ctx, "pavilion-2"); got != "" {
+				t.Errorf("another kind's id %q", got)
+			}
+			if err := m.Moved(ctx, "glk-4", "1", time.Now().Add(-time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := m.First(ctx, "glk-4"); got != "" {
+				t.Errorf("an expired move %q", got)
+			}
+		})
+	}
+}
+
 func onces(t *testing.T) map[string]handlers.Once {
 	r, _ := openRedis(t)
 	return map[string]handlers.Once{"memory": handlers.NewMemoryOnce(time.Now), "redis": r}

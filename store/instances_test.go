@@ -62,7 +62,7 @@ func newCluster(t *testing.T) *cluster {
 			t.Fatal(err)
 		}
 		e, err := handlers.New(handlers.Options{
-			Provider: gw, Sessions: sessions, Limiter: r, Once: r, Files: r.Files(), StorePing: r.Ping,
+			Provider: gw, Sessions: sessions, Limiter: r, Once: r, Files: r.Files(), Moves: r, StorePing: r.Ping,
 			Site: &views.Site{}, Assets: assets, Static: static,
 		})
 		if err != nil {
@@ -111,7 +111,10 @@ func (c *cluster) signIn(b *http.Client, phone string, from, to int) {
 	}
 }
 
-var tokenField = regexp.MustCompile(`name="token" value="([^"]+)"`)
+var (
+	tokenField  = regexp.MustCompile(`name="token" value="([^"]+)"`)
+	lessonField = regexp.MustCompile(`name="lessonId" value="([^"]+)"`)
+)
 
 func TestTwoInstancesBehaveAsOne(t *testing.T) {
 	c := newCluster(t)
@@ -172,6 +175,30 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 		wg.Wait()
 		if n := c.sb.Calls("auth/loginConfirm") - before; n > 3 {
 			t.Errorf("%d guesses reached the provider, the limit is 3 per code", n)
+		}
+	})
+
+	t.Run("a lesson moved on one keeps its calendar event on the other", func(t *testing.T) {
+		page := "/orders/glk/" + sandbox.DemoLessonTransferable
+		var form url.Values
+		for off := 1; off <= 28 && form == nil; off++ {
+			date := time.Now().AddDate(0, 0, off).Format("2006-01-02")
+			_, body := c.do(owner, 0, http.MethodGet, page+"/transfer?date="+date, nil)
+			if m := lessonField.FindStringSubmatch(body); m != nil {
+				form = url.Values{"date": {date}, "lessonId": {m[1]}, "token": {tokenField.FindStringSubmatch(body)[1]}}
+			}
+		}
+		if form == nil {
+			t.Fatal("no lesson to move to in a month")
+		}
+		res, body := c.do(owner, 0, http.MethodPost, page+"/transfer", form)
+		moved := res.Header.Get("Location")
+		if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(moved, "/orders/glk/") || moved == page {
+			t.Fatalf("move: %d → %q %s", res.StatusCode, moved, body)
+		}
+		res, ics := c.do(owner, 1, http.MethodGet, moved+"/calendar.ics", nil)
+		if want := "UID:glk-" + sandbox.DemoLessonTransferable + "@lk"; res.StatusCode != http.StatusOK || !strings.Contains(ics, want) {
+			t.Errorf("the moved lesson's calendar on the other instance: %d, no %q in\n%s", res.StatusCode, want, ics)
 		}
 	})
 

@@ -66,6 +66,28 @@ func (r *Redis) Revoked(ctx context.Context, id string) (bool, error) {
 	return n > 0, err
 }
 
+// ---- first ids of moved bookings (handlers.Moves) ----
+
+// Moved keeps the first id of key until then.
+func (r *Redis) Moved(ctx context.Context, key, first string, until time.Time) error {
+	if first == "" {
+		return errors.New("store: moved: no first id")
+	}
+	if !until.After(time.Now()) {
+		return nil
+	}
+	return r.c.SetArgs(ctx, r.prefix+"moved:"+key, first, redis.SetArgs{ExpireAt: until}).Err()
+}
+
+// First is the first id of key, or "".
+func (r *Redis) First(ctx context.Context, key string) (string, error) {
+	v, err := r.c.Get(ctx, r.prefix+"moved:"+key).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	return v, err
+}
+
 // ---- one-time action tokens (handlers.Once) ----
 
 // Claim takes key with SET NX: exactly one caller on any instance is first.

@@ -40,6 +40,30 @@ func TestFileRevokerSurvivesRestart(t *testing.T) {
 	}
 }
 
+// The first ids of moved bookings outlive a restart too, with the
+// revoker's file format plus a value.
+func TestFileMovesSurviveRestart(t *testing.T) {
+	ctx := context.Background()
+	path := tempFile(t, "moved")
+	m, err := store.OpenFileMoves(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Moved(ctx, "pavilion-9", "7", time.Now().Add(time.Hour))
+	m.Close()
+	m, err = store.OpenFileMoves(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if got, _ := m.First(ctx, "pavilion-9"); got != "7" {
+		t.Errorf("after a restart: %q, want 7", got)
+	}
+	if err := m.Moved(ctx, "glk-1", "a b", time.Now().Add(time.Hour)); err == nil {
+		t.Error("a value that would break the file was taken")
+	}
+}
+
 // Redis stopped: every operation says so (the handlers then refuse rather
 // than guess), and works again by itself once Redis is back.
 func TestRedisOutageAndRecovery(t *testing.T) {

@@ -38,7 +38,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_ADDR", ":8080", "address the server listens on"},
 	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty runs the bundled sandbox"},
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
-	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list"},
+	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
 	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie (SPEC §9); empty: host-only __Host- cookie"},
 	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},

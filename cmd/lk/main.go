@@ -100,6 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		revoker   handlers.Revoker
 		once      handlers.Once
 		files     handlers.RefundFiles
+		moves     handlers.Moves
 		limiter   handlers.Limiter = handlers.NewMemoryLimiter()
 		storePing func(context.Context) error
 	)
@@ -112,7 +113,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		if err := rs.Ping(ctx); err != nil {
 			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
 		}
-		revoker, once, limiter, files, storePing = rs, rs, rs, rs.Files(), rs.Ping
+		revoker, once, limiter, files, moves, storePing = rs, rs, rs, rs.Files(), rs, rs.Ping
 		log.Info("shared state in Redis")
 	} else {
 		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
@@ -120,7 +121,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		defer fr.Close()
-		revoker = fr
+		fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), time.Now)
+		if err != nil {
+			return err
+		}
+		defer fm.Close()
+		revoker, moves = fr, fm
 	}
 	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, revoker, time.Now)
 	if err != nil {
@@ -143,6 +149,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Limiter:   limiter,
 		Once:      once,
 		Files:     files,
+		Moves:     moves,
 		StorePing: storePing,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
