@@ -263,20 +263,15 @@ func (c *Client) CancelPavilionRent(ctx context.Context, r CancelRentRequest) er
 // RefundPavilion registers a refund request and returns the provider's
 // message ("" when it gives none).
 func (c *Client) RefundPavilion(ctx context.Context, r PavilionRefundRequest) (string, error) {
-	r.Documents = orEmpty(r.Documents)
-	return c.refund(ctx, "refund pavilion", "Rent/registerRefund", r)
+	var docs []File
+	r.Documents, docs = withDocuments(r.Documents)
+	return c.refund(ctx, "refund pavilion", "Rent/registerRefund", r, docs)
 }
 
-// orEmpty sends a direct refund's missing documents as [] rather than null.
-func orEmpty(d []File) []File {
-	if d == nil {
-		return []File{}
-	}
-	return d
-}
-
-func (c *Client) refund(ctx context.Context, op, path string, body any) (string, error) {
-	a, err := doAs[Answer](ctx, c, call{op: op, method: http.MethodPost, path: path, json: body, emptyOK: true}, nil)
+// refund sends body, whose documents are withDocuments' placeholder, with
+// docs streamed in its place.
+func (c *Client) refund(ctx context.Context, op, path string, body any, docs []File) (string, error) {
+	a, err := doAs[Answer](ctx, c, call{op: op, method: http.MethodPost, path: path, json: body, files: docs, emptyOK: true}, nil)
 	return a.Message, err
 }
 
@@ -344,8 +339,9 @@ func (c *Client) CancelRoomRent(ctx context.Context, r CancelRentRequest) error 
 
 // RefundRoom registers a refund request and returns the provider's message.
 func (c *Client) RefundRoom(ctx context.Context, r RoomRefundRequest) (string, error) {
-	r.Documents = orEmpty(r.Documents)
-	return c.refund(ctx, "refund room", "CelRooms/registerRefund", r)
+	var docs []File
+	r.Documents, docs = withDocuments(r.Documents)
+	return c.refund(ctx, "refund room", "CelRooms/registerRefund", r, docs)
 }
 
 // ChangeRoomRent moves a rent to other hours and returns the new rent's id.
@@ -396,7 +392,9 @@ func (c *Client) AquaOrder(ctx context.Context, userID, orderID string) (AquaOrd
 
 // RefundAqua registers a refund of tickets and returns the provider's message.
 func (c *Client) RefundAqua(ctx context.Context, r AquaRefundRequest) (string, error) {
-	return c.refund(ctx, "refund aqua", "aqua/registerRefund1C", r)
+	var docs []File
+	r.Documents, docs = withDocuments(r.Documents) // [] is omitted
+	return c.refund(ctx, "refund aqua", "aqua/registerRefund1C", r, docs)
 }
 
 // TransferTickets moves an order's tickets to another date and session.
@@ -473,8 +471,9 @@ func (c *Client) CancelHotelOrder(ctx context.Context, orderID string) error {
 
 // RefundHotel registers a refund request and returns the provider's message.
 func (c *Client) RefundHotel(ctx context.Context, r HotelRefundRequest) (string, error) {
-	r.Documents = orEmpty(r.Documents)
-	return c.refund(ctx, "refund hotel", "hotel/registerRefund", r)
+	var docs []File
+	r.Documents, docs = withDocuments(r.Documents)
+	return c.refund(ctx, "refund hotel", "hotel/registerRefund", r, docs)
 }
 
 // HotelDates fetches the hotel's availability for the nights from..to (a

@@ -232,6 +232,7 @@ type call struct {
 	path    string      // relative to the base: "aqua/getAquaOrders"
 	query   url.Values  //
 	json    any         // JSON body
+	files   []File      // documents streamed into the JSON body's placeholder (withDocuments)
 	form    url.Values  // form body
 	token   string      // bearer; only the two auth calls have one
 	pdf     bool        // a PDF is the expected answer
@@ -319,7 +320,8 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 // prepared is a request's URL and body, encoded once and sent per attempt.
 type prepared struct {
 	url   string
-	body  []byte
+	open  func() io.Reader // a fresh body for each attempt; nil when none
+	size  int64
 	ctype string
 }
 
@@ -329,15 +331,26 @@ func (c *Client) prepare(cl call) (prepared, error) {
 		u.RawQuery = cl.query.Encode()
 	}
 	p := prepared{url: u.String()}
+	fixed := func(b []byte) {
+		p.open, p.size = func() io.Reader { return bytes.NewReader(b) }, int64(len(b))
+	}
 	switch {
+	case cl.files != nil:
+		open, size, err := documentsBody(cl.json, cl.files)
+		if err != nil {
+			return p, fmt.Errorf("gateway: %s: encode request: %w", cl.op, err)
+		}
+		p.open, p.size, p.ctype = open, size, "application/json"
 	case cl.json != nil:
 		b, err := json.Marshal(cl.json)
 		if err != nil {
 			return p, fmt.Errorf("gateway: %s: encode request: %w", cl.op, err)
 		}
-		p.body, p.ctype = b, "application/json"
+		fixed(b)
+		p.ctype = "application/json"
 	case cl.form != nil:
-		p.body, p.ctype = []byte(cl.form.Encode()), "application/x-www-form-urlencoded"
+		fixed([]byte(cl.form.Encode()))
+		p.ctype = "application/x-www-form-urlencoded"
 	}
 	return p, nil
 }
@@ -371,12 +384,15 @@ func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *in
 // roundTrip is one attempt; the caller's ctx carries the call's deadline.
 func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, error) {
 	var body io.Reader
-	if p.body != nil {
-		body = bytes.NewReader(p.body)
+	if p.open != nil {
+		body = p.open()
 	}
 	req, err := http.NewRequestWithContext(ctx, cl.method, p.url, body)
 	if err != nil {
 		return answer{}, withoutURL(err)
+	}
+	if body != nil {
+		req.ContentLength = p.size // streamed bodies too: no chunked encoding
 	}
 	if p.ctype != "" {
 		req.Header.Set("Content-Type", p.ctype)

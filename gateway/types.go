@@ -281,11 +281,14 @@ type ChangeRentAnswer struct {
 
 // ---- refunds ----
 
-// File is an uploaded supporting document.
+// File is an uploaded supporting document. The client sends Data, when set,
+// as the base64 "file", encoded while the body is sent (documents.go);
+// File is the base64 text as it comes over the wire (the sandbox reads it).
 type File struct {
 	FileName      string `json:"file_name"`
 	FileExtension string `json:"file_extension"` // without the dot
 	File          string `json:"file"`           // base64 content
+	Data          []byte `json:"-"`              // raw content, sent as "file"
 }
 
 // RefundForm is the customer's refund request.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -273,7 +272,7 @@ func (in *refundInput) request(o order, kept []RefundFile) refundRequest {
 	docs := []gateway.File{}
 	for _, d := range in.documents(kept) {
 		ext := strings.TrimPrefix(path.Ext(d.Name), ".")
-		docs = append(docs, gateway.File{FileName: d.Name, FileExtension: ext, File: base64.StdEncoding.EncodeToString(d.Data)})
+		docs = append(docs, gateway.File{FileName: d.Name, FileExtension: ext, Data: d.Data})
 	}
 	return refundRequest{Form: f, Documents: docs, Tickets: in.tickets}
 }
