@@ -255,7 +255,11 @@ var errServerFailure = errors.New("server failure")
 // serverFailure is a 5xx that does not say success: the provider is failing,
 // whatever text its answer holds.
 func serverFailure(a answer) bool {
-	return a.status >= 500 && !(isJSONObject(a.body) && readVerdict(bytes.TrimSpace(a.body)).succeeded)
+	if a.status < 500 {
+		return false
+	}
+	v, ok := readVerdict(a.body)
+	return !ok || !v.succeeded
 }
 
 // do performs c and decodes the answer into out (nil to ignore it, *[]byte
@@ -468,14 +472,14 @@ func (c *Client) decode(cl call, a answer, out any) error {
 	if len(body) == 0 && ok2xx && cl.emptyOK {
 		return nil
 	}
-	if !isJSONObject(body) {
+	v, ok := readVerdict(body)
+	if !ok {
 		cause := fmt.Errorf("HTTP %d, %s", a.status, describeBody(a))
 		if a.status >= 500 {
 			return opError(cl.op, ErrUnavailable, cause)
 		}
 		return opError(cl.op, ErrMalformed, cause)
 	}
-	v := readVerdict(body)
 	if v.failed || (!ok2xx && !v.succeeded) {
 		return &ProviderError{Op: cl.op, Message: v.message, Status: a.status}
 	}
@@ -488,11 +492,6 @@ func (c *Client) decode(cl call, a answer, out any) error {
 		}
 	}
 	return nil
-}
-
-func isJSONObject(b []byte) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
 func isPDF(a answer) bool {
@@ -523,19 +522,27 @@ type verdict struct {
 	message           string
 }
 
-func readVerdict(body []byte) verdict {
+// readVerdict reads the verdict of body; ok is false when body is not a
+// JSON object (json.Unmarshal checks the whole of it, so no json.Valid
+// before: every scan of a list answer costs).
+func readVerdict(body []byte) (v verdict, ok bool) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		return v, false
+	}
 	var raw struct {
 		Success             json.RawMessage `json:"success"`
 		ErrorMessage        json.RawMessage `json:"errorMessage"`
 		HasErrors           json.RawMessage `json:"hasErrors"`
 		ResponseDescription json.RawMessage `json:"responseDescription"`
 	}
-	_ = json.Unmarshal(body, &raw) // body is a valid JSON object
+	if json.Unmarshal(body, &raw) != nil {
+		return v, false
+	}
 	success, hasSuccess := jsonBool(raw.Success)
 	hasErrors, hasHasErrors := jsonBool(raw.HasErrors)
 	errMsg, desc := jsonString(raw.ErrorMessage), jsonString(raw.ResponseDescription)
 
-	var v verdict
 	v.failed = (hasSuccess && !success) || (hasHasErrors && hasErrors) ||
 		(!hasSuccess && !hasHasErrors && errMsg != "")
 	v.succeeded = !v.failed && ((hasSuccess && success) || (hasHasErrors && !hasErrors))
@@ -543,7 +550,7 @@ func readVerdict(body []byte) verdict {
 	if hasErrors || v.message == "" {
 		v.message = cmp.Or(desc, errMsg)
 	}
-	return v
+	return v, true
 }
 
 func jsonBool(r json.RawMessage) (value, present bool) {
