@@ -31,6 +31,9 @@ type Once interface {
 	Settle(ctx context.Context, key string, out Outcome, ttl time.Duration) error
 	// Claimed tells, without taking it, whether key has been claimed.
 	Claimed(ctx context.Context, key string) (bool, error)
+	// Forget gives key up, so that the next Claim is first again (work
+	// that failed and may be tried again).
+	Forget(ctx context.Context, key string) error
 }
 
 // memoryOnce is a Once for one instance.
@@ -82,4 +85,11 @@ func (m *memoryOnce) Claimed(_ context.Context, key string) (bool, error) {
 	defer m.mu.Unlock()
 	e, ok := m.keys[key]
 	return ok && m.now().Before(e.until), nil
+}
+
+func (m *memoryOnce) Forget(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.keys, key)
+	return nil
 }

@@ -239,10 +239,12 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	// cancels the first request): the other submissions share its outcome.
 	ctx := context.WithoutCancel(c.Request().Context())
 	work := func() confirmResult { return s.confirm(ctx, c, p, f.Code, known) }
-	if p.ID == "" { // a sign-in begun before submissions were shared
+	if p.ID == "" { // a sign-in begun before submissions were shared: its key would not be its own
 		return s.answerConfirm(c, p, f, work())
 	}
-	res, err := s.confirms.do(c.Request().Context(), key, s.now, work, confirmResult.keep)
+	// One call per code on this instance (flights), then on all (confirmOnce).
+	shared := func() confirmResult { return s.confirmOnce(ctx, key, work) }
+	res, err := s.confirms.do(c.Request().Context(), key, s.now, shared, confirmResult.keep)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,15 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
+
+	"lk/views"
 )
 
 // The limits that a 4-digit code (10 000 values, about 13 bits) cannot give
@@ -166,4 +171,72 @@ func (f *flights) do(ctx context.Context, key string, now func() time.Time, work
 	f.mu.Unlock()
 	close(fl.done)
 	return res, nil
+}
+
+// confirmOnce runs work once for key across every instance that shares the
+// Once store (one Redis): a double click the balancer splits between two
+// instances is one provider call too, and each click gets its outcome. The
+// flights above make the clicks on one instance one caller here. A kept
+// outcome holds the provider's token, so it is stored sealed with the
+// cookie keys (Redis sees what the browser's cookie holds, encrypted); an
+// outcome not kept (a failure, a limit) is forgotten, so a retry runs again.
+func (s *Server) confirmOnce(ctx context.Context, key string, work func() confirmResult) confirmResult {
+	sum := sha256.Sum256([]byte(key)) // the key holds the code: not in the store
+	k := "confirm:" + base64.RawURLEncoding.EncodeToString(sum[:])
+	failed := func(err error) confirmResult {
+		s.log.Error("sign-in store unavailable", "step", "code_confirm", "err", err)
+		res := confirmResult{status: http.StatusServiceUnavailable}
+		res.errs.Add("", msgRequestFailed)
+		return res
+	}
+	deadline := time.Now().Add(waitFirst) // real time: the first caller's provider call
+	for {
+		first, out, err := s.once.Claim(ctx, k, confirmedFor)
+		switch {
+		case err != nil:
+			return failed(err)
+		case first:
+			res := work()
+			if !res.keep() {
+				err = s.once.Forget(ctx, k)
+			} else if v, serr := s.sessions.seal(sharedConfirmName, res.shared()); serr != nil {
+				err = serr
+			} else {
+				err = s.once.Settle(ctx, k, Outcome{Status: res.status, Message: v}, confirmedFor)
+			}
+			if err != nil {
+				s.log.Error("sign-in outcome not shared", "err", err)
+			}
+			return res
+		case out != nil:
+			var sc sharedConfirm
+			if !s.sessions.open(sharedConfirmName, out.Message, &sc) {
+				return failed(errors.New("a shared sign-in outcome does not open"))
+			}
+			return sc.result()
+		}
+		if time.Now().After(deadline) { // the first is still at the provider
+			return failed(errors.New("the first submission of the code is still running"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sharedConfirmName names the sealed outcome (securecookie binds it).
+const sharedConfirmName = "lk-confirm"
+
+// sharedConfirm is what instances share of a kept confirmResult.
+type sharedConfirm struct {
+	Sess   *Session     `json:"s,omitempty"`
+	Token  string       `json:"t,omitempty"`
+	Status int          `json:"c,omitempty"`
+	Errs   views.Errors `json:"e,omitempty"`
+}
+
+func (r confirmResult) shared() sharedConfirm {
+	return sharedConfirm{Sess: r.sess, Token: r.token, Status: r.status, Errs: r.errs}
+}
+
+func (sc sharedConfirm) result() confirmResult {
+	return confirmResult{sess: sc.Sess, token: sc.Token, status: sc.Status, errs: sc.Errs}
 }

@@ -131,6 +131,16 @@ func TestOnceContract(t *testing.T) {
 			if first || err != nil || out == nil || *out != want {
 				t.Errorf("after settling: first %v, outcome %+v, err %v", first, out, err)
 			}
+			// A key forgotten (work that failed) is first again.
+			if _, _, err := o.Claim(ctx, "f", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Forget(ctx, "f"); err != nil {
+				t.Fatal(err)
+			}
+			if first, _, err := o.Claim(ctx, "f", time.Minute); !first || err != nil {
+				t.Errorf("after forgetting: first %v, err %v", first, err)
+			}
 		})
 	}
 }

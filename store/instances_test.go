@@ -217,6 +217,42 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 	})
 }
 
+// A double click split by the balancer: every request carries the same
+// sign-in cookie and none has the other's answer yet. The provider checks
+// the code once and every click is signed in, whichever instance it reached.
+func TestRightCodeOnBothInstancesSignsInOnce(t *testing.T) {
+	c := newCluster(t)
+	first := c.browser()
+	if res, _ := c.do(first, 0, http.MethodPost, "/login", url.Values{"phone": {"79000000000"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("code request: %d", res.StatusCode)
+	}
+	code, _ := c.sb.LastCode("79000000000")
+	u, _ := url.Parse(c.nodes[0].URL)
+	clicks := make([]*http.Client, 10)
+	for i := range clicks {
+		clicks[i] = c.browser()
+		clicks[i].Jar.SetCookies(u, first.Jar.Cookies(u))
+	}
+	var wg sync.WaitGroup
+	for i, b := range clicks {
+		wg.Go(func() {
+			res, _ := c.do(b, i%2, http.MethodPost, "/login/code", url.Values{"code": {code}})
+			if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
+				t.Errorf("click %d on instance %d: %d → %q", i, i%2, res.StatusCode, res.Header.Get("Location"))
+			}
+		})
+	}
+	wg.Wait()
+	if n := c.sb.Calls("auth/loginConfirm"); n != 1 {
+		t.Errorf("auth/loginConfirm called %d times, want 1", n)
+	}
+	for i, b := range clicks {
+		if res, _ := c.do(b, (i+1)%2, http.MethodGet, "/orders", nil); res.StatusCode != http.StatusOK {
+			t.Errorf("click %d: /orders on the other instance: %d", i, res.StatusCode)
+		}
+	}
+}
+
 // Redis stopped: not ready, no code sent without its limits, no session let
 // in unchecked, the login page still served; back by itself afterwards.
 func TestInstancesWithoutRedis(t *testing.T) {

@@ -132,6 +132,11 @@ func (r *Redis) Claimed(ctx context.Context, key string) (bool, error) {
 	return n > 0, err
 }
 
+// Forget gives key up.
+func (r *Redis) Forget(ctx context.Context, key string) error {
+	return r.c.Del(ctx, r.prefix+"once:"+key).Err()
+}
+
 // ---- metrics ----
 
 // metrics counts and times every Redis command as a go-redis hook.
