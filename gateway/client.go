@@ -396,7 +396,11 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 		return answer{}, withoutURL(err)
 	}
 	if body != nil {
-		req.ContentLength = p.size // streamed bodies too: no chunked encoding
+		// Streamed bodies too: a length (no chunked encoding), and a way to
+		// start again for net/http's own retry on a stale kept-alive
+		// connection, as it has for a bytes.Reader.
+		req.ContentLength = p.size
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(p.open()), nil }
 	}
 	if p.ctype != "" {
 		req.Header.Set("Content-Type", p.ctype)

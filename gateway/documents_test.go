@@ -156,3 +156,34 @@ func BenchmarkRefundBody(b *testing.B) {
 		}
 	})
 }
+
+// rewinding records whether a request could be sent again from the start.
+type rewinding struct{ same bool }
+
+func (r *rewinding) RoundTrip(req *http.Request) (*http.Response, error) {
+	first, _ := io.ReadAll(req.Body)
+	if req.GetBody != nil {
+		again, _ := req.GetBody()
+		b, _ := io.ReadAll(again)
+		r.same = len(b) > 0 && bytes.Equal(b, first) && int64(len(b)) == req.ContentLength
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(bytes.NewReader([]byte(`{"success":true}`))), Request: req}, nil
+}
+
+// net/http sends a request again on a kept-alive connection the provider
+// had closed only if it can read the body from the start again.
+func TestStreamedBodyCanStartAgain(t *testing.T) {
+	rt := &rewinding{}
+	c, err := NewClient("http://provider.test/v1", WithHTTPClient(&http.Client{Transport: rt}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RefundPavilion(context.Background(), PavilionRefundRequest{
+		Documents: []File{{FileName: "a", FileExtension: "pdf", Data: []byte("%PDF-1.4 справка")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !rt.same {
+		t.Error("the streamed body cannot be read again from the start")
+	}
+}
