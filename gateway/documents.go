@@ -52,19 +52,19 @@ func documentsBody(v any, files []File) (open func() io.Reader, size int64, err 
 	}
 	pieces := []piece{{raw: skeleton[:i]}}
 	for n, f := range files {
-		head := []byte(`{"file_name":`)
-		head = appendJSON(head, f.FileName)
-		head = append(head, `,"file_extension":`...)
-		head = appendJSON(head, f.FileExtension)
-		head = append(head, `,"file":`...)
 		if n > 0 {
-			head = append([]byte(","), head...)
+			pieces = append(pieces, piece{raw: []byte(",")})
 		}
 		if f.Data == nil { // already base64 text
-			pieces = append(pieces, piece{raw: append(appendJSON(head, f.File), '}')})
+			b, _ := json.Marshal(f) // strings always marshal
+			pieces = append(pieces, piece{raw: b})
 			continue
 		}
-		pieces = append(pieces, piece{raw: append(head, '"')}, piece{raw: f.Data, base64: true}, piece{raw: []byte(`"}`)})
+		// The document with an empty "file", its tags as File says; the
+		// content goes between the last two quotes, before `"}`.
+		shell, _ := json.Marshal(File{FileName: f.FileName, FileExtension: f.FileExtension})
+		end := len(shell) - len(`"}`)
+		pieces = append(pieces, piece{raw: shell[:end]}, piece{raw: f.Data, base64: true}, piece{raw: shell[end:]})
 	}
 	pieces = append(pieces, piece{raw: skeleton[i+len(mark):]})
 	for _, p := range pieces {
@@ -86,12 +86,6 @@ func documentsBody(v any, files []File) (open func() io.Reader, size int64, err 
 		return io.MultiReader(rs...)
 	}
 	return open, size, nil
-}
-
-// appendJSON appends s as a JSON string.
-func appendJSON(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
 }
 
 // base64Reader reads src as standard base64, encoding 3 KB at a time:
