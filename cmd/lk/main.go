@@ -105,13 +105,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		storePing func(context.Context) error
 	)
 	if cfg.RedisURL != "" {
+		store.LogRedis(log)
 		rs, err := store.OpenRedis(cfg.RedisURL, reg)
 		if err != nil {
 			return err
 		}
 		defer rs.Close()
-		if err := rs.Ping(ctx); err != nil {
-			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
+		if err := rs.CheckAtStart(ctx, log); err != nil {
+			return fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		revoker, once, limiter, files, moves, storePing = rs, rs, rs, rs.Files(), rs, rs.Ping
 		log.Info("shared state in Redis")
