@@ -48,6 +48,7 @@ bench: deps bin/lk
 rolling-restart: bin/lk
 	@scripts/deps rolling-restart
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	go build -o bin/pageload ./scripts/pageload
 	@scripts/rolling-restart
 
 vet:
