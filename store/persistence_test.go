@@ -110,7 +110,7 @@ func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
 	}
 }
 
-// The same with the settings the README showed before (--save ''): all is
+// The same with the settings the README showed before (--save ”): all is
 // gone, a signed-out cookie opens the account again. This is what
 // CheckAtStart refuses.
 func TestVolatileRedisLosesStateInARestart(t *testing.T) {
