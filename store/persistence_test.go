@@ -110,9 +110,9 @@ func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
 	}
 }
 
-// The same with the settings the README showed before (--save ”): all is
-// gone, a signed-out cookie opens the account again. This is what
-// CheckAtStart refuses.
+// The same with the settings the README showed before (no snapshots, no
+// append-only file): all is gone, a signed-out cookie opens the account
+// again. This is what CheckAtStart refuses.
 func TestVolatileRedisLosesStateInARestart(t *testing.T) {
 	r, srv := openRedis(t)
 	k := keep(t, r)
