@@ -53,7 +53,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
-	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files); empty: one instance, state in memory and the data folder"},
+	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
 }
 
