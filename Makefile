@@ -7,7 +7,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench deps test generate islands templ vet unit vitest e2e clean
+.PHONY: run build bench rolling-restart deps test generate islands templ vet unit vitest e2e clean
 
 ## run: build everything and start the server on the bundled sandbox at http://localhost:8080
 run: generate
@@ -43,6 +43,13 @@ templ: $(TEMPL_SRC)
 bench: deps bin/lk
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
 	@scripts/bench
+
+## rolling-restart: two instances on one Redis behind HAProxy, restarted under load; fails if a SIGTERM restart shows (scripts/rolling-restart; RR_DURATION, RR_DRAIN, RR_RETRY, RR_PORT)
+rolling-restart: bin/lk
+	@scripts/deps rolling-restart
+	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	go build -o bin/pageload ./scripts/pageload
+	@scripts/rolling-restart
 
 vet:
 	go vet ./...

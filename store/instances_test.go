@@ -34,6 +34,12 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
+	return newClusterOn(t, startRedis(t))
+}
+
+// newClusterOn is a cluster on the Redis srv.
+func newClusterOn(t *testing.T, srv *redisServer) *cluster {
+	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +47,6 @@ func newCluster(t *testing.T) *cluster {
 	t.Cleanup(func() { sb.Close() })
 	sbSrv := httptest.NewServer(sb.Handler())
 	t.Cleanup(sbSrv.Close)
-	_, srv := openRedis(t)
 	key := handlers.RandomKey()
 	static, _ := fs.Sub(lk.Static, "static")
 	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
@@ -340,5 +345,41 @@ func TestSignOutSurvivesRestart(t *testing.T) {
 	replay.Jar.SetCookies(u, saved)
 	if res, _ := c.do(replay, 0, http.MethodGet, "/orders", nil); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/login" {
 		t.Errorf("the signed-out cookie after a restart: %d → %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// With Redis run as the README's topology asks, a sign-out outlives
+// Redis's crash: a copy of the signed-out cookie stays out on both
+// instances, while another customer's session goes on.
+func TestSignOutSurvivesRedisCrash(t *testing.T) {
+	c := newClusterOn(t, startRedisWith(t, durableRedis...))
+	owner, other := c.browser(), c.browser()
+	c.signIn(owner, "79000000000", 0, 0)
+	c.signIn(other, sandbox.OtherPhone, 1, 1)
+	u, _ := url.Parse(c.nodes[0].URL)
+	saved := owner.Jar.Cookies(u)
+	if res, _ := c.do(owner, 1, http.MethodPost, "/logout", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-out: %d", res.StatusCode)
+	}
+	c.redis.stop() // SIGKILL
+	c.redis.restart()
+
+	replay := c.browser()
+	replay.Jar.SetCookies(u, saved)
+	for node := range c.nodes {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			res, _ := c.do(replay, node, http.MethodGet, "/orders", nil)
+			if res.StatusCode == http.StatusSeeOther && res.Header.Get("Location") == "/login" {
+				break
+			}
+			if res.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) { // 503: Redis not back yet
+				t.Fatalf("node %d: the signed-out cookie after Redis's crash: %d → %q", node, res.StatusCode, res.Header.Get("Location"))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if res, _ := c.do(other, node, http.MethodGet, "/orders", nil); res.StatusCode != http.StatusOK {
+			t.Errorf("node %d: the other session after Redis's crash: %d", node, res.StatusCode)
+		}
 	}
 }

@@ -27,6 +27,7 @@ type config struct {
 	CallTimeout    time.Duration  // LK_GATEWAY_TIMEOUT
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
+	ShutdownDrain  time.Duration  // LK_SHUTDOWN_DRAIN
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
@@ -49,9 +50,10 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_GATEWAY_TIMEOUT", "10s", "whole-call deadline of provider calls"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
+	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
-	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files); empty: one instance, state in memory and the data folder"},
+	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
 }
 
@@ -121,6 +123,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
 		}
+	}
+	if c.ShutdownDrain, err = time.ParseDuration(get("LK_SHUTDOWN_DRAIN")); err != nil || c.ShutdownDrain < 0 {
+		return c, fmt.Errorf("LK_SHUTDOWN_DRAIN: %q is not a duration such as 5s (0s: no wait)", get("LK_SHUTDOWN_DRAIN"))
 	}
 	if proxies := get("LK_TRUSTED_PROXIES"); proxies != "" {
 		for _, cidr := range strings.Split(proxies, ",") {

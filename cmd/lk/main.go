@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -105,13 +104,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		storePing func(context.Context) error
 	)
 	if cfg.RedisURL != "" {
+		store.LogRedis(log)
 		rs, err := store.OpenRedis(cfg.RedisURL, reg)
 		if err != nil {
 			return err
 		}
 		defer rs.Close()
-		if err := rs.Ping(ctx); err != nil {
-			log.Warn("Redis does not answer yet: sign-in and account pages wait for it", "err", err)
+		if err := rs.CheckAtStart(ctx, log); err != nil {
+			return fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		revoker, once, limiter, files, moves, storePing = rs, rs, rs, rs.Files(), rs, rs.Ping
 		log.Info("shared state in Redis")
@@ -177,8 +177,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
 	}
+	var dr drain
 	srv := &http.Server{
-		Handler:           e,
+		Handler:           dr.readiness(e),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // refund documents over slow mobile links
 		WriteTimeout:      2 * time.Minute,
@@ -194,11 +195,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownWait)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, log)
 }
