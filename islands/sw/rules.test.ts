@@ -213,6 +213,17 @@ describe("a kept page offline", () => {
     expect(doc.querySelector(`[data-action=document]`)!.matches(hidden)).toBe(false);
   });
 
+  it("hides the links to documents that were not kept", () => {
+    const two = page.replace(
+      "</div></main>",
+      `<a data-action="document" href="/orders/hotel/4/voucher.pdf">Мой ваучер</a></div></main>`,
+    );
+    const doc = new DOMParser().parseFromString(markOffline(two, NOW, (p) => p === "/orders/aqua/1/ticket.pdf"), "text/html");
+    const css = doc.querySelectorAll("head style")[1].textContent!;
+    expect(css).toContain(`[data-offline] a[href="/orders/hotel/4/voucher.pdf"]{display:none!important}`);
+    expect(css).not.toContain(`a[href="/orders/aqua/1/ticket.pdf"]`);
+  });
+
   it("still shows the notice on a page with no main", () => {
     const out = markOffline("<html><head></head><body><p>x</p></body></html>", NOW);
     expect(out).toMatch(/<body><div class="notice notice-off"/);

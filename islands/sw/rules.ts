@@ -173,17 +173,21 @@ const OFFLINE_CSS =
 
 /**
  * A kept page as shown offline: marked data-offline (which hides what
- * cannot work), the notice with the time it was kept at the top of the
- * content, and the style that does it under the nonce the page's own
- * Content-Security-Policy allows.
+ * cannot work, and the links to documents that were not kept), the notice
+ * with the time it was kept at the top of the content, and the style that
+ * does it under the nonce the page's own Content-Security-Policy allows.
  */
-export function markOffline(html: string, keptAt: number): string {
+export function markOffline(html: string, keptAt: number, kept: (path: string) => boolean = () => false): string {
   const nonce = /<style nonce="([^"]*)"/.exec(html)?.[1];
+  let css = OFFLINE_CSS;
+  for (const [, href] of html.matchAll(/href="(\/orders\/[^"]+\.pdf)"/g)) {
+    if (keepable(href) === "document" && !kept(href)) css += `[data-offline] a[href="${href}"]{display:none!important}`;
+  }
   const note =
     `<div class="notice notice-off" role="status" data-offline-notice><p>${offlineNotice(keptAt)}</p>` +
     `<p>${OFFLINE_WHY}</p></div>`;
   let out = html.replace(/<html\b/, "<html data-offline");
-  if (nonce !== undefined) out = out.replace("</head>", `<style nonce="${nonce}">${OFFLINE_CSS}</style></head>`);
+  if (nonce !== undefined) out = out.replace("</head>", `<style nonce="${nonce}">${css}</style></head>`);
   const main = /<main\b[^>]*>/.exec(out) ?? /<body\b[^>]*>/.exec(out);
   if (!main) return note + out;
   const at = main.index + main[0].length;

@@ -112,7 +112,8 @@ async function kept(path: string): Promise<Response | undefined> {
 async function offline(path: string, kind: Kind | null, navigation: boolean): Promise<Response> {
   const copy = kind ? await kept(path) : undefined;
   if (copy && kind === "page") {
-    const html = markOffline(await copy.text(), Number(copy.headers.get(KEPT_AT_HEADER)));
+    const docs = new Set((await (await caches.open(COPIES)).keys()).map((r) => pathOf(r.url)));
+    const html = markOffline(await copy.text(), Number(copy.headers.get(KEPT_AT_HEADER)), (p) => docs.has(p));
     return new Response(html, { status: 200, headers: copy.headers });
   }
   if (copy) return copy;
