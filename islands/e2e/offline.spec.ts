@@ -66,7 +66,8 @@ async function fetchDocument(page: Page, path: string, dir: string): Promise<{ t
   return { type: got.type, text: execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }) };
 }
 
-test.use({ viewport: { width: 360, height: 800 }, serviceWorkers: "allow" });
+// A phone at the resort: its clock, which the notice uses, is in Moscow time.
+test.use({ viewport: { width: 360, height: 800 }, serviceWorkers: "allow", timezoneId: "Europe/Moscow" });
 
 test("kept pages, gate codes and tickets offline; nothing after sign-out", async ({ page, context }, info) => {
   test.setTimeout(90_000);
@@ -140,10 +141,12 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
     await expect(page).toHaveURL(/\/orders$/);
     await expect(page.locator("h1")).toHaveText("Заказы");
     await expect(page.locator("[data-offline-notice] p").first()).toHaveText(NOTICE);
+    await page.screenshot({ path: info.outputPath("offline-orders-360.png"), fullPage: true });
     await page.getByRole("link", { name: "Мой кабинет" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator("[data-offline-notice] p").first()).toHaveText(NOTICE);
     await expect(page.locator("form:visible")).toHaveCount(0);
+    await page.screenshot({ path: info.outputPath("offline-home-360.png"), fullPage: true });
     await page.goto(PAID);
     await expect(page.locator(".tickets figure.gate figcaption")).toHaveText(CODES);
   });
