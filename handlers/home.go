@@ -51,6 +51,7 @@ func (s *Server) home(c *echo.Context) error {
 	h.Failed, h.Problems = len(set.failed) > 0, set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome
+	s.offerOffline(c, &p, set)
 	if p.User != nil && h.Name != "" {
 		p.User.Name = h.Name
 	}

@@ -582,9 +582,16 @@ func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
 			t.Errorf("%s: island script %q (module, so it never blocks the first paint)", p, src)
 		}
 	}
-	for _, p := range []string{"/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/aqua/" + sandbox.DemoAquaUnpaid, "/orders/hotel/" + sandbox.DemoHotelUnpaid, "/orders"} {
+	for _, p := range []string{"/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/aqua/" + sandbox.DemoAquaUnpaid, "/orders/hotel/" + sandbox.DemoHotelUnpaid} {
 		if n := a.get(p).doc.Find(`script[src]`).Length(); n != 0 {
 			t.Errorf("%s: %d scripts on a page without islands", p, n)
 		}
+	}
+	// The order list has no island: only the mount loop, which registers
+	// the offline worker, and nothing preloaded.
+	r := a.get("/orders")
+	if src := r.doc.Find(`script[src]`).AttrOr("src", ""); r.doc.Find(`script[src]`).Length() != 1 || !strings.Contains(src, "/main-") ||
+		r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length() != 0 {
+		t.Errorf("/orders: scripts %d (%q), preloads %d", r.doc.Find(`script[src]`).Length(), src, r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length())
 	}
 }

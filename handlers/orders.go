@@ -100,6 +100,7 @@ func (s *Server) orders(c *echo.Context) error {
 	active, history := s.activeAndHistory(c, set)
 	p := s.page(c, "Заказы", "Ваши заказы: активные и история.")
 	p.Nav = views.NavOrders
+	s.offerOffline(c, &p, set)
 	status := http.StatusOK
 	if len(set.failed) == len(kinds) {
 		status = http.StatusServiceUnavailable

@@ -17,7 +17,7 @@ import (
 // routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(s.observe, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
-		crossOrigin(), bodyLimit, s.loadSession)
+		crossOrigin(), bodyLimit, s.loadSession, s.offlineMarks)
 
 	// Operations.
 	e.GET("/healthz", func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
@@ -26,6 +26,9 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/robots.txt", robots)
 	e.GET("/static/*", s.staticFiles)
 	e.GET("/favicon.ico", func(c *echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/static/favicon.svg") })
+	e.GET(views.PathManifest, s.manifest)
+	e.GET(views.PathWorker, s.worker)
+	e.GET(views.PathOffline, s.offline)
 
 	// Sign-in, public.
 	e.GET(views.PathLogin, s.loginForm)

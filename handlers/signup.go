@@ -103,5 +103,6 @@ func (s *Server) logout(c *echo.Context) error {
 		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
 	}
 	s.sessions.clearPending(c.Response())
+	c.Response().Header().Set("Clear-Site-Data", clearSiteData) // the offline copies go too
 	return seeOther(c, views.PathLogin)
 }

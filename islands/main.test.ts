@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { createElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mountAll } from "./main";
+import { mountAll, registerWorker } from "./main";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -100,5 +100,44 @@ describe("mount loop", () => {
     const loader = vi.fn();
     await mountAll(document, {}, { phone: loader });
     expect(loader).not.toHaveBeenCalled();
+  });
+});
+
+describe("the offline worker", () => {
+  function fakes(worker: string | undefined, readyState: DocumentReadyState) {
+    const register = vi.fn(() => Promise.resolve());
+    const listeners: Record<string, () => void> = {};
+    const doc = { documentElement: { dataset: worker ? { worker } : {} }, readyState } as unknown as Document;
+    const win = {
+      navigator: { serviceWorker: { register } },
+      addEventListener: (type: string, fn: () => void) => (listeners[type] = fn),
+    } as unknown as Window;
+    return { register, listeners, doc, win };
+  }
+
+  it("is registered for the whole site once the page has loaded", () => {
+    const f = fakes("/sw.js", "interactive");
+    registerWorker(f.doc, f.win);
+    expect(f.register).not.toHaveBeenCalled();
+    f.listeners.load();
+    expect(f.register).toHaveBeenCalledWith("/sw.js", { scope: "/" });
+  });
+
+  it("is registered at once when the page has loaded already", () => {
+    const f = fakes("/sw.js", "complete");
+    registerWorker(f.doc, f.win);
+    expect(f.register).toHaveBeenCalledTimes(1);
+  });
+
+  it("is not registered on a page that does not name it", () => {
+    const f = fakes(undefined, "complete");
+    registerWorker(f.doc, f.win);
+    expect(f.register).not.toHaveBeenCalled();
+  });
+
+  it("leaves the page alone without service workers", () => {
+    const f = fakes("/sw.js", "complete");
+    (f.win.navigator as { serviceWorker?: unknown }).serviceWorker = undefined;
+    expect(() => registerWorker(f.doc, f.win)).not.toThrow();
   });
 });

@@ -98,6 +98,23 @@ export function mountAll(
   return Promise.all(jobs).then(() => undefined);
 }
 
+/** Registers the offline worker when the page names it (<html
+ *  data-worker>: signed-in pages where every sign-in lands), only once the
+ *  page has loaded, so it never competes with the page itself. Without
+ *  service workers, or if registering fails, the page is as it was. */
+export function registerWorker(doc: Document = document, win: Window = window): void {
+  const url = doc.documentElement.dataset.worker;
+  const sw = win.navigator.serviceWorker;
+  if (!url || !sw) return;
+  const register = () => {
+    sw.register(url, { scope: "/" }).catch((err: unknown) => console.warn("[islands] offline worker not registered", err));
+  };
+  if (doc.readyState === "complete") register();
+  else win.addEventListener("load", register, { once: true });
+}
+
+registerWorker();
+
 // Module scripts run after parsing, so the DOM is complete here; the check
 // covers the script being loaded some other way.
 if (document.readyState === "loading") {

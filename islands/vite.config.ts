@@ -31,6 +31,10 @@ export default defineConfig({
         calendar: "calendar/TransferCalendar.tsx",
         phone: "enhance/phone.ts",
         birthday: "enhance/birthday.ts",
+        // The offline worker: served at /sw.js, so it must be one file
+        // with no import (a classic worker script); it shares no module
+        // with the pages.
+        sw: "sw/worker.ts",
       },
       output: {
         entryFileNames: "assets/[name]-[hash].js",

@@ -16,8 +16,9 @@ const manifestPath = ".vite/manifest.json"
 // Manifest keys of the mount loop and of the module it imports to mount a
 // React island.
 const (
-	MountEntry = "main.ts"
-	reactMount = "react-mount.ts"
+	MountEntry  = "main.ts"
+	reactMount  = "react-mount.ts"
+	WorkerEntry = "sw/worker.ts" // the offline worker, served at PathWorker
 )
 
 // manifestChunk is one entry of Vite's manifest.
@@ -64,6 +65,29 @@ func LoadAssets(static fs.FS, cssPath, distDir, base string) (*Assets, error) {
 		return a, fmt.Errorf("views: parse manifest: %w", err)
 	}
 	return a, nil
+}
+
+// Loader is the tags of a page with no islands that still needs the mount
+// loop: it registers the offline worker.
+func (a *Assets) Loader() Tags {
+	var t Tags
+	if a == nil {
+		return t
+	}
+	if main, ok := a.manifest[MountEntry]; ok {
+		t.Scripts = []string{a.base + main.File}
+	}
+	return t
+}
+
+// File is the path inside the dist folder of an entry's built file, for one
+// served under a fixed URL (the offline worker at /sw.js).
+func (a *Assets) File(key string) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	ch, ok := a.manifest[key]
+	return ch.File, ok && ch.File != ""
 }
 
 // For returns the tags for a page whose islands are the given manifest keys

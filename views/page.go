@@ -40,6 +40,10 @@ type Page struct {
 	Notice      string   // a one-time success notice, e.g. after an action
 	Invalid     bool     // the page shows a form with errors
 	Index       bool     // search engines may index this page
+	// Worker: the page registers the offline worker (islands/sw). Home and
+	// the order list do, since every sign-in lands there; other pages are
+	// then in its scope without a script of their own.
+	Worker bool
 }
 
 // User is the signed-in customer as the shell shows them.
@@ -63,7 +67,12 @@ func (p Page) FullTitle() string {
 }
 
 // Tags are the islands' script and preload tags for this page.
-func (p Page) Tags() Tags { return p.Assets.For(p.Islands...) }
+func (p Page) Tags() Tags {
+	if p.Worker && len(p.Islands) == 0 {
+		return p.Assets.Loader()
+	}
+	return p.Assets.For(p.Islands...)
+}
 
 // Robots is the meta robots value.
 func (p Page) Robots() string {

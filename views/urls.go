@@ -13,6 +13,12 @@ const (
 	PathLogout      = "/logout"
 	PathProfileEdit = "/profile/edit"
 	PathOrders      = "/orders"
+	// The installable app: its manifest, its offline worker (at the root, so
+	// that its scope is the whole site) and the page the worker shows for a
+	// page it never kept.
+	PathManifest = "/manifest.webmanifest"
+	PathWorker   = "/sw.js"
+	PathOffline  = "/offline"
 )
 
 // OrderPath is the detail page of an order; action, if given, is a page or

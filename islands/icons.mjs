@@ -1,0 +1,26 @@
+// Renders the app's icons (static/img/app-icon*.png) from their SVG
+// drawings with Chromium, so the PNGs the manifest names can be made again:
+//   cd islands && node icons.mjs
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
+
+const img = (name) => fileURLToPath(new URL(`../static/img/${name}`, import.meta.url));
+const jobs = [
+  ["app-icon.svg", "app-icon-192.png", 192],
+  ["app-icon.svg", "app-icon-512.png", 512],
+  ["app-icon-maskable.svg", "app-icon-maskable-512.png", 512],
+];
+const browser = await chromium.launch({
+  executablePath: process.env.LK_CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+});
+const page = await browser.newPage();
+for (const [svg, png, size] of jobs) {
+  await page.setViewportSize({ width: size, height: size });
+  const src = `data:image/svg+xml;base64,${readFileSync(img(svg)).toString("base64")}`;
+  await page.setContent(`<style>html,body{margin:0;background:transparent}</style><img src="${src}" width="${size}" height="${size}">`);
+  await page.locator("img").evaluate((el) => el.decode());
+  await page.screenshot({ path: img(png), omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+}
+await browser.close();
