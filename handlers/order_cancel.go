@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -58,7 +59,7 @@ func (s *Server) orderCancel(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context) store.Outcome {
 		msg, err := o.kind.cancel(ctx, s, session(c), o)
 		if err != nil {
 			return s.failed(o, actCancel, err, msgCancelFailed, msgServer)
@@ -70,7 +71,7 @@ func (s *Server) orderCancel(c *echo.Context) error {
 		if o.kind.keepsCanceled {
 			next = views.OrderPath(string(o.kind.id), o.id)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: next, Message: msg}
+		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: msg}
 	})
 	if err != nil {
 		return err
@@ -107,13 +108,13 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		if s.site.SupportPhone != "" {
 			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
 		}
-		return "", &outcomeError{Outcome{Status: http.StatusBadGateway, Message: msg}}
+		return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
 	}
 	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
 }
 
 // outcomeError is an action's failure whose outcome is already worded.
-type outcomeError struct{ out Outcome }
+type outcomeError struct{ out store.Outcome }
 
 func (e *outcomeError) Error() string { return e.out.Message }
 

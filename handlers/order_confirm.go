@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -25,13 +26,13 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
 		if err := s.gw.ConfirmLesson(ctx, session(c).GUID, o.id); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
 			return out
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
+		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
 	})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -73,7 +74,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 			return s.refundPage(c, http.StatusUnprocessableEntity, o, in, errs, "")
 		}
 	}
-	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) store.Outcome {
 		msg, err := o.kind.refund(ctx, s, o, in.request(o, kept))
 		if err != nil {
 			s.keepRefundFiles(ctx, key, &in)
@@ -82,7 +83,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 		if err := s.files.Clear(ctx, key); err != nil {
 			s.log.Warn("refund files not cleared", "err", err)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
+		return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
 	})
 	if err != nil {
 		return err

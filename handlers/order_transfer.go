@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -166,12 +167,12 @@ func (m *dayMove) submit(s *Server, c *echo.Context, o order) error {
 	if len(a.errs) > 0 {
 		return m.render(s, c, o, http.StatusUnprocessableEntity, a, "")
 	}
-	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) store.Outcome {
 		next, err := m.move(ctx, s, session(c), o, d, opts[i])
 		if err != nil {
 			return s.failed(o, actTransfer, err, m.refused, m.unreachable)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: next, Message: m.done}
+		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: m.done}
 	})
 	if err != nil {
 		return err

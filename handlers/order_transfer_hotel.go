@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -68,7 +69,7 @@ func hotelTransferSubmit(s *Server, c *echo.Context, o order) error {
 		a.errs.Add("dateIn", err.Error())
 		return s.hotelRender(c, o, http.StatusUnprocessableEntity, a, "")
 	}
-	res, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) Outcome {
+	res, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) store.Outcome {
 		msg, err := s.gw.PushReservation(ctx, gateway.PushReservationRequest{
 			OrderID:    h.OrderID,
 			NewDateIn:  gateway.FormatISO(in.Add(hotelCheckIn*time.Hour), s.loc),
@@ -77,7 +78,7 @@ func hotelTransferSubmit(s *Server, c *echo.Context, o order) error {
 		if err != nil {
 			return s.failed(o, actTransfer, err, msgHotelMoveFailed, msgHotelRegister)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: views.OrderPath(string(gateway.KindHotel), o.id), Message: cmp.Or(msg, msgHotelMoved)}
+		return store.Outcome{Status: http.StatusSeeOther, Location: views.OrderPath(string(gateway.KindHotel), o.id), Message: cmp.Or(msg, msgHotelMoved)}
 	})
 	if err != nil {
 		return err

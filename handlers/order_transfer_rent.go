@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -144,7 +145,7 @@ func (m *rentMove) submit(s *Server, c *echo.Context, o order) error {
 	if len(f.errs) > 0 {
 		return m.again(s, c, http.StatusUnprocessableEntity, o, f, day, d, "")
 	}
-	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) store.Outcome {
 		fid, name := m.facility(o)
 		newID, err := m.change(s.gw, ctx, rentChange{
 			clientID: session(c).GUID, rentID: o.id, facilityID: fid, facilityName: name,
@@ -158,7 +159,7 @@ func (m *rentMove) submit(s *Server, c *echo.Context, o order) error {
 			next = views.OrderPath(string(o.kind.id), newID)
 			s.movedTo(ctx, o, newID, from)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: next, Message: msgRentMoved}
+		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: msgRentMoved}
 	})
 	if err != nil {
 		return err

@@ -15,12 +15,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -44,12 +46,21 @@ const (
 	refundCommentMax    = 2000 // runes
 )
 
+// A refund brings at most 10 files of 10 MB each, 25 MB in all; after a
+// refusal they are kept for an hour.
+const (
+	refundMaxFiles    = store.RefundFilesPerKey
+	refundMaxFileSize = 10 << 20
+	refundMaxTotal    = store.RefundBytesPerKey
+	refundFilesTTL    = time.Hour
+)
+
 // refundInput is the refund form as posted (or prefilled): the raw answers,
 // the files of this request, and what the server worked out for the order.
 type refundInput struct {
 	form     gateway.RefundForm // contact and reason as typed
 	tickets  []string           // water park: the chosen ticket ids
-	files    []RefundFile       // documents of this request, not yet kept
+	files    []store.RefundFile // documents of this request, not yet kept
 	fileErrs views.Errors       // files refused while reading
 	tooMany  bool               // more than refundMaxFiles in this request
 	remove   string             // a kept file's id: its 'Удалить' was pressed
@@ -153,7 +164,7 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 	case len(data) == 0:
 		in.fileErrs.Add("documents", fmt.Sprintf(msgFileEmpty, name))
 	default:
-		in.files = append(in.files, RefundFile{Name: name, Data: data})
+		in.files = append(in.files, store.RefundFile{Name: name, Data: data})
 	}
 	return nil
 }
@@ -202,7 +213,7 @@ func bodyError(err error) error {
 
 // check applies the refund's rules to the answers (SPEC §4, §5); kept are the
 // documents sent before. The errors come in the order of the fields.
-func (in *refundInput) check(o order, kept []RefundFile) views.Errors {
+func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	var e views.Errors
 	if w, ok := o.wire.(gateway.AquaOrder); ok {
 		switch {
@@ -249,10 +260,10 @@ func (in *refundInput) check(o order, kept []RefundFile) views.Errors {
 }
 
 // documents are the kept files and this request's, each once.
-func (in *refundInput) documents(kept []RefundFile) []RefundFile {
+func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
 	out := slices.Clone(kept)
 	for _, f := range in.files {
-		if !slices.ContainsFunc(out, func(g RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
+		if !slices.ContainsFunc(out, func(g store.RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
 			out = append(out, f)
 		}
 	}
@@ -260,7 +271,7 @@ func (in *refundInput) documents(kept []RefundFile) []RefundFile {
 }
 
 // request is what the kind's refund call sends.
-func (in *refundInput) request(o order, kept []RefundFile) refundRequest {
+func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	f := in.form
 	f.OrderID = o.id
 	if d, ok := parsePhone(f.Phone); ok {
@@ -289,7 +300,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInpu
 		f.ID = randomID()
 		_, err := s.files.Put(ctx, key, f, refundFilesTTL)
 		switch {
-		case errors.Is(err, ErrRefundFilesFull):
+		case errors.Is(err, store.ErrRefundFilesFull):
 			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
 		case err != nil:
 			s.log.Error("refund file not kept", "err", err)
@@ -341,7 +352,7 @@ func (s *Server) profileLater(c *echo.Context) func() gateway.PersonalInfo {
 }
 
 // view is the form's view model.
-func (in *refundInput) view(o order, kept []RefundFile) views.RefundForm {
+func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 	f := views.RefundForm{Surname: in.form.Surname, Name: in.form.Name, SecondName: in.form.SecondName, Email: in.form.Email,
 		Phone: in.form.Phone, Comment: in.form.Comment, Moderation: in.mode == gateway.RefundModeration}
 	if w, ok := o.wire.(gateway.AquaOrder); ok {
@@ -417,7 +428,7 @@ func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (strin
 		status, _ := explain(err, msgRefundFailed, msgRefundUnreachable)
 		s.log.Warn("order action failed", "action", actRefund, "kind", o.kind.id, "id", o.id, "err", err)
 		details := cmp.Or(pe.Message, http.StatusText(pe.Status))
-		return "", &outcomeError{Outcome{Status: status, Message: strings.TrimSuffix(msgRefundAquaFailed+": "+details, ": ")}}
+		return "", &outcomeError{store.Outcome{Status: status, Message: strings.TrimSuffix(msgRefundAquaFailed+": "+details, ": ")}}
 	}
 	return msg, err
 }

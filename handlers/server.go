@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -72,10 +73,10 @@ type Provider interface {
 type Options struct {
 	Provider Provider
 	Sessions *Sessions
-	Limiter  Limiter
-	Once     Once        // one-time action tokens; nil means in memory
-	Files    RefundFiles // refund documents kept after a refusal; nil means in memory
-	Moves    Moves       // first ids of moved bookings; nil means in memory
+	Limiter  store.Limiter
+	Once     store.Once        // one-time action tokens; nil means in memory
+	Files    store.RefundFiles // refund documents kept after a refusal; nil means in memory
+	Moves    store.Moves       // first ids of moved bookings; nil means in memory
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -99,12 +100,11 @@ type Options struct {
 type Server struct {
 	gw        Provider
 	sessions  *Sessions
-	limits    Limiter
+	limits    store.Limiter
 	interval  time.Duration
-	confirms  flights
-	once      Once
-	files     RefundFiles
-	moves     Moves
+	once      store.Once
+	files     store.RefundFiles
+	moves     store.Moves
 	storePing func(context.Context) error
 	site      *views.Site
 	assets    *views.Assets
@@ -127,7 +127,7 @@ func New(o Options) (*echo.Echo, error) {
 		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
-		s.limits = NewMemoryLimiter()
+		s.limits = store.NewMemoryLimiter()
 	}
 	if s.interval <= 0 {
 		s.interval = CodeInterval
@@ -142,13 +142,13 @@ func New(o Options) (*echo.Echo, error) {
 		s.now = time.Now
 	}
 	if s.once == nil {
-		s.once = NewMemoryOnce(s.now)
+		s.once = store.NewMemoryOnce(s.now)
 	}
 	if s.files == nil {
-		s.files = NewMemoryRefundFiles(s.now)
+		s.files = store.NewMemoryRefundFiles(s.now)
 	}
 	if s.moves == nil {
-		s.moves = NewMemoryMoves(s.now)
+		s.moves = store.NewMemoryMoves(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -242,13 +243,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	if p.ID == "" { // a sign-in begun before submissions were shared: its key would not be its own
 		return s.answerConfirm(c, p, f, work())
 	}
-	// One call per code on this instance (flights), then on all (confirmOnce).
-	shared := func() confirmResult { return s.confirmOnce(ctx, key, work) }
-	res, err := s.confirms.do(c.Request().Context(), key, s.now, shared, confirmResult.keep)
-	if err != nil {
-		return err
-	}
-	return s.answerConfirm(c, p, f, res)
+	return s.answerConfirm(c, p, f, s.confirmOnce(c.Request().Context(), key, work))
 }
 
 // confirm is the work of a code submission: take the entry limits, ask the
@@ -408,7 +403,7 @@ func (s *Server) jsonRefusal(c *echo.Context, status int, errs views.Errors, ret
 }
 
 // refused counts and logs a limit's refusal, and sets Retry-After.
-func (s *Server) refused(c *echo.Context, step, phone string, r *Refusal) {
+func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
 	if r.RetryAfter > 0 {
