@@ -250,29 +250,28 @@ func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx contex
 // shows the message once; a failure shows the form again (again) with its
 // status and message. An island gets JSON, with a fresh token to try again.
 func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, again func(status int, msg string) error) error {
-	switch {
-	case out.Succeeded() && wantsJSON(c):
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Message: out.Message, Redirect: out.Location})
-	case out.Succeeded():
+	if !out.Succeeded() {
+		return respond(c, out.Status, answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
+			return again(out.Status, out.Message)
+		})
+	}
+	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
 		if out.Message != "" {
 			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
 				return err
 			}
 		}
 		return seeOther(c, out.Location)
-	case wantsJSON(c):
-		return c.JSON(out.Status, jsonAnswer{Title: "Ой!", Message: out.Message, Token: s.token(c, o, a)})
-	}
-	return again(out.Status, out.Message)
+	})
 }
 
 // failed is the outcome of a provider call that did not go through: the
-// provider's text or SPEC §8's, logged without the customer's data.
+// provider's text or the action's, logged without the customer's data.
 func (s *Server) failed(o order, a action, err error, refused, unreachable string) store.Outcome {
+	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
 	if oe, ok := errors.AsType[*outcomeError](err); ok {
 		return oe.out
 	}
-	status, msg := explain(err, refused, unreachable)
-	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
-	return store.Outcome{Status: status, Message: msg}
+	f := explain(err, refused, unreachable)
+	return store.Outcome{Status: f.status, Message: f.message}
 }

@@ -6,9 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
 	"lk/store"
-	"lk/views"
 )
 
 // Texts of 'Подтвердить запись' (SPEC §8).
@@ -27,12 +25,12 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 		return err
 	}
 	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
-		if err := s.gw.ConfirmLesson(ctx, session(c).GUID, o.id); err != nil {
+		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
 			return out
 		}
-		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
+		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, o.url()), Message: msgConfirmed}
 	})
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func (set orderSet) problems() []string {
 		if !ok {
 			continue
 		}
-		msg := gateway.Message(err)
+		msg := explain(err, "", "").own
 		switch {
 		case k.failed != "" && msg == "":
 			msg = k.failed

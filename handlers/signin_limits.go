@@ -194,7 +194,7 @@ func (sc sharedConfirm) result() confirmResult {
 
 // after says in Russian when something becomes possible: "через 42 с".
 func after(d time.Duration) string {
-	s := int((d + time.Second - 1) / time.Second)
+	s := seconds(d)
 	switch {
 	case s < 60:
 		return fmt.Sprintf("через %d с", max(s, 1))
