@@ -84,13 +84,14 @@ func explain(err error, refused, unreachable string) failure {
 	f := failure{status: http.StatusBadGateway, message: refused}
 	pe, answered := errors.AsType[*gateway.ProviderError](err)
 	if answered {
-		f.answered, f.own, f.code = true, pe.Message, pe.Status
-		f.message = cmp.Or(pe.Message, refused)
+		f.answered, f.own, f.code = true, gateway.Message(err), pe.Status
+		f.message = cmp.Or(f.own, refused)
 	}
+	_, f.refused = gateway.Refusal(err)
 	switch {
-	case answered && pe.Status >= 500:
-	case answered:
-		f.status, f.refused = http.StatusUnprocessableEntity, true
+	case f.refused:
+		f.status = http.StatusUnprocessableEntity
+	case answered: // the provider failing, in its own words
 	case errors.Is(err, gateway.ErrNotFound):
 		f.status = http.StatusNotFound
 	case errors.Is(err, gateway.ErrUnauthorized):

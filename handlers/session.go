@@ -96,9 +96,13 @@ func RandomKey() Key {
 // NewSessions builds the codec. The first key signs and encrypts new
 // cookies; all keys are tried on reading, so keys can be rotated by putting
 // a new one first. Without a cookie domain the cookie uses the __Host- prefix.
+// Without a revoker, sign-outs are kept in memory.
 func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
+	}
+	if revoker == nil {
+		revoker = store.NewMemoryRevoker(now)
 	}
 	s := &Sessions{domain: domain, revoker: revoker, now: now,
 		name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice", device: "__Host-lk_device"}
