@@ -14,21 +14,6 @@ import (
 	"lk/views"
 )
 
-// Texts for customers that more than one handler shows (SPEC §8 where it
-// has them).
-const (
-	msgNotFoundTitle = "Страница не найдена"
-	msgNotFound      = "Такой страницы нет или она вам недоступна. Проверьте адрес."
-	msgServerTitle   = "Что-то пошло не так"
-	msgServer        = "Не удалось выполнить запрос. Попробуйте позже."
-	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
-	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
-	msgFormTooLarge  = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
-	msgMethod        = "Так обратиться к этой странице нельзя."
-	msgStoreDown     = "Сервис временно недоступен. Попробуйте позже."
-	msgSignOutFailed = "Не удалось завершить сеанс. Попробуйте выйти ещё раз через минуту."
-)
-
 // httpError is an error a customer sees as a page with a status.
 type httpError struct {
 	status  int
@@ -140,7 +125,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, errAnswered) {
 		return
 	}
-	he := &httpError{http.StatusInternalServerError, msgServerTitle, msgServer}
+	he := &httpError{http.StatusInternalServerError, msgServerTitle, msgRequestFailed}
 	var mbe *http.MaxBytesError
 	var pe *pageError
 	switch {

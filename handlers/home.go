@@ -10,12 +10,6 @@ import (
 	"lk/views"
 )
 
-// Texts of the personal data (SPEC §8).
-const (
-	msgProfileFailed = "Не удалось загрузить личные данные. Попробуйте позже."
-	msgSessionOver   = "Время входа истекло. Войдите ещё раз."
-)
-
 // home is the account's first page: the greeting, the personal data card
 // and the active orders. The profile and the five kinds of orders are asked
 // for at once.

@@ -121,7 +121,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		// The stay is cancelled: say so, and what is missing. The order
 		// no longer offers a refund, so the resort's staff finish it.
 		s.log.Error("hotel cancelled without its refund", "id", o.id, "err", err)
-		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, msgServer).message, ".") + "."
+		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, msgRequestFailed).message, ".") + "."
 		if s.site.SupportPhone != "" {
 			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
 		}

@@ -119,7 +119,7 @@ var lessonMove = dayMove(&dayPage{
 	}
 	s.movedTo(ctx, o, newID, s.providerTime(to.DateBeg))
 	return views.OrderPath(string(o.kind.id), newID), "", nil
-}, moveTexts{refused: msgLessonMoveFail, unreachable: msgServer, done: msgLessonMoved})
+}, moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved})
 
 // lessonOption shows a lesson: its time, instructor, level and free places.
 func (s *Server) lessonOption(l gateway.Lesson, why error) option {

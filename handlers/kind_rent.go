@@ -168,7 +168,7 @@ type rentDay struct {
 // the rent cost.
 func rentMove(p *rentPlace) *move[rentForm] {
 	return &move[rentForm]{read: p.read, check: p.check, call: p.call, show: p.render,
-		moveTexts: moveTexts{refused: msgRentMoveFailed, unreachable: msgServer, done: msgRentMoved}}
+		moveTexts: moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}}
 }
 
 func (p *rentPlace) read(s *Server, c *echo.Context, o order, posted bool) *rentForm {
@@ -387,16 +387,3 @@ func (p *rentPlace) page(s *Server, c *echo.Context, o order, status int, f *ren
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, []string{views.SlotIsland}
 	return render(c, status, views.RentMovePage(pg, v))
 }
-
-// Texts of a rent move (SPEC §4, §5, §8).
-const (
-	msgRentMoved       = "Перенос выполнен успешно"
-	msgRentMoveFailed  = "Не удалось перенести аренду"
-	msgNoWindows       = "На данную дату нет доступных окон"
-	msgScheduleFailed  = "Не удалось загрузить расписание на этот день. Попробуйте позже или выберите другой день."
-	msgRentMoveLead    = "Выберите день, затем начало и окончание аренды."
-	msgPickFrom        = "Выберите время начала."
-	msgPickTo          = "Выберите время окончания."
-	msgBadDate         = "Введите дату в формате ДД.ММ.ГГГГ."
-	msgDateOutOfWindow = "Выберите день не раньше сегодняшнего и не позже чем через месяц."
-)

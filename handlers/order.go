@@ -16,14 +16,6 @@ import (
 // under it (DESIGN "Orders and ownership").
 const routeOrder = "/orders/:type/:id"
 
-// Why a document cannot be opened.
-const (
-	msgDocTitle    = "Документ недоступен"
-	msgDocCanceled = "Заказ отменён, поэтому документ недоступен."
-	msgDocUnpaid   = "Билет будет доступен после оплаты всех билетов заказа."
-	msgDocFailed   = "Не удалось получить документ. Попробуйте позже."
-)
-
 // loadOrder fetches one order with the session's own client id (never an id
 // from the request: a stranger's order is simply not found).
 func (s *Server) loadOrder(ctx context.Context, guid string, k *kind, id string) (order, error) {

@@ -33,18 +33,6 @@ var actionTexts = map[action]struct{ label, refused string }{
 	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя."},
 }
 
-// Texts of refunds that more than one action shows (SPEC §8).
-const (
-	msgRefundFailed = "Произошла ошибка при оформлении возврата"
-	msgRefundDone   = "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
-)
-
-// Texts of the one-time token.
-const (
-	msgStaleForm  = "Страница устарела. Проверьте данные и отправьте ещё раз."
-	msgInProgress = "Запрос уже отправлен и ещё выполняется. Обновите страницу заказа через минуту."
-)
-
 // label is the action's button on an order of kind k.
 func (a action) label(k *kind) string {
 	if l, ok := k.labels[a]; ok {

@@ -19,7 +19,6 @@ const (
 	calendarFile  = "calendar.ics"
 	calendarLabel = "Добавить в календарь"
 	resortName    = "Курорт" // as the header and the PDFs name it
-	msgNoCalendar = "Добавить в календарь можно только предстоящий заказ."
 )
 
 // sequenceEpoch is where SEQUENCE counts from (see orderCalendar).

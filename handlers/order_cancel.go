@@ -10,18 +10,6 @@ import (
 	"lk/views"
 )
 
-// Texts of a cancellation (SPEC §8, §9).
-const (
-	msgCancelFailed    = "Не удалось отменить заказ"
-	msgLessonCanceled  = "Запись отменена."
-	msgRentCanceled    = "Аренда отменена."
-	msgHotelCanceled   = "Бронирование отменено."
-	msgMoneyBack       = "Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
-	msgCancelNoRefund  = "Бронирование отменено, но возврат не оформлен"
-	msgCancelQuestion  = "Вы уверены, что хотите отменить заказ?"
-	msgCancelUnpaidFee = "Заказ не оплачен, поэтому возвращать нечего."
-)
-
 // orderCancelForm is GET …/cancel: what will be cancelled, the amount and
 // what happens to the money; the customer confirms with a POST.
 func (s *Server) orderCancelForm(c *echo.Context) error {
@@ -59,7 +47,7 @@ func (s *Server) orderCancel(c *echo.Context) error {
 	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context) store.Outcome {
 		msg, err := o.kind.cancel(ctx, s, session(c), o)
 		if err != nil {
-			return s.failed(o, actCancel, err, msgCancelFailed, msgServer)
+			return s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)
 		}
 		next := views.PathOrders
 		if o.kind.keepsCanceled {

@@ -9,12 +9,6 @@ import (
 	"lk/store"
 )
 
-// Texts of 'Подтвердить запись' (SPEC §8).
-const (
-	msgConfirmed     = "Запись подтверждена"
-	msgConfirmFailed = "Не удалось подтвердить запись"
-)
-
 // orderConfirm is 'Подтвердить запись' (GLK/confirmLesson), posted from the
 // lesson's page or its card. The guard fetches the lesson again and checks
 // canConfirm anew, whatever the page that posted showed; the customer lands

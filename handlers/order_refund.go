@@ -12,15 +12,6 @@ import (
 	"lk/views"
 )
 
-// Texts of a refund (SPEC §2, §5, §8).
-const (
-	msgRefundQuestion    = "Вы уверены что хотите оформить возврат?"
-	msgRefundUnreachable = "Не удалось выполнить запрос"
-	msgRefundAquaFailed  = "Ошибка при регистрации возврата"
-	msgRefundDirect      = "Дата начала ещё не наступила: причина и документы не нужны."
-	msgRefundModeration  = "Дата начала уже наступила, поэтому укажите причину возврата и приложите документы: справка, больничный лист или первая страница паспорта."
-)
-
 // orderRefundForm is GET …/refund: the amount, the contact prefilled from
 // the profile (asked for while the order is fetched), the tickets of a
 // water-park order, and the reason and documents when the start date has

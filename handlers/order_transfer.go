@@ -264,21 +264,3 @@ func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAn
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
 	return render(c, status, views.TransferPage(pg, v))
 }
-
-// Texts of transfers (SPEC §8, and ours for the rules of §5).
-const (
-	msgLessonMoved     = "Перенос выполнен успешно"
-	msgLessonMoveFail  = "Не удалось перенести запись"
-	msgNoLessons       = "Нет доступных занятий"
-	msgAquaMoved       = "Вы успешно перенесли билеты на другую дату"
-	msgAquaFailed      = "Ошибка при оформлении переноса"
-	msgNoSessions      = "На эту дату нет подходящих сеансов"
-	msgHotelMoved      = "Перенос бронирования выполнен успешно."
-	msgHotelDates      = "Ошибка при получении доступных дат"
-	msgHotelRegister   = "Ошибка при регистрации переноса номера"
-	msgHotelMoveFailed = "Ошибка при переносе бронирования"
-	msgChooseDay       = "Выберите дату."
-	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
-	msgTimetable       = "Не удалось загрузить расписание. Попробуйте позже."
-	msgNotOffered      = "Этого варианта нет в списке на выбранную дату: выберите другой."
-)

@@ -13,18 +13,6 @@ import (
 	"lk/views"
 )
 
-// Texts of the profile form (SPEC §5).
-const (
-	msgNameTooLong    = "Не больше 50 символов"
-	msgGenderEmpty    = "Выберите пол"
-	msgBirthdayEmpty  = "Введите дату рождения"
-	msgBirthdayFormat = "Введите дату рождения в формате дд.мм.гггг, например 15.03.1985"
-	msgBirthdayNoDate = "Такой даты нет: проверьте день и месяц"
-	msgBirthdayFuture = "Дата рождения должна быть в прошлом"
-	msgBirthdayYear   = "Проверьте год рождения"
-	msgProfileSaved   = "Не удалось сохранить данные. Попробуйте позже."
-)
-
 func (s *Server) profilePage(c *echo.Context, invalid bool) views.Page {
 	p := s.page(c, "Личные данные", "Изменение личных данных.")
 	p.Nav = views.NavHome

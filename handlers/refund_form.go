@@ -26,25 +26,8 @@ import (
 	"lk/views"
 )
 
-// Texts of the refund form's rules (SPEC §5, DESIGN "Uploads").
-const (
-	msgRefundSurname    = "Укажите фамилию"
-	msgRefundName       = "Укажите имя"
-	msgRefundSecondName = "Отчество — не длиннее 100 букв"
-	msgRefundEmail      = "Укажите адрес электронной почты в виде name@example.ru"
-	msgRefundPhone      = "Укажите номер телефона в формате +7 (9__) ___-__-__"
-	msgRefundReason     = "Укажите причину возврата"
-	msgRefundDocuments  = "Приложите подтверждающий документ: справка, больничный лист или первая страница паспорта"
-	msgRefundTickets    = "Выберите хотя бы один оплаченный билет"
-	msgRefundForeign    = "Вернуть можно только оплаченные билеты этого заказа"
-	msgFilesUnreadable  = "Ошибка загрузки файлов"
-	msgFilesTooMany     = "Можно приложить не больше 10 файлов. Выберите файлы ещё раз, не больше 10."
-	msgFilesTooMuch     = "Документы вместе должны быть не больше 25 МБ. Удалите лишние."
-	msgFileTooBig       = "Файл «%s» больше 10 МБ"
-	msgFileEmpty        = "Файл «%s» пустой"
-	msgFileNotKept      = "Файл «%s» не сохранён: уже приложено 10 файлов или 25 МБ"
-	refundCommentMax    = 2000 // runes
-)
+// refundCommentMax is how long a refund's reason may be, in letters.
+const refundCommentMax = 2000
 
 // A refund brings at most 10 files of 10 MB each, 25 MB in all; after a
 // refusal they are kept for an hour.

@@ -14,19 +14,6 @@ import (
 	"lk/views"
 )
 
-// Texts of sign-in (SPEC §5, §8).
-const (
-	msgOops          = "Ой!"
-	msgRequestFailed = "Не удалось выполнить запрос. Попробуйте позже."
-	msgPhoneEmpty    = "Введите номер телефона"
-	msgPhoneInvalid  = "Введите номер мобильного телефона в формате +7 (9XX) XXX-XX-XX"
-	msgCodeInvalid   = "Введите 4 цифры кода из SMS"
-	msgCodeWrong     = "Неверный код. Проверьте его и попробуйте ещё раз."
-	msgCodeSent      = "Новый код отправлен."
-	msgNoPending     = "Время ввода кода истекло. Введите номер ещё раз."
-	msgProfileRetry  = "Код принят, но ваши данные не загрузились. Нажмите «Войти» ещё раз через минуту — новый код не нужен."
-)
-
 func (s *Server) smsProps(mode string) views.SmsProps {
 	p := views.SmsProps{
 		Mode: mode, Form: "#" + mode + "-form", RequestURL: views.PathLogin,

@@ -12,15 +12,8 @@ import (
 	"lk/views"
 )
 
-// Texts of sign-up (SPEC §5, §8).
-const (
-	msgFillRequired   = "Пожалуйста, заполните все обязательные поля."
-	msgUnknownError   = "Произошла неизвестная ошибка."
-	msgNoConnection   = "Не удалось подключиться к серверу. Попробуйте позже."
-	msgFirstNameEmpty = "Введите имя"
-	msgLastNameEmpty  = "Введите фамилию"
-	maxNameLen        = 50
-)
+// maxNameLen is how long a first or last name may be, in letters.
+const maxNameLen = 50
 
 func (s *Server) signupPage(c *echo.Context) views.Page {
 	p := s.page(c, "Регистрация", "Регистрация в личном кабинете курорта по номеру телефона.")
