@@ -110,11 +110,6 @@ func FormatDate(t time.Time, loc *time.Location) string {
 	return t.In(orResort(loc)).Format(LayoutDate)
 }
 
-// FormatBirthdate writes "dd_mm_yyyy".
-func FormatBirthdate(t time.Time, loc *time.Location) string {
-	return t.In(orResort(loc)).Format(LayoutBirth)
-}
-
 // FormatISO writes "yyyy-mm-ddThh:mm:ss" (rent moves, pushReservation).
 func FormatISO(t time.Time, loc *time.Location) string {
 	return t.In(orResort(loc)).Format(LayoutISO)

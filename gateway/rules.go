@@ -1,9 +1,7 @@
 package gateway
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -66,43 +64,12 @@ const (
 	KindRoom     Kind = "celRoom"
 )
 
-// Kinds lists the kinds in the order the pages show them.
-func Kinds() []Kind { return []Kind{KindLesson, KindPavilion, KindAqua, KindHotel, KindRoom} }
-
 // ParseKind reads a kind from a URL; case does not matter ("GLK", "glk").
 func ParseKind(s string) (Kind, bool) {
-	for _, k := range Kinds() {
+	for _, k := range [...]Kind{KindLesson, KindPavilion, KindAqua, KindHotel, KindRoom} {
 		if strings.EqualFold(s, string(k)) {
 			return k, true
 		}
-	}
-	return "", false
-}
-
-// RecognizeKind tells an order's kind from its JSON by the field that
-// identifies it (SPEC §3): doc_ID a lesson, pavilion_ID a pavilion, room_ID a
-// celebration room, tickets (or orderId with dateBeg) the water park, orderId
-// with hourBeg the hotel.
-func RecognizeKind(raw []byte) (Kind, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return "", false
-	}
-	has := func(k string) bool {
-		v, ok := m[k]
-		return ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null"))
-	}
-	switch {
-	case has("doc_ID"):
-		return KindLesson, true
-	case has("pavilion_ID"):
-		return KindPavilion, true
-	case has("room_ID"):
-		return KindRoom, true
-	case has("tickets"), has("orderId") && has("dateBeg"):
-		return KindAqua, true
-	case has("orderId") && has("hourBeg"):
-		return KindHotel, true
 	}
 	return "", false
 }
@@ -270,11 +237,6 @@ func CheckAquaDate(original, candidate, now time.Time) error {
 	return nil
 }
 
-// AquaDateAllowed tells whether CheckAquaDate lets the tickets move.
-func AquaDateAllowed(original, candidate, now time.Time) bool {
-	return CheckAquaDate(original, candidate, now) == nil
-}
-
 // ---- water-park sessions ----
 
 // IsVIP tells whether a session or ticket name is a VIP one: it contains
@@ -348,11 +310,6 @@ func SameSession(order AquaOrder, s AquaSession, date time.Time) bool {
 		return false
 	}
 	return start.Format("15:04") == strings.TrimSpace(s.SessionTime) && IsVIP(s.Name) == TicketsVIP(order.Tickets)
-}
-
-// SessionAllowed tells whether CheckSession lets the tickets move.
-func SessionAllowed(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) bool {
-	return CheckSession(s, ticketsVIP, date, now, ticketCount) == nil
 }
 
 // sessionEndHour reads "16:00"; a session ending at midnight ("00:00" or
@@ -528,32 +485,6 @@ func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) er
 	}
 	return nil
 }
-
-// RangePick is the hotel calendar's selection (SPEC §4): the first click sets
-// the start, a later day sets the end, an earlier day starts again from it,
-// the start clicked twice clears it, and a click on a complete range starts
-// a new one.
-type RangePick struct {
-	Start, End time.Time // calendar days; zero when not chosen
-}
-
-// Click returns the selection after a click on day.
-func (p RangePick) Click(day time.Time) RangePick {
-	d := Day(day, nil)
-	switch {
-	case p.Start.IsZero() || !p.End.IsZero():
-		return RangePick{Start: d}
-	case d.Equal(p.Start):
-		return RangePick{}
-	case d.Before(p.Start):
-		return RangePick{Start: d}
-	default:
-		return RangePick{Start: p.Start, End: d}
-	}
-}
-
-// Complete tells whether both dates are chosen ('Готово' is shown only then).
-func (p RangePick) Complete() bool { return !p.Start.IsZero() && !p.End.IsZero() }
 
 // ---- lessons ----
 

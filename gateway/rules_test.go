@@ -89,31 +89,6 @@ func TestParseKind(t *testing.T) {
 	}
 }
 
-func TestRecognizeKind(t *testing.T) {
-	tests := []struct {
-		json string
-		want Kind
-		ok   bool
-	}{
-		{`{"doc_ID":"d1","dateBeg":"21.11.2026 10:00:00"}`, KindLesson, true},
-		{`{"pavilion_ID":"p1","hourBeg":"x"}`, KindPavilion, true},
-		{`{"room_ID":"r1","hourBeg":"x"}`, KindRoom, true},
-		{`{"orderId":"a1","tickets":[]}`, KindAqua, true},
-		{`{"orderId":"a1","dateBeg":"21.11.2026 00:00:00"}`, KindAqua, true},
-		{`{"orderId":"h1","hourBeg":"21.11.2026 16:00:00","rooms":[]}`, KindHotel, true},
-		{`{"orderId":"h1","tickets":null,"hourBeg":"x"}`, KindHotel, true},
-		{`{"orderId":"x"}`, "", false},
-		{`{}`, "", false},
-		{`not json`, "", false},
-	}
-	for _, tt := range tests {
-		got, ok := RecognizeKind([]byte(tt.json))
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("RecognizeKind(%s) = %q, %v; want %q, %v", tt.json, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestRefs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -251,7 +226,7 @@ func TestIsWeekend(t *testing.T) {
 	}
 }
 
-func TestAquaDateAllowed(t *testing.T) {
+func TestCheckAquaDateAllows(t *testing.T) {
 	now := at(2026, 11, 18, 12, 0) // Wednesday
 	weekday, weekend := at(2026, 11, 19, 0, 0), at(2026, 11, 21, 0, 0)
 	tests := []struct {
@@ -269,7 +244,7 @@ func TestAquaDateAllowed(t *testing.T) {
 		{"yesterday", weekday, at(2026, 11, 17, 0, 0), false},
 	}
 	for _, tt := range tests {
-		if got := AquaDateAllowed(tt.original, tt.candidate, now); got != tt.want {
+		if got := CheckAquaDate(tt.original, tt.candidate, now) == nil; got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -298,7 +273,7 @@ func TestIsVIP(t *testing.T) {
 	}
 }
 
-func TestSessionAllowed(t *testing.T) {
+func TestCheckSessionAllows(t *testing.T) {
 	now := at(2026, 11, 21, 15, 40)
 	today, tomorrow, yesterday := at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0), at(2026, 11, 20, 0, 0)
 	day := AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
@@ -326,7 +301,7 @@ func TestSessionAllowed(t *testing.T) {
 		{"yesterday", day, false, yesterday, 1, false},
 	}
 	for _, tt := range tests {
-		if got := SessionAllowed(tt.s, tt.vip, tt.date, now, tt.tickets); got != tt.want {
+		if got := CheckSession(tt.s, tt.vip, tt.date, now, tt.tickets) == nil; got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -380,31 +355,6 @@ func TestCheckHotelRange(t *testing.T) {
 		err := CheckHotelRange(days, tt.start, tt.end, tt.order)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
-		}
-	}
-}
-
-func TestRangePick(t *testing.T) {
-	d21, d23, d19 := at(2026, 11, 21, 12, 0), at(2026, 11, 23, 9, 0), at(2026, 11, 19, 0, 0)
-	var p RangePick
-	steps := []struct {
-		click      time.Time
-		start, end time.Time
-		complete   bool
-	}{
-		{d21, at(2026, 11, 21, 0, 0), time.Time{}, false},                    // first click: start
-		{d21, time.Time{}, time.Time{}, false},                               // same day twice: reset
-		{d21, at(2026, 11, 21, 0, 0), time.Time{}, false},                    // start again
-		{d19, at(2026, 11, 19, 0, 0), time.Time{}, false},                    // earlier: new start
-		{d23, at(2026, 11, 19, 0, 0), at(2026, 11, 23, 0, 0), true},          // later: end
-		{d21, at(2026, 11, 21, 0, 0), time.Time{}, false},                    // after a range: new start
-		{at(2026, 11, 21, 23, 0), time.Time{}, time.Time{}, false},           // same calendar day: reset
-		{at(2026, 11, 22, 0, 0), at(2026, 11, 22, 0, 0), time.Time{}, false}, // start
-	}
-	for i, s := range steps {
-		p = p.Click(s.click)
-		if !p.Start.Equal(s.start) || !p.End.Equal(s.end) || p.Complete() != s.complete {
-			t.Fatalf("step %d: %+v (complete %v), want %v..%v (%v)", i, p, p.Complete(), s.start, s.end, s.complete)
 		}
 	}
 }
@@ -534,7 +484,6 @@ func TestDates(t *testing.T) {
 	formats := []struct{ got, want string }{
 		{FormatDateTime(utc, nil), "21.11.2026 01:00:00"},
 		{FormatDate(utc, nil), "21.11.2026"},
-		{FormatBirthdate(utc, nil), "21_11_2026"},
 		{FormatISO(utc, nil), "2026-11-21T01:00:00"},
 		{FormatISODate(utc, nil), "2026-11-21"},
 		{FormatDate(utc, time.UTC), "20.11.2026"},

@@ -24,10 +24,6 @@ type transferCases struct {
 		Rooms, Family int
 		Want          bool
 	}
-	RangePick []struct {
-		Click, Start, End, Why string
-		Complete               bool
-	}
 	ParseDay []struct{ In, Want string }
 }
 
@@ -98,13 +94,6 @@ func TestSharedTransferCases(t *testing.T) {
 	for _, h := range c.HotelDays {
 		if got := HotelDayAvailable(h.Day, h.Rooms, h.Family); got != h.Want {
 			t.Errorf("hotel day %s: %v", h.Name, got)
-		}
-	}
-	var p RangePick
-	for i, s := range c.RangePick {
-		p = p.Click(caseDay(t, s.Click))
-		if !p.Start.Equal(caseDay(t, s.Start)) || !p.End.Equal(caseDay(t, s.End)) || p.Complete() != s.Complete {
-			t.Fatalf("range step %d (%s): %+v", i, s.Why, p)
 		}
 	}
 	for _, d := range c.ParseDay {

@@ -21,6 +21,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/store"
 	"lk/views"
 )
 
@@ -96,7 +97,7 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	clk := &clock{t: time.Now()}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", handlers.NewMemoryRevoker(clk.Now), clk.Now)
+	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 		provider = wrap(gw)
 	}
 	e, err := handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(),
+		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now,
 	})

@@ -4,27 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
-)
-
-// Texts for customers that more than one handler shows (SPEC §8 where it
-// has them).
-const (
-	msgNotFoundTitle = "Страница не найдена"
-	msgNotFound      = "Такой страницы нет или она вам недоступна. Проверьте адрес."
-	msgServerTitle   = "Что-то пошло не так"
-	msgServer        = "Не удалось выполнить запрос. Попробуйте позже."
-	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
-	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
-	msgFormTooLarge  = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
-	msgMethod        = "Так обратиться к этой странице нельзя."
-	msgStoreDown     = "Сервис временно недоступен. Попробуйте позже."
-	msgSignOutFailed = "Не удалось завершить сеанс. Попробуйте выйти ещё раз через минуту."
 )
 
 // httpError is an error a customer sees as a page with a status.
@@ -59,28 +46,66 @@ type pageError struct {
 func (e *pageError) Error() string   { return http.StatusText(e.status) }
 func (e *pageError) StatusCode() int { return e.status }
 
-// explain is the one reading of a provider's error for a customer (SPEC §8):
-// the status of the page and its text, the provider's own when it gave one,
-// else refused when it said no or answered something unusable, and
-// unreachable when it could not be reached. A refusal is 422 (the request
-// cannot be carried out as it is), the provider's own failure 502, no
-// answer 503, no such order 404, a token it no longer takes 401.
-func explain(err error, refused, unreachable string) (status int, msg string) {
-	if pe, ok := errors.AsType[*gateway.ProviderError](err); ok {
-		if pe.Status >= 500 {
-			return http.StatusBadGateway, cmp.Or(pe.Message, refused)
-		}
-		return http.StatusUnprocessableEntity, cmp.Or(pe.Message, refused)
+// failure is an error as the customer meets it.
+type failure struct {
+	status  int    // of the answer: 422 the provider said no, 502 it failed, 503 it did not answer, 404 nothing found, 401 the session is over
+	message string // what the customer reads
+	signOut bool   // the provider no longer takes the session's token
+	refused bool   // the provider said no (rather than failed or did not answer)
+	// answered: the provider answered with a refusal of its own (success
+	// false or hasErrors), whatever the HTTP status; own is its text and
+	// code that status.
+	answered bool
+	own      string
+	code     int
+}
+
+// explain is the one place that reads an error for a customer. The
+// provider's own text is shown when it gave one; otherwise refused when it
+// said no, found nothing or answered something unusable, and unreachable
+// when it could not be reached. A token the provider no longer takes ends
+// the session, whatever the page.
+func explain(err error, refused, unreachable string) failure {
+	f := failure{status: http.StatusBadGateway, message: refused}
+	pe, answered := errors.AsType[*gateway.ProviderError](err)
+	if answered {
+		f.answered, f.own, f.code = true, gateway.Message(err), pe.Status
+		f.message = cmp.Or(f.own, refused)
 	}
+	_, f.refused = gateway.Refusal(err)
 	switch {
+	case f.refused:
+		f.status = http.StatusUnprocessableEntity
+	case answered: // the provider failing, in its own words
 	case errors.Is(err, gateway.ErrNotFound):
-		return http.StatusNotFound, refused
+		f.status = http.StatusNotFound
 	case errors.Is(err, gateway.ErrUnauthorized):
-		return http.StatusUnauthorized, msgSessionOver
+		return failure{status: http.StatusUnauthorized, message: msgSessionOver, signOut: true}
 	case errors.Is(err, gateway.ErrUnavailable):
-		return http.StatusServiceUnavailable, unreachable
+		f.status, f.message = http.StatusServiceUnavailable, unreachable
 	}
-	return http.StatusBadGateway, refused
+	return f
+}
+
+// slotField is the field of a rent move a broken rule of its hours points
+// at: the end for hours in the wrong order or none, else the start.
+func slotField(err error) string {
+	if errors.Is(err, gateway.ErrPeriodReversed) || errors.Is(err, gateway.ErrPeriodEmpty) {
+		return "to"
+	}
+	return "from"
+}
+
+// refusedWith is err as an action's outcome that leads with lead when the
+// provider refused: 'Ошибка при регистрации возврата: <its details>'.
+// Anything else is left as it is.
+func refusedWith(err error, lead string) error {
+	f := explain(err, lead, lead)
+	if !f.answered {
+		return err
+	}
+	details := cmp.Or(f.own, http.StatusText(f.code))
+	return &outcomeError{store.Outcome{Status: f.status, Message: strings.TrimSuffix(lead+": "+details, ": ")}}
 }
 
 // handleErrors turns a handler's error into a Russian page (or JSON for an
@@ -100,15 +125,12 @@ func (s *Server) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, errAnswered) {
 		return
 	}
-	he := &httpError{http.StatusInternalServerError, msgServerTitle, msgServer}
+	he := &httpError{http.StatusInternalServerError, msgServerTitle, msgRequestFailed}
 	var mbe *http.MaxBytesError
 	var pe *pageError
 	switch {
-	case errors.As(err, &pe) && wantsJSON(c):
-		_ = c.JSON(pe.status, jsonAnswer{Title: "Ой!", Message: pe.message})
-		return
 	case errors.As(err, &pe):
-		if err := render(c, pe.status, pe.page); err != nil {
+		if err := respond(c, pe.status, answer{Message: pe.message}, func() error { return render(c, pe.status, pe.page) }); err != nil {
 			s.log.Error("render error page", "err", err)
 		}
 		return
@@ -131,25 +153,10 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		_ = c.NoContent(he.status)
 		return
 	}
-	if wantsJSON(c) {
-		_ = c.JSON(he.status, jsonAnswer{Title: "Ой!", Message: he.message})
-		return
-	}
-	p := s.page(c, he.title, he.message)
-	if err := render(c, he.status, views.ErrorPage(p, he.title, he.message)); err != nil {
+	err = respond(c, he.status, answer{Message: he.message}, func() error {
+		return render(c, he.status, views.ErrorPage(s.page(c, he.title, he.message), he.title, he.message))
+	})
+	if err != nil {
 		s.log.Error("render error page", "err", err)
 	}
-}
-
-// jsonAnswer is what islands get instead of a page.
-type jsonAnswer struct {
-	OK         bool              `json:"ok"`
-	Title      string            `json:"title,omitempty"`
-	Message    string            `json:"message,omitempty"`
-	Fields     map[string]string `json:"fields,omitempty"`
-	RetryAfter int               `json:"retryAfter,omitempty"`
-	Phone      string            `json:"phone,omitempty"`
-	ResendIn   int               `json:"resendIn,omitempty"`
-	Redirect   string            `json:"redirect,omitempty"`
-	Token      string            `json:"token,omitempty"` // a fresh one-time token to try an action again
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 	"sync"
 
@@ -9,12 +8,6 @@ import (
 
 	"lk/gateway"
 	"lk/views"
-)
-
-// Texts of the personal data (SPEC §8).
-const (
-	msgProfileFailed = "Не удалось загрузить личные данные. Попробуйте позже."
-	msgSessionOver   = "Время входа истекло. Войдите ещё раз."
 )
 
 // home is the account's first page: the greeting, the personal data card
@@ -29,7 +22,7 @@ func (s *Server) home(c *echo.Context) error {
 		set     orderSet
 		wg      sync.WaitGroup
 	)
-	wg.Go(func() { info, infoErr = s.gw.ClientInfo(ctx, sess.Token) })
+	wg.Go(func() { info, infoErr = s.account.ClientInfo(ctx, sess.Token) })
 	wg.Go(func() { set = s.fetchOrders(ctx, sess.GUID) })
 	wg.Wait()
 
@@ -59,22 +52,11 @@ func (s *Server) home(c *echo.Context) error {
 }
 
 // profileRefused tells whether a profile call's failure ends the session:
-// hasErrors (the customer sees responseDescription, SPEC §8) or a token the
-// provider no longer takes; an outage never does.
+// the provider refusing the client (the customer reads its text) or no
+// longer taking the token; an outage never does.
 func profileRefused(err error) (msg string, signOut bool) {
-	var pe *gateway.ProviderError
-	switch {
-	case errors.Is(err, gateway.ErrUnavailable):
-		return "", false
-	case errors.As(err, &pe):
-		if pe.Message == "" {
-			return msgRequestFailed, true
-		}
-		return pe.Message, true
-	case errors.Is(err, gateway.ErrUnauthorized):
-		return msgSessionOver, true
-	}
-	return "", false
+	f := explain(err, msgRequestFailed, "")
+	return f.message, f.refused || f.signOut
 }
 
 // profileView formats the personal data for people.

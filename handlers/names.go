@@ -6,9 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// msgNameChars refuses a name with characters no name has.
-const msgNameChars = "Уберите из поля невидимые и служебные символы: оставьте буквы, пробелы, дефис и апостроф"
-
 // cleanName is v without what no name holds — invalid UTF-8, control and
 // format characters (NUL, tabs, bidirectional overrides such as U+202E,
 // zero-width marks), private-use characters, line and paragraph separators —

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -14,14 +15,6 @@ import (
 // routeOrder is the detail page of an order; its actions and documents hang
 // under it (DESIGN "Orders and ownership").
 const routeOrder = "/orders/:type/:id"
-
-// Why a document cannot be opened.
-const (
-	msgDocTitle    = "Документ недоступен"
-	msgDocCanceled = "Заказ отменён, поэтому документ недоступен."
-	msgDocUnpaid   = "Билет будет доступен после оплаты всех билетов заказа."
-	msgDocFailed   = "Не удалось получить документ. Попробуйте позже."
-)
 
 // loadOrder fetches one order with the session's own client id (never an id
 // from the request: a stranger's order is simply not found).
@@ -96,7 +89,7 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	if o.noDoc != "" {
 		return &httpError{http.StatusConflict, msgDocTitle, o.noDoc}
 	}
-	pdf, err := k.document.fetch(s.gw, ctx, id)
+	pdf, err := k.document.fetch(ctx, s, id)
 	if err != nil {
 		s.log.Warn("document not fetched", "kind", k.id, "id", id, "err", err)
 		return &httpError{http.StatusBadGateway, msgDocTitle, msgDocFailed}
@@ -107,21 +100,16 @@ func (s *Server) orderDocument(c *echo.Context) error {
 }
 
 // orderFailure is how a failed fetch of one order reads. The provider
-// saying no (success:false on a fetch by the customer's own id: the order is
-// not theirs, not there, or not to be shown) is 404 with its own text, which
-// replaces the order (SPEC §2); with no text, msg is "" and the page is the
-// plain 'Страница не найдена'. A failure is its message or SPEC §8's with
-// 502/503.
+// saying no to a fetch by the customer's own id (the order is not theirs,
+// not there, or not to be shown) is 404 with its own text, which replaces
+// the order; with no text, msg is "" and the page is the plain 'Страница
+// не найдена'. A failure is its message or the kind's with 502/503.
 func orderFailure(k *kind, err error) (status int, msg string) {
-	fallback := msgOrderFailed
-	if k.failed != "" {
-		fallback = k.failed
+	f := explain(err, cmp.Or(k.failed, msgOrderFailed), cmp.Or(k.failed, msgOrderFailed))
+	if f.status < 500 {
+		return http.StatusNotFound, f.own
 	}
-	status, msg = explain(err, fallback, fallback)
-	if status < 500 {
-		return http.StatusNotFound, gateway.Message(err)
-	}
-	return status, msg
+	return f.status, f.message
 }
 
 // fetchError is orderFailure as an error for the error page.

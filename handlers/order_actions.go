@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -31,18 +32,6 @@ var actionTexts = map[action]struct{ label, refused string }{
 	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить."},
 	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя."},
 }
-
-// Texts of refunds that more than one action shows (SPEC §8).
-const (
-	msgRefundFailed = "Произошла ошибка при оформлении возврата"
-	msgRefundDone   = "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
-)
-
-// Texts of the one-time token.
-const (
-	msgStaleForm  = "Страница устарела. Проверьте данные и отправьте ещё раз."
-	msgInProgress = "Запрос уже отправлен и ещё выполняется. Обновите страницу заказа через минуту."
-)
 
 // label is the action's button on an order of kind k.
 func (a action) label(k *kind) string {
@@ -129,8 +118,8 @@ func (s *Server) answerReplay(c *echo.Context, o order, a action) error {
 	if c.Request().Method != http.MethodPost || !s.replayed(c, o, a) {
 		return nil
 	}
-	out, err := s.onlyOnce(c, o, a, func(context.Context) Outcome {
-		return Outcome{Status: http.StatusConflict, Message: msgStaleForm} // claimed, then expired meanwhile
+	out, err := s.onlyOnce(c, o, a, func(context.Context) store.Outcome {
+		return store.Outcome{Status: http.StatusConflict, Message: msgStaleForm} // claimed, then expired meanwhile
 	})
 	if err != nil || !out.Succeeded() {
 		return err
@@ -222,66 +211,55 @@ func backTo(c *echo.Context, fallback string) string {
 // onlyOnce runs do at most once per token of the posted form. A repeated POST
 // of the same token (at the same time or later) never calls do again: it
 // waits for the first and answers its outcome. A missing, foreign or stale
-// token acts on nothing and asks to send the form again. do gets a context
-// that a browser giving up does not cancel: a provider call once started is
-// seen to its end, so its outcome is known.
-func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context) Outcome) (Outcome, error) {
+// token acts on nothing and asks to send the form again. A browser giving
+// up does not cancel do: a provider call once started is seen to its end,
+// so its outcome is known.
+func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context) store.Outcome) (store.Outcome, error) {
 	t, ok := s.readToken(c, o, a)
 	if !ok {
-		return Outcome{Status: http.StatusConflict, Message: msgStaleForm}, nil
+		return store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, nil
 	}
-	ctx, key := c.Request().Context(), onceKey(t)
-	wait, cancel := context.WithTimeout(ctx, waitFirst)
+	wait, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
 	defer cancel()
-	for {
-		first, out, err := s.once.Claim(ctx, key, onceTTL)
-		switch {
-		case err != nil:
-			return Outcome{}, err
-		case first:
-			out := do(context.WithoutCancel(ctx))
-			if err := s.once.Settle(context.WithoutCancel(ctx), key, out, onceTTL); err != nil {
-				s.log.Error("action outcome not kept", "action", a, "err", err)
-			}
-			return out, nil
-		case out != nil:
-			return *out, nil
-		}
-		select { // the first is still running
-		case <-wait.Done():
-			return Outcome{Status: http.StatusConflict, Message: msgInProgress}, nil
-		case <-time.After(100 * time.Millisecond):
-		}
+	keep := func(store.Outcome) time.Duration { return onceTTL }
+	out, err := store.Do(wait, s.once, onceKey(t), onceTTL, keep, do)
+	switch {
+	case errors.Is(err, store.ErrNotKept):
+		s.log.Error("action outcome not kept", "action", a, "err", err)
+	case err != nil && wait.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
+		return store.Outcome{Status: http.StatusConflict, Message: msgInProgress}, nil
+	case err != nil:
+		return store.Outcome{}, err
 	}
+	return out, nil
 }
 
 // finish answers an action's outcome: a success goes on to its page, which
 // shows the message once; a failure shows the form again (again) with its
 // status and message. An island gets JSON, with a fresh token to try again.
-func (s *Server) finish(c *echo.Context, o order, a action, out Outcome, again func(status int, msg string) error) error {
-	switch {
-	case out.Succeeded() && wantsJSON(c):
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Message: out.Message, Redirect: out.Location})
-	case out.Succeeded():
+func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, again func(status int, msg string) error) error {
+	if !out.Succeeded() {
+		return respond(c, out.Status, answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
+			return again(out.Status, out.Message)
+		})
+	}
+	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
 		if out.Message != "" {
 			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
 				return err
 			}
 		}
 		return seeOther(c, out.Location)
-	case wantsJSON(c):
-		return c.JSON(out.Status, jsonAnswer{Title: "Ой!", Message: out.Message, Token: s.token(c, o, a)})
-	}
-	return again(out.Status, out.Message)
+	})
 }
 
 // failed is the outcome of a provider call that did not go through: the
-// provider's text or SPEC §8's, logged without the customer's data.
-func (s *Server) failed(o order, a action, err error, refused, unreachable string) Outcome {
+// provider's text or the action's, logged without the customer's data.
+func (s *Server) failed(o order, a action, err error, refused, unreachable string) store.Outcome {
+	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
 	if oe, ok := errors.AsType[*outcomeError](err); ok {
 		return oe.out
 	}
-	status, msg := explain(err, refused, unreachable)
-	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
-	return Outcome{Status: status, Message: msg}
+	f := explain(err, refused, unreachable)
+	return store.Outcome{Status: f.status, Message: f.message}
 }

@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,13 +19,6 @@ const (
 	calendarFile  = "calendar.ics"
 	calendarLabel = "Добавить в календарь"
 	resortName    = "Курорт" // as the header and the PDFs name it
-	// lessonLength is a lesson's length: the provider gives only its
-	// start, and the instructors' lessons are booked by the hour.
-	lessonLength = time.Hour
-	// visitLength is a water-park visit's length when the tickets' session
-	// names no hours ("Дневной 10:00–16:00" does).
-	visitLength   = 2 * time.Hour
-	msgNoCalendar = "Добавить в календарь можно только предстоящий заказ."
 )
 
 // sequenceEpoch is where SEQUENCE counts from (see orderCalendar).
@@ -41,46 +32,6 @@ type calEvent struct {
 	End     time.Time
 	Place   string // after the resort's name: "Беседка №3"
 	Notes   []string
-}
-
-func lessonEvent(o gateway.LessonOrder, start time.Time) calEvent {
-	return calEvent{
-		Start: start, End: start.Add(lessonLength), Place: "горнолыжный комплекс",
-		Notes: []string{"Занятие: " + o.ExerciseSort, "Инструктор: " + o.TrainerName},
-	}
-}
-
-// sessionHours finds "10:00–16:00" in a session's name.
-var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,2})[:.](\d{2})`)
-
-// aquaEvent is the visit: the session's hours on the visit's day when its
-// name gives them, else from the visit's start for visitLength.
-func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
-	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
-		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
-	session := ""
-	for _, t := range o.Tickets {
-		if t.Session != "" {
-			session = t.Session
-			break
-		}
-	}
-	if session != "" {
-		e.Notes = append(e.Notes, "Сеанс: "+session)
-	}
-	if m := sessionHours.FindStringSubmatch(session); m != nil && !start.IsZero() {
-		n := make([]int, 4)
-		for i := range n {
-			n[i], _ = strconv.Atoi(m[i+1])
-		}
-		y, mo, d := start.Date()
-		from := time.Date(y, mo, d, n[0], n[1], 0, 0, start.Location())
-		to := time.Date(y, mo, d, n[2], n[3], 0, 0, start.Location())
-		if n[0] < 24 && n[2] <= 24 && n[1] < 60 && n[3] < 60 && to.After(from) {
-			e.Start, e.End = from, to
-		}
-	}
-	return e
 }
 
 // inCalendar tells whether o may go to a calendar: a booking still ahead
@@ -100,7 +51,7 @@ func (s *Server) calendarAction(o order) (views.Action, bool) {
 	if !s.inCalendar(o) {
 		return views.Action{}, false
 	}
-	return views.Action{Name: "calendar", Label: calendarLabel, URL: views.OrderPath(string(o.kind.id), o.id, calendarFile), Style: "btn-2"}, true
+	return views.Action{Name: "calendar", Label: calendarLabel, URL: o.url(calendarFile), Style: "btn-2"}, true
 }
 
 // orderCalendar is /orders/{type}/{id}/calendar.ics: after fetching the order
@@ -134,7 +85,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 		s.log.Warn("moves store", "err", err)
 		return errStoreDown
 	}
-	page := c.Scheme() + "://" + c.Request().Host + views.OrderPath(string(k.id), o.id)
+	page := c.Scheme() + "://" + c.Request().Host + o.url()
 	body := s.calendar(o, moveKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones offer to add a text/calendar they open to the

@@ -6,14 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
-	"lk/views"
-)
-
-// Texts of 'Подтвердить запись' (SPEC §8).
-const (
-	msgConfirmed     = "Запись подтверждена"
-	msgConfirmFailed = "Не удалось подтвердить запись"
+	"lk/store"
 )
 
 // orderConfirm is 'Подтвердить запись' (GLK/confirmLesson), posted from the
@@ -25,13 +18,13 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) Outcome {
-		if err := s.gw.ConfirmLesson(ctx, session(c).GUID, o.id); err != nil {
+	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
+		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
 			return out
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: backTo(c, views.OrderPath(string(gateway.KindLesson), o.id)), Message: msgConfirmed}
+		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, o.url()), Message: msgConfirmed}
 	})
 	if err != nil {
 		return err

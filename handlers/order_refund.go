@@ -8,16 +8,8 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
-)
-
-// Texts of a refund (SPEC §2, §5, §8).
-const (
-	msgRefundQuestion    = "Вы уверены что хотите оформить возврат?"
-	msgRefundUnreachable = "Не удалось выполнить запрос"
-	msgRefundAquaFailed  = "Ошибка при регистрации возврата"
-	msgRefundDirect      = "Дата начала ещё не наступила: причина и документы не нужны."
-	msgRefundModeration  = "Дата начала уже наступила, поэтому укажите причину возврата и приложите документы: справка, больничный лист или первая страница паспорта."
 )
 
 // orderRefundForm is GET …/refund: the amount, the contact prefilled from
@@ -73,7 +65,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 			return s.refundPage(c, http.StatusUnprocessableEntity, o, in, errs, "")
 		}
 	}
-	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) Outcome {
+	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) store.Outcome {
 		msg, err := o.kind.refund(ctx, s, o, in.request(o, kept))
 		if err != nil {
 			s.keepRefundFiles(ctx, key, &in)
@@ -82,7 +74,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 		if err := s.files.Clear(ctx, key); err != nil {
 			s.log.Warn("refund files not cleared", "err", err)
 		}
-		return Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
+		return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
 	})
 	if err != nil {
 		return err

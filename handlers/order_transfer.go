@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
@@ -33,23 +34,61 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 	return o.kind.transfer.submit(s, c, o)
 }
 
-// Texts of transfers (SPEC §8, and ours for the rules of §5).
-const (
-	msgLessonMoved     = "Перенос выполнен успешно"
-	msgLessonMoveFail  = "Не удалось перенести запись"
-	msgNoLessons       = "Нет доступных занятий"
-	msgAquaMoved       = "Вы успешно перенесли билеты на другую дату"
-	msgAquaFailed      = "Ошибка при оформлении переноса"
-	msgNoSessions      = "На эту дату нет подходящих сеансов"
-	msgHotelMoved      = "Перенос бронирования выполнен успешно."
-	msgHotelDates      = "Ошибка при получении доступных дат"
-	msgHotelRegister   = "Ошибка при регистрации переноса номера"
-	msgHotelMoveFailed = "Ошибка при переносе бронирования"
-	msgChooseDay       = "Выберите дату."
-	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
-	msgTimetable       = "Не удалось загрузить расписание. Попробуйте позже."
-	msgNotOffered      = "Этого варианта нет в списке на выбранную дату: выберите другой."
-)
+// mover is a kind's …/transfer: its page (GET) and its move (POST), both
+// called after the guard.
+type mover interface {
+	page(s *Server, c *echo.Context, o order) error
+	submit(s *Server, c *echo.Context, o order) error
+}
+
+// move is how every kind moves an order, filled per kind; A is the kind's
+// answers (a day and a lesson, a day and hours, two dates) with what the
+// server worked out from them. A broken rule shows the form again with 422
+// and the provider's move is not called.
+type move[A any] struct {
+	// read reads the answers: from the query for the page, from the form
+	// for a move.
+	read func(s *Server, c *echo.Context, o order, posted bool) *A
+	// check applies the rules to posted answers, with what the provider
+	// offers on the day; status 0 lets the move go ahead, any other shows
+	// the form again with it and msg.
+	check func(ctx context.Context, s *Server, o order, a *A) (status int, msg string)
+	// call makes the provider's move and says where the customer goes on,
+	// with the provider's own message when it gave one.
+	call func(ctx context.Context, s *Server, sess *Session, o order, a *A) (next, msg string, err error)
+	// show is the page with the answers, their errors and why the last
+	// attempt failed (msg); an island gets JSON.
+	show func(s *Server, c *echo.Context, o order, status int, a *A, msg string) error
+	moveTexts
+}
+
+// moveTexts are what a move says when the provider refuses it, when the
+// provider cannot be reached, and when it is done.
+type moveTexts struct{ refused, unreachable, done string }
+
+func (m *move[A]) page(s *Server, c *echo.Context, o order) error {
+	return m.show(s, c, o, http.StatusOK, m.read(s, c, o, false), "")
+}
+
+func (m *move[A]) submit(s *Server, c *echo.Context, o order) error {
+	a := m.read(s, c, o, true)
+	if status, msg := m.check(c.Request().Context(), s, o, a); status != 0 {
+		return m.show(s, c, o, status, a, msg)
+	}
+	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) store.Outcome {
+		next, msg, err := m.call(ctx, s, session(c), o, a)
+		if err != nil {
+			return s.failed(o, actTransfer, err, m.refused, m.unreachable)
+		}
+		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, m.done)}
+	})
+	if err != nil {
+		return err
+	}
+	return s.finish(c, o, actTransfer, out, func(status int, msg string) error {
+		return m.show(s, c, o, status, a, msg)
+	})
+}
 
 // formDay reads a day a customer chose (ГГГГ-ММ-ДД or ДД.ММ.ГГГГ) and checks
 // it against the window from..to; msg says what is wrong, "" when nothing.
@@ -75,6 +114,8 @@ func iso(t time.Time) string {
 	return gateway.FormatISODate(t, nil)
 }
 
+// ---- a day, then one of its lessons or sessions ----
+
 // option is a lesson or session a day offers: how the page shows it, why it
 // cannot be chosen (nil when it can), and the provider's own record.
 type option struct {
@@ -83,110 +124,93 @@ type option struct {
 	wire   any
 }
 
-// dayMove is what differs between the day-and-choice transfers (lessons,
-// water park): the window, the kind's own rule on the day, the day's
-// options, and the move itself.
-type dayMove struct {
+// dayPage is a move to one of the options of a day: its texts, the window
+// of days, the kind's own rule on a day, the day the page opens on and
+// the day's options.
+type dayPage struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
 	window                                                          func(now time.Time) (from, to time.Time)
-	// day checks a day in the window against the kind's own rule (the
-	// water park's weekday class); nil when there is none.
-	day func(s *Server, o order, d time.Time) error
-	// first is the day the page opens on.
+	// day checks a day in the window against the kind's own rule; nil
+	// when there is none.
+	day     func(s *Server, o order, d time.Time) error
 	first   func(s *Server, o order) time.Time
 	options func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
-	// move makes the provider call; it returns where the customer goes on.
-	move func(ctx context.Context, s *Server, sess *Session, o order, d time.Time, chosen option) (string, error)
-	// refused and unreachable are SPEC §8's texts of a failed move.
-	refused, unreachable, done string
-	// original is the order's day the island's calendar needs ("" if none).
+	// original is the order's day the island's calendar marks ("" if none).
 	original func(o order) string
 }
 
-// transfer is the kind's …/transfer made of m.
-func (m *dayMove) transfer() *transfer {
-	return &transfer{page: m.page, submit: m.submit}
-}
-
-// dayAnswers are the answers of a day transfer.
+// dayAnswers are the answers of a day move and the option they chose.
 type dayAnswers struct {
 	date, choice string
 	errs         views.Errors
+	day          time.Time
+	chosen       option
+}
+
+// dayMove is the move of a dayPage, made by call.
+func dayMove(p *dayPage, call func(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error), t moveTexts) *move[dayAnswers] {
+	return &move[dayAnswers]{read: p.read, check: p.check, call: call, show: p.render, moveTexts: t}
+}
+
+func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAnswers {
+	if posted {
+		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field))}
+	}
+	a := &dayAnswers{date: c.QueryParam("date")}
+	if a.date == "" {
+		a.date = iso(p.first(s, o))
+	}
+	return a
 }
 
 // checkDay is formDay and the kind's own rule.
-func (m *dayMove) checkDay(s *Server, o order, raw string) (time.Time, string) {
-	from, to := m.window(s.now())
+func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
+	from, to := p.window(s.now())
 	d, msg := s.formDay(raw, from, to)
-	if msg == "" && m.day != nil {
-		if err := m.day(s, o, d); err != nil {
+	if msg == "" && p.day != nil {
+		if err := p.day(s, o, d); err != nil {
 			msg = err.Error()
 		}
 	}
 	return d, msg
 }
 
-// page is GET …/transfer: the day asked for (or the first) and its options;
-// the calendar island asks for the same URL as JSON.
-func (m *dayMove) page(s *Server, c *echo.Context, o order) error {
-	a := dayAnswers{date: c.QueryParam("date")}
-	if a.date == "" {
-		a.date = iso(m.first(s, o))
-	}
-	return m.render(s, c, o, http.StatusOK, a, "")
-}
-
-// submit is POST …/transfer: the rules first (422 without a provider call
-// to move), then the move, once per token.
-func (m *dayMove) submit(s *Server, c *echo.Context, o order) error {
-	a := dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(m.field))}
-	d, msg := m.checkDay(s, o, a.date)
+func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) (int, string) {
+	d, msg := p.checkDay(s, o, a.date)
 	if msg != "" {
 		a.errs.Add("date", msg)
 	}
 	if a.choice == "" {
-		a.errs.Add(m.field, m.choose)
+		a.errs.Add(p.field, p.choose)
 	}
 	if len(a.errs) > 0 {
-		return m.render(s, c, o, http.StatusUnprocessableEntity, a, "")
+		return http.StatusUnprocessableEntity, ""
 	}
-	opts, err := m.options(c.Request().Context(), s, o, d)
+	opts, err := p.options(ctx, s, o, d)
 	if err != nil {
-		status, msg := explain(err, m.fetchFailed, m.fetchFailed)
-		return m.render(s, c, o, status, a, msg)
+		f := explain(err, p.fetchFailed, p.fetchFailed)
+		return f.status, f.message
 	}
 	i := slices.IndexFunc(opts, func(op option) bool { return op.choice.Value == a.choice })
 	switch {
 	case i < 0:
-		a.errs.Add(m.field, msgNotOffered)
+		a.errs.Add(p.field, msgNotOffered)
 	case opts[i].why != nil:
-		a.errs.Add(m.field, opts[i].why.Error())
+		a.errs.Add(p.field, opts[i].why.Error())
 	}
 	if len(a.errs) > 0 {
-		return m.render(s, c, o, http.StatusUnprocessableEntity, a, "")
+		return http.StatusUnprocessableEntity, ""
 	}
-	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) Outcome {
-		next, err := m.move(ctx, s, session(c), o, d, opts[i])
-		if err != nil {
-			return s.failed(o, actTransfer, err, m.refused, m.unreachable)
-		}
-		return Outcome{Status: http.StatusSeeOther, Location: next, Message: m.done}
-	})
-	if err != nil {
-		return err
-	}
-	return s.finish(c, o, actTransfer, out, func(status int, msg string) error {
-		return m.render(s, c, o, status, a, msg)
-	})
+	a.day, a.chosen = d, opts[i]
+	return 0, ""
 }
 
 // render shows the page (or, for the island, the day's choices as JSON)
 // with the answers a, the rule errors in a.errs and a failure msg.
-func (m *dayMove) render(s *Server, c *echo.Context, o order, status int, a dayAnswers, msg string) error {
-	from, to := m.window(s.now())
-	d, dayMsg := m.checkDay(s, o, a.date)
-	ch := views.DayChoices{Field: m.field, Empty: m.empty, Date: iso(d)}
+func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *dayAnswers, msg string) error {
+	d, dayMsg := p.checkDay(s, o, a.date)
+	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d)}
 	if dayMsg != "" {
 		if a.errs.For("date") == "" {
 			a.errs.Add("date", dayMsg)
@@ -194,11 +218,11 @@ func (m *dayMove) render(s *Server, c *echo.Context, o order, status int, a dayA
 		}
 		ch.Date = ""
 	} else {
-		ch.Legend = m.legend + " " + views.Date(d)
-		opts, err := m.options(c.Request().Context(), s, o, d)
+		ch.Legend = p.legend + " " + views.Date(d)
+		opts, err := p.options(c.Request().Context(), s, o, d)
 		if err != nil {
-			st, text := explain(err, m.fetchFailed, m.fetchFailed)
-			ch.Error, status = text, max(status, st)
+			f := explain(err, p.fetchFailed, p.fetchFailed)
+			ch.Error, status = f.message, max(status, f.status)
 		}
 		for _, op := range opts {
 			if op.why == nil {
@@ -207,31 +231,36 @@ func (m *dayMove) render(s *Server, c *echo.Context, o order, status int, a dayA
 			}
 		}
 	}
-	if wantsJSON(c) {
-		ch.Error = cmp.Or(a.errs.For("date"), ch.Error)
-		if ch.Choices == nil {
-			ch.Choices = []views.TransferChoice{}
-		}
-		return c.JSON(status, ch)
+	html := ch
+	page := func() error { return p.page(s, c, o, status, a, d, html, msg) }
+	ch.Error = cmp.Or(a.errs.For("date"), ch.Error)
+	if ch.Choices == nil {
+		ch.Choices = []views.TransferChoice{}
 	}
-	url := views.OrderPath(string(o.kind.id), o.id, string(actTransfer))
+	return respond(c, status, ch, page)
+}
+
+// page is the move's page with the day's choices ch.
+func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAnswers, d time.Time, ch views.DayChoices, msg string) error {
+	from, to := p.window(s.now())
+	url := o.url(string(actTransfer))
 	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
 		Hint: "С " + views.Date(from) + " по " + views.Date(to)}
 	v := views.TransferView{
 		Action: views.ActionView{
-			Order: o.card, Heading: m.heading, Lead: m.lead, URL: url, Token: s.token(c, o, actTransfer),
-			Submit: m.button, Error: msg, Errors: a.errs,
+			Order: o.card, Heading: p.heading, Lead: p.lead, URL: url, Token: s.token(c, o, actTransfer),
+			Submit: p.button, Error: msg, Errors: a.errs,
 		},
-		Day: day, Show: m.show, Choices: ch,
+		Day: day, Show: p.show, Choices: ch,
 		Calendar: views.CalendarProps{
 			Mode: "day", Min: day.Min, Max: day.Max, DayForm: "#transfer-day", Label: day.Label,
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice,
 		},
 	}
-	if m.original != nil {
-		v.Calendar.Original = m.original(o)
+	if p.original != nil {
+		v.Calendar.Original = p.original(o)
 	}
-	p := s.page(c, m.heading, "Перенос заказа в личном кабинете курорта.")
-	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
-	return render(c, status, views.TransferPage(p, v))
+	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
+	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
+	return render(c, status, views.TransferPage(pg, v))
 }

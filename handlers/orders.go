@@ -12,14 +12,6 @@ import (
 	"lk/views"
 )
 
-// Texts of the order pages (SPEC §2, §8).
-const (
-	msgOrdersFailed = "Не удалось загрузить заказы. Попробуйте позже."
-	msgHotelFailed  = "Ошибка при получении информации о заказах в отеле"
-	msgOrderFailed  = "Не удалось загрузить заказ. Попробуйте позже."
-	msgPayOnSite    = "Оплата на сайте"
-)
-
 // orderSet is the customer's orders of every kind and the kinds that failed.
 type orderSet struct {
 	orders []order // in the order of kinds
@@ -57,7 +49,7 @@ func (set orderSet) problems() []string {
 		if !ok {
 			continue
 		}
-		msg := gateway.Message(err)
+		msg := explain(err, "", "").own
 		switch {
 		case k.failed != "" && msg == "":
 			msg = k.failed

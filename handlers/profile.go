@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"cmp"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -12,18 +11,6 @@ import (
 
 	"lk/gateway"
 	"lk/views"
-)
-
-// Texts of the profile form (SPEC §5).
-const (
-	msgNameTooLong    = "Не больше 50 символов"
-	msgGenderEmpty    = "Выберите пол"
-	msgBirthdayEmpty  = "Введите дату рождения"
-	msgBirthdayFormat = "Введите дату рождения в формате дд.мм.гггг, например 15.03.1985"
-	msgBirthdayNoDate = "Такой даты нет: проверьте день и месяц"
-	msgBirthdayFuture = "Дата рождения должна быть в прошлом"
-	msgBirthdayYear   = "Проверьте год рождения"
-	msgProfileSaved   = "Не удалось сохранить данные. Попробуйте позже."
 )
 
 func (s *Server) profilePage(c *echo.Context, invalid bool) views.Page {
@@ -37,7 +24,7 @@ func (s *Server) profilePage(c *echo.Context, invalid bool) views.Page {
 // profileForm shows the personal data form filled from auth/getClientInfo.
 func (s *Server) profileForm(c *echo.Context) error {
 	sess := session(c)
-	info, err := s.gw.ClientInfo(c.Request().Context(), sess.Token)
+	info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 	if err != nil {
 		if msg, out := profileRefused(err); out {
 			s.endSession(c, sess)
@@ -84,22 +71,18 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 	if len(f.Errors) > 0 {
 		return show(http.StatusUnprocessableEntity)
 	}
-	err := s.gw.EditClientInfo(c.Request().Context(), sess.Token, gateway.ProfileUpdate{
+	err := s.account.EditClientInfo(c.Request().Context(), sess.Token, gateway.ProfileUpdate{
 		FirstName: f.FirstName, LastName: f.LastName, MiddleName: f.MiddleName, Gender: f.Gender,
 		Birthday: birthday, PhoneNumber: sess.Phone, UserID: sess.GUID,
 	})
 	if err != nil {
-		var pe *gateway.ProviderError
-		switch {
-		case errors.Is(err, gateway.ErrUnauthorized):
+		switch fail := explain(err, msgProfileSaved, msgProfileSaved); {
+		case fail.signOut:
 			s.endSession(c, sess)
-			return s.signedOutWith(c, msgSessionOver)
-		case errors.As(err, &pe) && pe.Message != "":
-			f.Errors.Add("", pe.Message) // the provider's errorMessage, in red
-			if pe.Status >= 500 {
-				return show(http.StatusBadGateway)
-			}
-			return show(http.StatusUnprocessableEntity)
+			return s.signedOutWith(c, fail.message)
+		case fail.own != "":
+			f.Errors.Add("", fail.own) // the provider's own text, in red
+			return show(fail.status)
 		default:
 			s.log.Warn("profile not saved", "err", err)
 			f.Errors.Add("", msgProfileSaved)

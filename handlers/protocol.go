@@ -20,11 +20,6 @@ func RussianProtocolErrors(ln net.Listener) net.Listener { return protocolListen
 
 var protocolError = regexp.MustCompile(`\AHTTP/1\.1 (4\d\d) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n[^\r\n]*\z`)
 
-const (
-	msgBadRequest     = "Запрос не удалось прочитать (ошибка %d). Проверьте адрес и откройте страницу ещё раз."
-	msgHeadersTooLong = "Запрос слишком большой (ошибка 431). Удалите cookie этого сайта в браузере и откройте страницу ещё раз."
-)
-
 type protocolListener struct{ net.Listener }
 
 func (l protocolListener) Accept() (net.Conn, error) {

@@ -15,41 +15,44 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
-// Texts of the refund form's rules (SPEC §5, DESIGN "Uploads").
+// refundCommentMax is how long a refund's reason may be, in letters.
+const refundCommentMax = 2000
+
+// A refund brings at most 10 files of 10 MB each, 25 MB in all; after a
+// refusal they are kept for an hour.
 const (
-	msgRefundSurname    = "Укажите фамилию"
-	msgRefundName       = "Укажите имя"
-	msgRefundSecondName = "Отчество — не длиннее 100 букв"
-	msgRefundEmail      = "Укажите адрес электронной почты в виде name@example.ru"
-	msgRefundPhone      = "Укажите номер телефона в формате +7 (9__) ___-__-__"
-	msgRefundReason     = "Укажите причину возврата"
-	msgRefundDocuments  = "Приложите подтверждающий документ: справка, больничный лист или первая страница паспорта"
-	msgRefundTickets    = "Выберите хотя бы один оплаченный билет"
-	msgRefundForeign    = "Вернуть можно только оплаченные билеты этого заказа"
-	msgFilesUnreadable  = "Ошибка загрузки файлов"
-	msgFilesTooMany     = "Можно приложить не больше 10 файлов. Выберите файлы ещё раз, не больше 10."
-	msgFilesTooMuch     = "Документы вместе должны быть не больше 25 МБ. Удалите лишние."
-	msgFileTooBig       = "Файл «%s» больше 10 МБ"
-	msgFileEmpty        = "Файл «%s» пустой"
-	msgFileNotKept      = "Файл «%s» не сохранён: уже приложено 10 файлов или 25 МБ"
-	refundCommentMax    = 2000 // runes
+	refundMaxFiles    = store.RefundFilesPerKey
+	refundMaxFileSize = 10 << 20
+	refundMaxTotal    = store.RefundBytesPerKey
+	refundFilesTTL    = time.Hour
 )
+
+// refundRequest is what a refund sends besides the order: the customer's
+// contact and reason, the documents, and the tickets given back when the
+// kind refunds by tickets.
+type refundRequest struct {
+	Form      gateway.RefundForm
+	Documents []gateway.File
+	Tickets   []string // ticket ids
+}
 
 // refundInput is the refund form as posted (or prefilled): the raw answers,
 // the files of this request, and what the server worked out for the order.
 type refundInput struct {
 	form     gateway.RefundForm // contact and reason as typed
-	tickets  []string           // water park: the chosen ticket ids
-	files    []RefundFile       // documents of this request, not yet kept
+	tickets  []string           // the chosen ticket ids, when the kind refunds by tickets
+	files    []store.RefundFile // documents of this request, not yet kept
 	fileErrs views.Errors       // files refused while reading
 	tooMany  bool               // more than refundMaxFiles in this request
 	remove   string             // a kept file's id: its 'Удалить' was pressed
@@ -153,7 +156,7 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 	case len(data) == 0:
 		in.fileErrs.Add("documents", fmt.Sprintf(msgFileEmpty, name))
 	default:
-		in.files = append(in.files, RefundFile{Name: name, Data: data})
+		in.files = append(in.files, store.RefundFile{Name: name, Data: data})
 	}
 	return nil
 }
@@ -202,13 +205,13 @@ func bodyError(err error) error {
 
 // check applies the refund's rules to the answers (SPEC §4, §5); kept are the
 // documents sent before. The errors come in the order of the fields.
-func (in *refundInput) check(o order, kept []RefundFile) views.Errors {
+func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	var e views.Errors
-	if w, ok := o.wire.(gateway.AquaOrder); ok {
+	if o.kind.byTickets {
 		switch {
 		case len(in.tickets) == 0:
 			e.Add("tickets", msgRefundTickets)
-		case slices.ContainsFunc(in.tickets, func(id string) bool { _, ok := paidTicket(w, id); return !ok }):
+		case slices.ContainsFunc(in.tickets, func(id string) bool { return !o.paidTicket(id) }):
 			e.Add("tickets", msgRefundForeign)
 		}
 	}
@@ -249,10 +252,10 @@ func (in *refundInput) check(o order, kept []RefundFile) views.Errors {
 }
 
 // documents are the kept files and this request's, each once.
-func (in *refundInput) documents(kept []RefundFile) []RefundFile {
+func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
 	out := slices.Clone(kept)
 	for _, f := range in.files {
-		if !slices.ContainsFunc(out, func(g RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
+		if !slices.ContainsFunc(out, func(g store.RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
 			out = append(out, f)
 		}
 	}
@@ -260,7 +263,7 @@ func (in *refundInput) documents(kept []RefundFile) []RefundFile {
 }
 
 // request is what the kind's refund call sends.
-func (in *refundInput) request(o order, kept []RefundFile) refundRequest {
+func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	f := in.form
 	f.OrderID = o.id
 	if d, ok := parsePhone(f.Phone); ok {
@@ -289,7 +292,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInpu
 		f.ID = randomID()
 		_, err := s.files.Put(ctx, key, f, refundFilesTTL)
 		switch {
-		case errors.Is(err, ErrRefundFilesFull):
+		case errors.Is(err, store.ErrRefundFilesFull):
 			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
 		case err != nil:
 			s.log.Error("refund file not kept", "err", err)
@@ -311,15 +314,13 @@ func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Sessio
 	in := refundInput{form: refundContact(info, sess, o.id), mode: s.refundMode(o)}
 	in.form.Name = cmp.Or(in.form.Name, sess.Name)
 	in.form.Phone = views.Phone(in.form.Phone)
-	if w, ok := o.wire.(gateway.AquaOrder); ok {
-		for _, t := range w.Tickets {
-			if t.Status == gateway.TicketPaid {
-				in.tickets = append(in.tickets, t.ID)
-			}
+	for _, t := range o.tickets {
+		if t.paid {
+			in.tickets = append(in.tickets, t.id)
 		}
-		if len(in.tickets) > 1 {
-			in.tickets = nil
-		}
+	}
+	if len(in.tickets) > 1 {
+		in.tickets = nil
 	}
 	return in
 }
@@ -331,7 +332,7 @@ func (s *Server) profileLater(c *echo.Context) func() gateway.PersonalInfo {
 	ch := make(chan gateway.PersonalInfo, 1)
 	ctx, token := c.Request().Context(), session(c).Token
 	go func() {
-		info, err := s.gw.ClientInfo(ctx, token)
+		info, err := s.account.ClientInfo(ctx, token)
 		if err != nil {
 			s.log.Warn("refund form without the profile", "err", err)
 		}
@@ -341,17 +342,14 @@ func (s *Server) profileLater(c *echo.Context) func() gateway.PersonalInfo {
 }
 
 // view is the form's view model.
-func (in *refundInput) view(o order, kept []RefundFile) views.RefundForm {
+func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 	f := views.RefundForm{Surname: in.form.Surname, Name: in.form.Name, SecondName: in.form.SecondName, Email: in.form.Email,
 		Phone: in.form.Phone, Comment: in.form.Comment, Moderation: in.mode == gateway.RefundModeration}
-	if w, ok := o.wire.(gateway.AquaOrder); ok {
-		for _, t := range w.Tickets {
-			f.Tickets = append(f.Tickets, views.RefundTicket{
-				ID: t.ID, Label: "№ " + t.TicketNumber + " · " + t.Title + " · " + views.Money(t.Price),
-				Status: gateway.TicketStatusSuffix(t.Status), Choosable: t.Status == gateway.TicketPaid,
-				Chosen: t.Status == gateway.TicketPaid && slices.Contains(in.tickets, t.ID),
-			})
-		}
+	for _, t := range o.tickets {
+		f.Tickets = append(f.Tickets, views.RefundTicket{
+			ID: t.id, Label: t.label, Status: t.status, Choosable: t.paid,
+			Chosen: t.paid && slices.Contains(in.tickets, t.id),
+		})
 	}
 	for _, k := range kept {
 		f.Files = append(f.Files, views.RefundFile{ID: k.ID, Name: k.Name, Size: fileSize(len(k.Data))})
@@ -359,19 +357,18 @@ func (in *refundInput) view(o order, kept []RefundFile) views.RefundForm {
 	return f
 }
 
-// amountNote is what will be refunded: the order's amount, or for the water
-// park the chosen tickets (all paid ones until some are chosen).
+// amountNote is what will be refunded: the order's amount, or the chosen
+// tickets (all paid ones until some are chosen).
 func (in *refundInput) amountNote(o order) string {
-	w, ok := o.wire.(gateway.AquaOrder)
-	if !ok {
+	if !o.kind.byTickets {
 		return "К возврату: " + views.Money(o.amount) + ". " + msgMoneyBack
 	}
 	var chosen, paid float64
-	for _, t := range w.Tickets {
-		if t.Status == gateway.TicketPaid {
-			paid += t.Price
-			if slices.Contains(in.tickets, t.ID) {
-				chosen += t.Price
+	for _, t := range o.tickets {
+		if t.paid {
+			paid += t.price
+			if slices.Contains(in.tickets, t.id) {
+				chosen += t.price
 			}
 		}
 	}
@@ -389,47 +386,14 @@ func fileSize(n int) string {
 	return strings.Replace(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".", ",", 1) + " МБ"
 }
 
-// paidTicket finds a paid ticket of the order by its id.
-func paidTicket(o gateway.AquaOrder, id string) (gateway.Ticket, bool) {
-	i := slices.IndexFunc(o.Tickets, func(t gateway.Ticket) bool { return t.ID == id })
-	if i < 0 || o.Tickets[i].Status != gateway.TicketPaid {
-		return gateway.Ticket{}, false
-	}
-	return o.Tickets[i], true
+// paidTicket tells whether id is a paid ticket of o.
+func (o order) paidTicket(id string) bool {
+	return slices.ContainsFunc(o.tickets, func(t ticket) bool { return t.id == id && t.paid })
 }
 
-// ---- the kinds' refund calls (SPEC §7) ----
-
-func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-	w := o.wire.(gateway.AquaOrder)
-	products := []gateway.RefundProduct{}
-	for _, id := range r.Tickets {
-		t, _ := paidTicket(w, id)
-		products = append(products, gateway.RefundProduct{
-			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
-			EventDate: "Дата: " + views.Date(s.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
-		})
-	}
-	form := r.Form
-	msg, err := s.gw.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
-	if pe, ok := errors.AsType[*gateway.ProviderError](err); ok {
-		// SPEC §8: the water park's refusal reads 'Ошибка при регистрации возврата' and its details.
-		status, _ := explain(err, msgRefundFailed, msgRefundUnreachable)
-		s.log.Warn("order action failed", "action", actRefund, "kind", o.kind.id, "id", o.id, "err", err)
-		details := cmp.Or(pe.Message, http.StatusText(pe.Status))
-		return "", &outcomeError{Outcome{Status: status, Message: strings.TrimSuffix(msgRefundAquaFailed+": "+details, ": ")}}
-	}
-	return msg, err
-}
-
-func refundHotel(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-	return s.gw.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
-}
-
-func refundPavilion(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-	return s.gw.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.PavilionOrder), FormRefund: r.Form})
-}
-
-func refundRoom(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-	return s.gw.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.RoomOrder), FormRefund: r.Form})
+// refundContact is the refund form's contact part from the profile.
+func refundContact(info gateway.PersonalInfo, sess *Session, orderID string) gateway.RefundForm {
+	f := gateway.RefundForm{Email: info.Email, Phone: cmp.Or(info.Tel, sess.Phone), OrderID: orderID}
+	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO, sess.Name)
+	return f
 }

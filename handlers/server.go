@@ -10,72 +10,45 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
 )
 
-// Provider is what the handlers need of the provider's gateway; *gateway.Client
-// implements it, and a test may hand a fake that fails where the sandbox can't.
+// Provider is what the handlers need of the provider's gateway, made of
+// each family's own small interface; *gateway.Client implements it, and a
+// test may hand a fake that fails where the sandbox can't.
 type Provider interface {
+	accountProvider
+	lessonProvider
+	rentProvider
+	aquaProvider
+	hotelProvider
+	Ping(ctx context.Context) error
+}
+
+// accountProvider is what sign-in, sign-up and the personal data need.
+type accountProvider interface {
 	Login(ctx context.Context, phone string, resend bool) error
 	LoginConfirm(ctx context.Context, phone, code string) (string, error)
 	ClientInfo(ctx context.Context, token string) (gateway.PersonalInfo, error)
 	EditClientInfo(ctx context.Context, token string, p gateway.ProfileUpdate) error
 	Register(ctx context.Context, r gateway.Registration) error
-	Ping(ctx context.Context) error
-
-	// Orders, always asked for with the session's own client id.
-	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
-	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
-	ConfirmLesson(ctx context.Context, clientID, lessonID string) error
-	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
-	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
-	RoomOrders(ctx context.Context, clientID string) ([]gateway.RoomOrder, error)
-	RoomOrder(ctx context.Context, clientID, rentID string) (gateway.RoomOrder, error)
-	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
-	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
-	AquaTicketPDF(ctx context.Context, orderID string) ([]byte, error)
-	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
-	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
-	HotelVoucherPDF(ctx context.Context, orderID string) ([]byte, error)
-
-	// Actions on orders (DESIGN "Order actions"); the handlers call them only
-	// after the guard has fetched the order with the session's client id.
-	CancelLesson(ctx context.Context, r gateway.CancelLessonRequest) error
-	Timetable(ctx context.Context, q gateway.TimetableQuery) ([]gateway.Lesson, error)
-	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
-	CancelPavilionRent(ctx context.Context, r gateway.CancelRentRequest) error
-	RefundPavilion(ctx context.Context, r gateway.PavilionRefundRequest) (string, error)
-	PavilionSchedule(ctx context.Context, pavilionID string, date time.Time) (gateway.Schedule, error)
-	ChangePavilionRent(ctx context.Context, r gateway.ChangePavilionRequest) (string, error)
-	CancelRoomRent(ctx context.Context, r gateway.CancelRentRequest) error
-	RefundRoom(ctx context.Context, r gateway.RoomRefundRequest) (string, error)
-	RoomSchedule(ctx context.Context, celRoomID string, date time.Time) (gateway.Schedule, error)
-	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
-	RefundAqua(ctx context.Context, r gateway.AquaRefundRequest) (string, error)
-	TransferTickets(ctx context.Context, r gateway.TransferTicketRequest) error
-	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
-	CancelHotelOrder(ctx context.Context, orderID string) error
-	RefundHotel(ctx context.Context, r gateway.HotelRefundRequest) (string, error)
-	HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error)
-	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
 }
 
 // Options are the server's dependencies, built by cmd/lk.
 type Options struct {
 	Provider Provider
 	Sessions *Sessions
-	Limiter  Limiter
-	Once     Once        // one-time action tokens; nil means in memory
-	Files    RefundFiles // refund documents kept after a refusal; nil means in memory
-	Moves    Moves       // first ids of moved bookings; nil means in memory
+	Limiter  store.Limiter
+	Once     store.Once        // one-time action tokens; nil means in memory
+	Files    store.RefundFiles // refund documents kept after a refusal; nil means in memory
+	Moves    store.Moves       // first ids of moved bookings; nil means in memory
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -97,14 +70,18 @@ type Options struct {
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw        Provider
+	gw        Provider // for readiness only; the handlers use their own part:
+	account   accountProvider
+	lessons   lessonProvider
+	rents     rentProvider
+	aqua      aquaProvider
+	hotel     hotelProvider
 	sessions  *Sessions
-	limits    Limiter
+	limits    store.Limiter
 	interval  time.Duration
-	confirms  flights
-	once      Once
-	files     RefundFiles
-	moves     Moves
+	once      store.Once
+	files     store.RefundFiles
+	moves     store.Moves
 	storePing func(context.Context) error
 	site      *views.Site
 	assets    *views.Assets
@@ -122,12 +99,12 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
+		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
-		s.limits = NewMemoryLimiter()
+		s.limits = store.NewMemoryLimiter()
 	}
 	if s.interval <= 0 {
 		s.interval = CodeInterval
@@ -142,13 +119,13 @@ func New(o Options) (*echo.Echo, error) {
 		s.now = time.Now
 	}
 	if s.once == nil {
-		s.once = NewMemoryOnce(s.now)
+		s.once = store.NewMemoryOnce(s.now)
 	}
 	if s.files == nil {
-		s.files = NewMemoryRefundFiles(s.now)
+		s.files = store.NewMemoryRefundFiles(s.now)
 	}
 	if s.moves == nil {
-		s.moves = NewMemoryMoves(s.now)
+		s.moves = store.NewMemoryMoves(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // one registry of its own, serving what it counts
@@ -187,27 +164,4 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
 	}
 	return p
-}
-
-// render writes a templ component with the given status.
-func render(c *echo.Context, status int, comp templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
-	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
-	return comp.Render(ctx, c.Response())
-}
-
-// wantsJSON tells an island's fetch from a plain form post.
-func wantsJSON(c *echo.Context) bool {
-	for _, a := range c.Request().Header.Values(echo.HeaderAccept) {
-		if a == echo.MIMEApplicationJSON {
-			return true
-		}
-	}
-	return false
-}
-
-// seeOther is the answer to a successful POST.
-func seeOther(c *echo.Context, url string) error {
-	return c.Redirect(http.StatusSeeOther, url)
 }

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
+
+	"lk/store"
 
 	"github.com/gorilla/securecookie"
 )
@@ -54,48 +55,6 @@ type device struct {
 
 const devicePhones = 5 // phones a browser remembers
 
-// Revoker remembers signed-out sessions until they would have expired, so a
-// replayed cookie no longer opens the account. In memory for tests; the
-// data folder (store.FileRevoker) by default, so a restart forgets nothing;
-// Redis (store.Redis) when several instances share it. An error means the
-// store could not answer: the session is then not let in.
-type Revoker interface {
-	Revoke(ctx context.Context, id string, until time.Time) error
-	Revoked(ctx context.Context, id string) (bool, error)
-}
-
-// memoryRevoker is a Revoker for one instance.
-type memoryRevoker struct {
-	mu  sync.Mutex
-	ids map[string]time.Time
-	now func() time.Time
-}
-
-// NewMemoryRevoker makes an in-memory Revoker.
-func NewMemoryRevoker(now func() time.Time) Revoker {
-	return &memoryRevoker{ids: map[string]time.Time{}, now: now}
-}
-
-func (m *memoryRevoker) Revoke(_ context.Context, id string, until time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	now := m.now()
-	for k, t := range m.ids { // forget what has expired anyway
-		if now.After(t) {
-			delete(m.ids, k)
-		}
-	}
-	m.ids[id] = until
-	return nil
-}
-
-func (m *memoryRevoker) Revoked(_ context.Context, id string) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.ids[id]
-	return ok, nil
-}
-
 // Sessions reads and writes the encrypted, signed session cookie.
 type Sessions struct {
 	codecs  []securecookie.Codec
@@ -105,7 +64,7 @@ type Sessions struct {
 	notice  string
 	device  string
 	domain  string
-	revoker Revoker
+	revoker store.Revoker
 	now     func() time.Time
 }
 
@@ -137,9 +96,13 @@ func RandomKey() Key {
 // NewSessions builds the codec. The first key signs and encrypts new
 // cookies; all keys are tried on reading, so keys can be rotated by putting
 // a new one first. Without a cookie domain the cookie uses the __Host- prefix.
-func NewSessions(keys []Key, domain string, revoker Revoker, now func() time.Time) (*Sessions, error) {
+// Without a revoker, sign-outs are kept in memory.
+func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
+	}
+	if revoker == nil {
+		revoker = store.NewMemoryRevoker(now)
 	}
 	s := &Sessions{domain: domain, revoker: revoker, now: now,
 		name: "__Host-lk_session", pending: "__Host-lk_pending", notice: "__Host-lk_notice", device: "__Host-lk_device"}

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,20 +10,8 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/store"
 	"lk/views"
-)
-
-// Texts of sign-in (SPEC §5, §8).
-const (
-	msgOops          = "Ой!"
-	msgRequestFailed = "Не удалось выполнить запрос. Попробуйте позже."
-	msgPhoneEmpty    = "Введите номер телефона"
-	msgPhoneInvalid  = "Введите номер мобильного телефона в формате +7 (9XX) XXX-XX-XX"
-	msgCodeInvalid   = "Введите 4 цифры кода из SMS"
-	msgCodeWrong     = "Неверный код. Проверьте его и попробуйте ещё раз."
-	msgCodeSent      = "Новый код отправлен."
-	msgNoPending     = "Время ввода кода истекло. Введите номер ещё раз."
-	msgProfileRetry  = "Код принят, но ваши данные не загрузились. Нажмите «Войти» ещё раз через минуту — новый код не нужен."
 )
 
 func (s *Server) smsProps(mode string) views.SmsProps {
@@ -59,12 +46,11 @@ func (s *Server) loginForm(c *echo.Context) error {
 func (s *Server) loginSubmit(c *echo.Context) error {
 	f := views.LoginForm{Phone: strings.TrimSpace(c.FormValue("phone")), Title: msgOops, Props: s.smsProps("login")}
 	show := func(status int, retry time.Duration) error {
-		if wantsJSON(c) {
-			return s.jsonRefusal(c, status, f.Errors, retry)
-		}
-		p := s.loginPage(c)
-		p.Invalid = true
-		return render(c, status, views.LoginPage(p, f))
+		return respond(c, status, refusal(f.Errors, retry), func() error {
+			p := s.loginPage(c)
+			p.Invalid = true
+			return render(c, status, views.LoginPage(p, f))
+		})
 	}
 	phone, ok := validPhone(f.Phone, &f.Errors)
 	if !ok {
@@ -100,10 +86,10 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 		step = "code_resend"
 	}
 	return s.withCodeLimits(c, step, phone, errs, func(ctx context.Context) error {
-		return s.gw.Login(ctx, phone, resend)
+		return s.account.Login(ctx, phone, resend)
 	}, func(err error) (int, string, string) {
-		if pe, ok := gateway.Refusal(err); ok && pe.Message != "" {
-			return http.StatusUnprocessableEntity, "phone", pe.Message
+		if f := explain(err, "", ""); f.refused && f.own != "" {
+			return http.StatusUnprocessableEntity, "phone", f.own
 		}
 		return http.StatusServiceUnavailable, "", msgRequestFailed
 	})
@@ -134,7 +120,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	err = send(ctx)
 	s.attempt(step, phone, err)
 	if err != nil {
-		if _, refused := gateway.Refusal(err); refused {
+		if explain(err, "", "").refused {
 			s.release(ctx, hold.Except(ipKey))
 		} else {
 			s.release(ctx, hold)
@@ -155,10 +141,7 @@ func (s *Server) codeSent(c *echo.Context, p pending) error {
 	if err := s.sessions.writePending(c.Response(), p); err != nil {
 		return err
 	}
-	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.interval / time.Second)})
-	}
-	return seeOther(c, views.PathLoginCode)
+	return respondOK(c, answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.interval / time.Second)}, views.PathLoginCode)
 }
 
 func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.CodeForm {
@@ -167,7 +150,7 @@ func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.Co
 	f.Confirmed = p.Token != ""
 	known := s.sessions.knownDevice(c.Request(), p.Phone)
 	if wait, err := s.limits.Wait(c.Request().Context(), s.now(), s.intervalRule(p.Phone, known)); err == nil && wait > 0 {
-		f.ResendAfter = int((wait + time.Second - 1) / time.Second)
+		f.ResendAfter = seconds(wait)
 	}
 	if s.site.SandboxURL != "" {
 		f.SandboxURL = s.site.SandboxURL + "/sandbox/sms/" + p.Phone
@@ -226,10 +209,9 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 		code, ok := parseCode(f.Code)
 		if !ok {
 			f.Errors.Add("code", msgCodeInvalid)
-			if wantsJSON(c) {
-				return s.jsonRefusal(c, http.StatusUnprocessableEntity, f.Errors, 0)
-			}
-			return s.renderCode(c, http.StatusUnprocessableEntity, p, f)
+			return respond(c, http.StatusUnprocessableEntity, refusal(f.Errors, 0), func() error {
+				return s.renderCode(c, http.StatusUnprocessableEntity, p, f)
+			})
 		}
 		f.Code = code
 		key = p.ID + ":" + code
@@ -242,13 +224,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	if p.ID == "" { // a sign-in begun before submissions were shared: its key would not be its own
 		return s.answerConfirm(c, p, f, work())
 	}
-	// One call per code on this instance (flights), then on all (confirmOnce).
-	shared := func() confirmResult { return s.confirmOnce(ctx, key, work) }
-	res, err := s.confirms.do(c.Request().Context(), key, s.now, shared, confirmResult.keep)
-	if err != nil {
-		return err
-	}
-	return s.answerConfirm(c, p, f, res)
+	return s.answerConfirm(c, p, f, s.confirmOnce(c.Request().Context(), key, work))
 }
 
 // confirm is the work of a code submission: take the entry limits, ask the
@@ -269,10 +245,10 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			res.errs.Add("", msgRequestFailed)
 			return res
 		}
-		token, err = s.gw.LoginConfirm(ctx, p.Phone, code)
+		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
 		s.attempt("code_confirm", p.Phone, err)
 		if err != nil {
-			if _, wrong := gateway.Refusal(err); wrong {
+			if explain(err, "", "").refused {
 				// The provider's word: a wrong entry, the hold stays.
 				res := confirmResult{status: http.StatusUnprocessableEntity}
 				res.errs.Add("code", msgCodeWrong)
@@ -288,7 +264,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			s.log.Error("per-code count not cleared", "err", err)
 		}
 	}
-	info, err := s.gw.ClientInfo(ctx, token)
+	info, err := s.account.ClientInfo(ctx, token)
 	if err != nil {
 		if msg, out := profileRefused(err); out {
 			return confirmResult{signOut: msg}
@@ -326,21 +302,17 @@ func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res
 		}
 	}
 	f.Errors = res.errs
-	if wantsJSON(c) {
-		return s.jsonRefusal(c, res.status, f.Errors, res.retry)
-	}
-	if res.retry > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int((res.retry+time.Second-1)/time.Second)))
-	}
-	return s.renderCode(c, res.status, p, f)
+	return respond(c, res.status, refusal(f.Errors, res.retry), func() error {
+		if res.retry > 0 {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(res.retry)))
+		}
+		return s.renderCode(c, res.status, p, f)
+	})
 }
 
 // signedIn is the answer to a submission that signed in.
 func (s *Server) signedIn(c *echo.Context) error {
-	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, Redirect: views.PathHome})
-	}
-	return seeOther(c, views.PathHome)
+	return respondOK(c, answer{Redirect: views.PathHome}, views.PathHome)
 }
 
 // codeResend asks for a new code for the sign-in in progress.
@@ -352,44 +324,38 @@ func (s *Server) codeResend(c *echo.Context) error {
 	var errs views.Errors
 	status, retry := s.sendCode(c, p.Phone, true, &errs)
 	if status != http.StatusOK {
-		if wantsJSON(c) {
-			return s.jsonRefusal(c, status, errs, retry)
-		}
-		return s.renderCode(c, status, p, views.CodeForm{Errors: errs})
+		return respond(c, status, refusal(errs, retry), func() error {
+			return s.renderCode(c, status, p, views.CodeForm{Errors: errs})
+		})
 	}
 	p.ID, p.SentAt, p.Token = randomID(), s.now(), "" // a new code, a new sign-in of this browser
 	if err := s.sessions.writePending(c.Response(), p); err != nil {
 		return err
 	}
-	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, jsonAnswer{OK: true, ResendIn: int(s.interval / time.Second)})
-	}
-	return seeOther(c, views.PathLoginCode+"?sent=1")
+	return respondOK(c, answer{ResendIn: int(s.interval / time.Second)}, views.PathLoginCode+"?sent=1")
 }
 
 // lostPending answers a code step whose sign-in expired or never began.
 func (s *Server) lostPending(c *echo.Context) error {
-	if wantsJSON(c) {
-		return c.JSON(http.StatusBadRequest, jsonAnswer{Title: msgOops, Message: msgNoPending, Redirect: views.PathLogin})
-	}
-	return s.signedOutWith(c, msgNoPending)
+	return respond(c, http.StatusBadRequest, answer{Message: msgNoPending, Redirect: views.PathLogin}, func() error {
+		return s.signedOutWith(c, msgNoPending)
+	})
 }
 
 // signedOutWith shows the login page with a message, signed out.
 func (s *Server) signedOutWith(c *echo.Context, msg string) error {
-	if wantsJSON(c) {
-		return c.JSON(http.StatusUnauthorized, jsonAnswer{Title: msgOops, Message: msg})
-	}
-	f := views.LoginForm{Title: msgOops, Props: s.smsProps("login")}
-	f.Errors.Add("", msg)
-	p := s.loginPage(c)
-	p.Invalid = true
-	return render(c, http.StatusUnauthorized, views.LoginPage(p, f))
+	return respond(c, http.StatusUnauthorized, answer{Message: msg}, func() error {
+		f := views.LoginForm{Title: msgOops, Props: s.smsProps("login")}
+		f.Errors.Add("", msg)
+		p := s.loginPage(c)
+		p.Invalid = true
+		return render(c, http.StatusUnauthorized, views.LoginPage(p, f))
+	})
 }
 
-// jsonRefusal is a refused step for an island.
-func (s *Server) jsonRefusal(c *echo.Context, status int, errs views.Errors, retry time.Duration) error {
-	a := jsonAnswer{Title: msgOops}
+// refusal is a refused step as an island reads it.
+func refusal(errs views.Errors, retry time.Duration) answer {
+	a := answer{Title: msgOops}
 	for _, e := range errs {
 		if a.Message == "" {
 			a.Message = e.Message
@@ -402,27 +368,26 @@ func (s *Server) jsonRefusal(c *echo.Context, status int, errs views.Errors, ret
 		}
 	}
 	if retry > 0 {
-		a.RetryAfter = int((retry + time.Second - 1) / time.Second)
+		a.RetryAfter = seconds(retry)
 	}
-	return c.JSON(status, a)
+	return a
 }
 
 // refused counts and logs a limit's refusal, and sets Retry-After.
-func (s *Server) refused(c *echo.Context, step, phone string, r *Refusal) {
+func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
 	if r.RetryAfter > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int((r.RetryAfter+time.Second-1)/time.Second)))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 	}
 }
 
 // attempt counts and logs a sign-in step: masked phone and outcome, never a code or token.
 func (s *Server) attempt(step, phone string, err error) {
 	outcome := "ok"
-	var pe *gateway.ProviderError
 	switch {
 	case err == nil:
-	case errors.As(err, &pe):
+	case explain(err, "", "").answered:
 		outcome = "refused"
 	default:
 		outcome = "unavailable"

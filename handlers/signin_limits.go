@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"time"
 
+	"lk/store"
 	"lk/views"
 )
 
@@ -49,35 +49,35 @@ func class(known bool) string {
 	return "s"
 }
 
-func (s *Server) intervalRule(phone string, known bool) Rule {
-	return Rule{"phone_interval", "next:" + class(known) + ":" + phone, 1, s.interval}
+func (s *Server) intervalRule(phone string, known bool) store.Rule {
+	return store.Rule{Name: "phone_interval", Key: "next:" + class(known) + ":" + phone, Max: 1, Window: s.interval}
 }
 
 // codeRules are taken before auth/login2f; the per-IP rule is the last.
-func (s *Server) codeRules(phone, ip string, known bool) []Rule {
-	return []Rule{
+func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
+	return []store.Rule{
 		s.intervalRule(phone, known),
-		{"phone_window", "codes:" + class(known) + ":" + phone, codesPerWindow, codesWindow},
-		{"ip_window", "ip:" + ip, requestsPerIP, ipWindow},
+		{Name: "phone_window", Key: "codes:" + class(known) + ":" + phone, Max: codesPerWindow, Window: codesWindow},
+		{Name: "ip_window", Key: "ip:" + ip, Max: requestsPerIP, Window: ipWindow},
 	}
 }
 
 // entryRules are taken before auth/loginConfirm.
-func entryRules(phone string, known bool) []Rule {
+func entryRules(phone string, known bool) []store.Rule {
 	day := wrongStranger
 	if known {
 		day = wrongKnown
 	}
-	return []Rule{
-		{"phone_wrong", "wrong:" + class(known) + ":" + phone, day, wrongWindow},
-		{"code_attempts", perCodeKey(phone, known), wrongPerCode, codeWindow},
+	return []store.Rule{
+		{Name: "phone_wrong", Key: "wrong:" + class(known) + ":" + phone, Max: day, Window: wrongWindow},
+		{Name: "code_attempts", Key: perCodeKey(phone, known), Max: wrongPerCode, Window: codeWindow},
 	}
 }
 
 func perCodeKey(phone string, known bool) string { return "code:" + class(known) + ":" + phone }
 
 // refusalMessage is what the customer reads about a refusal.
-func refusalMessage(r *Refusal) string {
+func refusalMessage(r *store.Refusal) string {
 	switch r.Limit {
 	case "phone_interval":
 		return "Новый код можно запросить " + after(r.RetryAfter) + "."
@@ -94,22 +94,22 @@ func refusalMessage(r *Refusal) string {
 
 // take takes rules; a refusal comes back with its message, a store failure
 // as it is.
-func (s *Server) take(ctx context.Context, rules []Rule) (Hold, *Refusal, error) {
+func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *store.Refusal, error) {
 	h, err := s.limits.Take(ctx, s.now(), rules...)
-	var r *Refusal
+	var r *store.Refusal
 	if errors.As(err, &r) {
 		if r.Limit == "code_attempts" {
 			r.RetryAfter = 0 // only a new code helps
 		}
 		r.Message = refusalMessage(r)
-		return Hold{}, r, nil
+		return store.Hold{}, r, nil
 	}
 	return h, nil, err
 }
 
 // release gives a hold back; a failing store is logged, the customer's
 // answer does not depend on it.
-func (s *Server) release(ctx context.Context, h Hold) {
+func (s *Server) release(ctx context.Context, h store.Hold) {
 	if len(h.Keys) == 0 {
 		return
 	}
@@ -118,68 +118,14 @@ func (s *Server) release(ctx context.Context, h Hold) {
 	}
 }
 
-// flights makes parallel submissions of one code from one browser one
-// provider call, and lets a second submission shortly after have the
-// first one's outcome, so a double click neither counts as a wrong entry
-// nor calls the provider with a code already used.
-type flights struct {
-	mu sync.Mutex
-	m  map[string]*flight
-}
-
-type flight struct {
-	done    chan struct{}
-	res     confirmResult
-	expires time.Time // set when done; zero while in flight
-}
-
-// do runs work once per key: the first caller runs it, later callers wait
-// for it (or their own ctx) and share its result. keep says whether a
-// finished result is kept for confirmedFor.
-func (f *flights) do(ctx context.Context, key string, now func() time.Time, work func() confirmResult, keep func(confirmResult) bool) (confirmResult, error) {
-	f.mu.Lock()
-	if f.m == nil {
-		f.m = map[string]*flight{}
-	}
-	for k, fl := range f.m {
-		if !fl.expires.IsZero() && now().After(fl.expires) {
-			delete(f.m, k)
-		}
-	}
-	fl, ok := f.m[key]
-	if !ok {
-		fl = &flight{done: make(chan struct{})}
-		f.m[key] = fl
-	}
-	f.mu.Unlock()
-	if ok {
-		select {
-		case <-fl.done:
-			return fl.res, nil
-		case <-ctx.Done():
-			return confirmResult{}, ctx.Err()
-		}
-	}
-	res := work()
-	f.mu.Lock()
-	fl.res = res
-	if keep(res) {
-		fl.expires = now().Add(confirmedFor)
-	} else {
-		delete(f.m, key)
-	}
-	f.mu.Unlock()
-	close(fl.done)
-	return res, nil
-}
-
-// confirmOnce runs work once for key across every instance that shares the
-// Once store (one Redis): a double click the balancer splits between two
-// instances is one provider call too, and each click gets its outcome. The
-// flights above make the clicks on one instance one caller here. A kept
-// outcome holds the provider's token, so it is stored sealed with the
-// cookie keys (Redis sees what the browser's cookie holds, encrypted); an
-// outcome not kept (a failure, a limit) is forgotten, so a retry runs again.
+// confirmOnce runs work once per code and browser among every instance that
+// shares the Once store: parallel submissions of one code (a double click,
+// even split between two instances) are one provider call, and each gets
+// its outcome. A sign-in, a used code and a wrong code are kept for
+// confirmedFor, so that a second submission shortly after gets them too;
+// anything else (a failure, a limit) is handed to those waiting and then
+// forgotten, so that a retry runs again. The outcome holds the provider's
+// token, so it is shared sealed with the cookie keys.
 func (s *Server) confirmOnce(ctx context.Context, key string, work func() confirmResult) confirmResult {
 	sum := sha256.Sum256([]byte(key)) // the key holds the code: not in the store
 	k := "confirm:" + base64.RawURLEncoding.EncodeToString(sum[:])
@@ -189,37 +135,40 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 		res.errs.Add("", msgRequestFailed)
 		return res
 	}
-	deadline := time.Now().Add(waitFirst) // real time: the first caller's provider call
-	for {
-		first, out, err := s.once.Claim(ctx, k, confirmedFor)
-		switch {
-		case err != nil:
-			return failed(err)
-		case first:
-			res := work()
-			if !res.keep() {
-				err = s.once.Forget(ctx, k)
-			} else if v, serr := s.sessions.seal(sharedConfirmName, res.shared()); serr != nil {
-				err = serr
-			} else {
-				err = s.once.Settle(ctx, k, Outcome{Status: res.status, Message: v}, confirmedFor)
-			}
-			if err != nil {
-				s.log.Error("sign-in outcome not shared", "err", err)
-			}
-			return res
-		case out != nil:
-			var sc sharedConfirm
-			if !s.sessions.open(sharedConfirmName, out.Message, &sc) {
-				return failed(errors.New("a shared sign-in outcome does not open"))
-			}
-			return sc.result()
+	var mine *confirmResult // the result of the work this caller ran
+	run := func(context.Context) store.Outcome {
+		res := work()
+		mine = &res
+		v, err := s.sessions.seal(sharedConfirmName, res.shared())
+		if err != nil {
+			s.log.Error("sign-in outcome not sealed", "err", err)
+			return store.Outcome{Status: http.StatusServiceUnavailable}
 		}
-		if time.Now().After(deadline) { // the first is still at the provider
-			return failed(errors.New("the first submission of the code is still running"))
-		}
-		time.Sleep(50 * time.Millisecond)
+		return store.Outcome{Status: res.status, Message: v}
 	}
+	keep := func(out store.Outcome) time.Duration {
+		if mine != nil && mine.keep() {
+			return confirmedFor
+		}
+		return 0
+	}
+	wait, cancel := context.WithTimeout(ctx, waitFirst)
+	defer cancel()
+	out, err := store.Do(wait, s.once, k, confirmedFor, keep, run)
+	switch {
+	case mine != nil:
+		if err != nil {
+			s.log.Error("sign-in outcome not shared", "err", err)
+		}
+		return *mine
+	case err != nil:
+		return failed(err)
+	}
+	var sc sharedConfirm
+	if !s.sessions.open(sharedConfirmName, out.Message, &sc) {
+		return failed(errors.New("a shared sign-in outcome does not open"))
+	}
+	return sc.result()
 }
 
 // sharedConfirmName names the sealed outcome (securecookie binds it).
@@ -227,16 +176,38 @@ const sharedConfirmName = "lk-confirm"
 
 // sharedConfirm is what instances share of a kept confirmResult.
 type sharedConfirm struct {
-	Sess   *Session     `json:"s,omitempty"`
-	Token  string       `json:"t,omitempty"`
-	Status int          `json:"c,omitempty"`
-	Errs   views.Errors `json:"e,omitempty"`
+	Sess    *Session      `json:"s,omitempty"`
+	Token   string        `json:"t,omitempty"`
+	SignOut string        `json:"o,omitempty"`
+	Status  int           `json:"c,omitempty"`
+	Errs    views.Errors  `json:"e,omitempty"`
+	Retry   time.Duration `json:"r,omitempty"`
 }
 
 func (r confirmResult) shared() sharedConfirm {
-	return sharedConfirm{Sess: r.sess, Token: r.token, Status: r.status, Errs: r.errs}
+	return sharedConfirm{Sess: r.sess, Token: r.token, SignOut: r.signOut, Status: r.status, Errs: r.errs, Retry: r.retry}
 }
 
 func (sc sharedConfirm) result() confirmResult {
-	return confirmResult{sess: sc.Sess, token: sc.Token, status: sc.Status, errs: sc.Errs}
+	return confirmResult{sess: sc.Sess, token: sc.Token, signOut: sc.SignOut, status: sc.Status, errs: sc.Errs, retry: sc.Retry}
+}
+
+// after says in Russian when something becomes possible: "через 42 с".
+func after(d time.Duration) string {
+	s := seconds(d)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("через %d с", max(s, 1))
+	case s < 3600:
+		return fmt.Sprintf("через %d мин", (s+59)/60)
+	default:
+		h, m := s/3600, (s%3600+59)/60
+		if m == 60 {
+			h, m = h+1, 0
+		}
+		if m == 0 {
+			return fmt.Sprintf("через %d ч", h)
+		}
+		return fmt.Sprintf("через %d ч %d мин", h, m)
+	}
 }

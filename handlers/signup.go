@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -14,15 +12,8 @@ import (
 	"lk/views"
 )
 
-// Texts of sign-up (SPEC §5, §8).
-const (
-	msgFillRequired   = "Пожалуйста, заполните все обязательные поля."
-	msgUnknownError   = "Произошла неизвестная ошибка."
-	msgNoConnection   = "Не удалось подключиться к серверу. Попробуйте позже."
-	msgFirstNameEmpty = "Введите имя"
-	msgLastNameEmpty  = "Введите фамилию"
-	maxNameLen        = 50
-)
+// maxNameLen is how long a first or last name may be, in letters.
+const maxNameLen = 50
 
 func (s *Server) signupPage(c *echo.Context) views.Page {
 	p := s.page(c, "Регистрация", "Регистрация в личном кабинете курорта по номеру телефона.")
@@ -48,12 +39,11 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 		Props:     s.smsProps("signup"),
 	}
 	show := func(status int, retry time.Duration) error {
-		if wantsJSON(c) {
-			return s.jsonRefusal(c, status, f.Errors, retry)
-		}
-		p := s.signupPage(c)
-		p.Invalid = true
-		return render(c, status, views.SignupPage(p, f))
+		return respond(c, status, refusal(f.Errors, retry), func() error {
+			p := s.signupPage(c)
+			p.Invalid = true
+			return render(c, status, views.SignupPage(p, f))
+		})
 	}
 	first, _ := cleanName(f.FirstName)
 	last, _ := cleanName(f.LastName)
@@ -69,22 +59,19 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 	// The code is sent by auth/login2f after the registration, within the
 	// code limits taken before both.
 	status, retry := s.withCodeLimits(c, "signup", phone, &f.Errors, func(ctx context.Context) error {
-		err := s.gw.Register(ctx, gateway.Registration{PhoneNumber: phone, FirstName: f.FirstName, LastName: f.LastName, TypeCode: 1})
+		err := s.account.Register(ctx, gateway.Registration{PhoneNumber: phone, FirstName: f.FirstName, LastName: f.LastName, TypeCode: 1})
 		if err != nil {
 			return err
 		}
-		err = s.gw.Login(ctx, phone, false)
+		err = s.account.Login(ctx, phone, false)
 		s.attempt("code_request", phone, err)
 		return err
 	}, func(err error) (int, string, string) {
-		pe, ok := errors.AsType[*gateway.ProviderError](err)
-		switch {
-		case !ok:
+		f := explain(err, msgUnknownError, msgNoConnection)
+		if !f.answered { // no answer of the provider's own
 			return http.StatusServiceUnavailable, "", msgNoConnection
-		case errors.Is(err, gateway.ErrUnavailable): // a 5xx with the provider's text
-			return http.StatusBadGateway, "", cmp.Or(pe.Message, msgUnknownError)
 		}
-		return http.StatusUnprocessableEntity, "", cmp.Or(pe.Message, msgUnknownError)
+		return f.status, "", f.message
 	})
 	if status != http.StatusOK {
 		return show(status, retry)

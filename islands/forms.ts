@@ -1,4 +1,40 @@
-// Helpers for islands that post a page's own form by fetch.
+// Helpers for islands that post a page's own form by fetch, and the one way
+// they ask the server for JSON.
+
+/** The server's JSON answer to an island's request (handlers/respond.go). */
+export type Answer = {
+  ok: boolean;
+  title?: string;
+  message?: string;
+  fields?: Record<string, string>;
+  retryAfter?: number;
+  phone?: string;
+  resendIn?: number;
+  redirect?: string;
+  /** A fresh one-time token to try an action again. */
+  token?: string;
+};
+
+/** What an island says when the server could not be asked or answered
+ *  something unreadable. */
+export const REQUEST_FAILED = "Не удалось выполнить запрос. Попробуйте позже.";
+
+/** Asks url for JSON (same site, with the session's cookies). The body is
+ *  T as the server sent it; null when the network failed, the request was
+ *  aborted or the body is not a JSON object. */
+export async function fetchJSON<T extends object = Answer>(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; ok: boolean; body: T } | null> {
+  try {
+    const res = await fetch(url, { ...init, headers: { Accept: "application/json" }, credentials: "same-origin" });
+    const body: unknown = await res.json();
+    if (typeof body !== "object" || body === null) return null;
+    return { status: res.status, ok: res.ok, body: body as T };
+  } catch {
+    return null;
+  }
+}
 
 /** The form's fields as a browser would post them (disabled ones left out). */
 export function fieldsOf(form: HTMLFormElement): URLSearchParams {

@@ -11,20 +11,19 @@ import (
 	"testing"
 	"time"
 
-	"lk/handlers"
 	"lk/store"
 )
 
 // Every implementation of an interface passes the same contract.
 
-func revokers(t *testing.T) map[string]handlers.Revoker {
+func revokers(t *testing.T) map[string]store.Revoker {
 	r, _ := openRedis(t)
 	f, err := store.OpenFileRevoker(tempFile(t, "revoked"), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	return map[string]handlers.Revoker{"memory": handlers.NewMemoryRevoker(time.Now), "file": f, "redis": r}
+	return map[string]store.Revoker{"memory": store.NewMemoryRevoker(time.Now), "file": f, "redis": r}
 }
 
 func TestRevokerContract(t *testing.T) {
@@ -47,14 +46,14 @@ func TestRevokerContract(t *testing.T) {
 	}
 }
 
-func moves(t *testing.T) map[string]handlers.Moves {
+func moves(t *testing.T) map[string]store.Moves {
 	r, _ := openRedis(t)
 	f, err := store.OpenFileMoves(tempFile(t, "moved"), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	return map[string]handlers.Moves{"memory": handlers.NewMemoryMoves(time.Now), "file": f, "redis": r}
+	return map[string]store.Moves{"memory": store.NewMemoryMoves(time.Now), "file": f, "redis": r}
 }
 
 func TestMovesContract(t *testing.T) {
@@ -88,9 +87,9 @@ func TestMovesContract(t *testing.T) {
 	}
 }
 
-func onces(t *testing.T) map[string]handlers.Once {
+func onces(t *testing.T) map[string]store.Once {
 	r, _ := openRedis(t)
-	return map[string]handlers.Once{"memory": handlers.NewMemoryOnce(time.Now), "redis": r}
+	return map[string]store.Once{"memory": store.NewMemoryOnce(time.Now), "redis": r}
 }
 
 func TestOnceContract(t *testing.T) {
@@ -123,7 +122,7 @@ func TestOnceContract(t *testing.T) {
 			if c, _ := o.Claimed(ctx, "other"); c {
 				t.Error("an unclaimed key claimed")
 			}
-			want := handlers.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."}
+			want := store.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."}
 			if err := o.Settle(ctx, "k", want, time.Minute); err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +134,7 @@ func TestOnceContract(t *testing.T) {
 			if _, _, err := o.Claim(ctx, "f", time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			if err := o.Forget(ctx, "f"); err != nil {
+			if err := o.Settle(ctx, "f", store.Outcome{}, 0); err != nil {
 				t.Fatal(err)
 			}
 			if first, _, err := o.Claim(ctx, "f", time.Minute); !first || err != nil {
@@ -145,16 +144,16 @@ func TestOnceContract(t *testing.T) {
 	}
 }
 
-func limiters(t *testing.T) map[string]handlers.Limiter {
+func limiters(t *testing.T) map[string]store.Limiter {
 	r, _ := openRedis(t)
-	return map[string]handlers.Limiter{"memory": handlers.NewMemoryLimiter(), "redis": r}
+	return map[string]store.Limiter{"memory": store.NewMemoryLimiter(), "redis": r}
 }
 
 func TestLimiterContract(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	day := handlers.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour}
-	code := handlers.Rule{Name: "code_attempts", Key: "code:79000000000", Max: 5, Window: time.Hour}
+	day := store.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour}
+	code := store.Rule{Name: "code_attempts", Key: "code:79000000000", Max: 5, Window: time.Hour}
 	for name, l := range limiters(t) {
 		t.Run(name, func(t *testing.T) {
 			// Of 100 parallel takes exactly Max pass.
@@ -174,7 +173,7 @@ func TestLimiterContract(t *testing.T) {
 			// Refused: by the rule that is full, with when to try again;
 			// and the other rule recorded nothing.
 			_, err := l.Take(ctx, t0.Add(time.Minute), day, code)
-			r, ok := err.(*handlers.Refusal)
+			r, ok := err.(*store.Refusal)
 			if !ok || r.Limit != "phone_wrong" || r.RetryAfter != 24*time.Hour-time.Minute {
 				t.Fatalf("refusal: %v %+v", err, r)
 			}
@@ -185,11 +184,11 @@ func TestLimiterContract(t *testing.T) {
 				t.Errorf("wait %v, want 23h", w)
 			}
 			// A release gives one back; a window's end gives all back.
-			h, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute})
+			h, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err == nil {
+			if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err == nil {
 				t.Fatal("a second take passed a limit of 1")
 			}
 			if err := l.Release(ctx, h); err != nil {
@@ -198,7 +197,7 @@ func TestLimiterContract(t *testing.T) {
 			if err := l.Release(ctx, h); err != nil {
 				t.Errorf("releasing twice: %v", err)
 			}
-			if _, err := l.Take(ctx, t0, handlers.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err != nil {
+			if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err != nil {
 				t.Errorf("after release: %v", err)
 			}
 			if _, err := l.Take(ctx, t0.Add(24*time.Hour), day); err != nil {
@@ -215,9 +214,9 @@ func TestLimiterContract(t *testing.T) {
 	}
 }
 
-func refundFiles(t *testing.T) map[string]handlers.RefundFiles {
+func refundFiles(t *testing.T) map[string]store.RefundFiles {
 	r, _ := openRedis(t)
-	return map[string]handlers.RefundFiles{"memory": handlers.NewMemoryRefundFiles(time.Now), "redis": r.Files()}
+	return map[string]store.RefundFiles{"memory": store.NewMemoryRefundFiles(time.Now), "redis": r.Files()}
 }
 
 func TestRefundFilesContract(t *testing.T) {
@@ -225,8 +224,8 @@ func TestRefundFilesContract(t *testing.T) {
 	for name, s := range refundFiles(t) {
 		t.Run(name, func(t *testing.T) {
 			key := "s1/aqua/300001"
-			file := func(id, name string, n int) handlers.RefundFile {
-				return handlers.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
+			file := func(id, name string, n int) store.RefundFile {
+				return store.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
 			}
 			if _, err := s.Put(ctx, key, file("a", "справка.pdf", 10), time.Hour); err != nil {
 				t.Fatal(err)
@@ -242,14 +241,14 @@ func TestRefundFilesContract(t *testing.T) {
 			var full atomic.Int32
 			for i := range 20 {
 				wg.Go(func() {
-					if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, handlers.ErrRefundFilesFull) {
+					if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, store.ErrRefundFilesFull) {
 						full.Add(1)
 					}
 				})
 			}
 			wg.Wait()
 			l, err := s.List(ctx, key)
-			if err != nil || len(l) != handlers.RefundFilesPerKey || full.Load() != 11 {
+			if err != nil || len(l) != store.RefundFilesPerKey || full.Load() != 11 {
 				t.Fatalf("%d files kept, %d refused (%v), want 10 and 11", len(l), full.Load(), err)
 			}
 			if l[0].ID != "a" || l[0].Name != "справка.pdf" || !bytes.Equal(l[0].Data, file("", "", 10).Data) {
@@ -258,8 +257,8 @@ func TestRefundFilesContract(t *testing.T) {
 			if _, err := s.Put(ctx, "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
 				t.Fatal(err)
 			}
-			big := handlers.RefundFile{ID: "x", Name: "x", Data: make([]byte, handlers.RefundBytesPerKey+1)}
-			if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, handlers.ErrRefundFilesFull) {
+			big := store.RefundFile{ID: "x", Name: "x", Data: make([]byte, store.RefundBytesPerKey+1)}
+			if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, store.ErrRefundFilesFull) {
 				t.Errorf("over the bytes of a key: %v", err)
 			}
 			if err := s.Remove(ctx, key, "a"); err != nil {
@@ -285,6 +284,52 @@ func TestRefundFilesContract(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			if l, _ := s.List(ctx, "s4/glk/1"); len(l) != 0 {
 				t.Error("a file outlived its time")
+			}
+		})
+	}
+}
+
+// TestOnceAwait: callers waiting on a claimed key get its outcome when it
+// is settled, whether it is kept or only handed over.
+func TestOnceAwait(t *testing.T) {
+	ctx := context.Background()
+	for name, o := range onces(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, ttl := range []time.Duration{time.Minute, 0} {
+				key := fmt.Sprint("await-", ttl)
+				if first, _, err := o.Claim(ctx, key, time.Minute); !first || err != nil {
+					t.Fatalf("claim: %v %v", first, err)
+				}
+				want := store.Outcome{Status: http.StatusUnprocessableEntity, Message: fmt.Sprint("ttl ", ttl)}
+				got := make(chan store.Outcome, 5)
+				var waiting sync.WaitGroup
+				for range 5 {
+					waiting.Go(func() {
+						out, err := store.Do(ctx, o, key, time.Minute, func(store.Outcome) time.Duration { return ttl },
+							func(context.Context) store.Outcome { return store.Outcome{Message: "ran again"} })
+						if err != nil {
+							t.Error(err)
+						}
+						got <- out
+					})
+				}
+				// Most waiters reach Await by then; one that comes after a
+				// ttl-0 settling is first again and runs its own work.
+				time.Sleep(50 * time.Millisecond)
+				if err := o.Settle(ctx, key, want, ttl); err != nil {
+					t.Fatal(err)
+				}
+				waiting.Wait()
+				close(got)
+				for out := range got {
+					if out != want && (ttl > 0 || out.Message != "ran again") {
+						t.Errorf("ttl %v: a waiter got %+v", ttl, out)
+					}
+				}
+				claimed, _ := o.Claimed(ctx, key)
+				if claimed != (ttl > 0) {
+					t.Errorf("ttl %v: claimed after settling: %v", ttl, claimed)
+				}
 			}
 		})
 	}

@@ -1,8 +1,9 @@
 // Package store keeps the state the personal account shares beyond one
-// request, behind the small interfaces of package handlers: the sign-out
-// deny-list and the first ids of moved bookings in the data folder (the
-// embedded default, so a restart forgets neither), and everything in Redis
-// when several instances run (LK_REDIS_URL): sign-in limits, the deny-list,
-// one-time action tokens with their outcomes, refund files kept for a
-// retry, and the first ids of moved bookings.
+// request, behind small interfaces: sign-in limits, the sign-out deny-list,
+// work done once per key with its outcome (one-time action tokens, sign-in
+// codes), refund files kept for a retry, and the first ids of moved
+// bookings. Three kinds of keeping: memory for one instance, the data
+// folder for what one instance must not forget on a restart (sign-outs,
+// moved bookings), and Redis for everything when several instances run
+// (LK_REDIS_URL).
 package store

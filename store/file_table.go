@@ -159,7 +159,7 @@ func (t *fileTable) Close() error {
 	return t.f.Close()
 }
 
-// FileRevoker is a handlers.Revoker for one instance that outlives a
+// FileRevoker is a Revoker for one instance that outlives a
 // restart: the deny-list of sign-outs in a fileTable.
 type FileRevoker struct{ *fileTable }
 
@@ -183,7 +183,7 @@ func (r *FileRevoker) Revoked(_ context.Context, id string) (bool, error) {
 	return ok, nil
 }
 
-// FileMoves is handlers.Moves for one instance that outlives a restart.
+// FileMoves is Moves for one instance that outlives a restart.
 type FileMoves struct{ *fileTable }
 
 // OpenFileMoves opens (or creates) the file of moves at path.

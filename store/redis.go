@@ -12,8 +12,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
-
-	"lk/handlers"
 )
 
 // Redis keeps the shared state of several instances in one Redis. Every
@@ -50,7 +48,7 @@ func (r *Redis) Ping(ctx context.Context) error { return r.c.Ping(ctx).Err() }
 // Close closes the connections.
 func (r *Redis) Close() error { return r.c.Close() }
 
-// ---- the sign-out deny-list (handlers.Revoker) ----
+// ---- the sign-out deny-list (Revoker) ----
 
 // Revoke keeps id until its cookie would expire.
 func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
@@ -66,7 +64,7 @@ func (r *Redis) Revoked(ctx context.Context, id string) (bool, error) {
 	return n > 0, err
 }
 
-// ---- first ids of moved bookings (handlers.Moves) ----
+// ---- first ids of moved bookings (Moves) ----
 
 // Moved keeps the first id of key until then.
 func (r *Redis) Moved(ctx context.Context, key, first string, until time.Time) error {
@@ -88,12 +86,17 @@ func (r *Redis) First(ctx context.Context, key string) (string, error) {
 	return v, err
 }
 
-// ---- one-time action tokens (handlers.Once) ----
+// ---- work done once per key (Once) ----
+
+func (r *Redis) onceKey(key string) string { return r.prefix + "once:" + key }
+
+// onceDone is the channel on which a key's outcome is announced.
+func (r *Redis) onceDone(key string) string { return r.prefix + "once-done:" + key }
 
 // Claim takes key with SET NX: exactly one caller on any instance is first.
 // A claimed key holds "" until its outcome is settled.
-func (r *Redis) Claim(ctx context.Context, key string, ttl time.Duration) (bool, *handlers.Outcome, error) {
-	k := r.prefix + "once:" + key
+func (r *Redis) Claim(ctx context.Context, key string, ttl time.Duration) (bool, *Outcome, error) {
+	k := r.onceKey(key)
 	err := r.c.SetArgs(ctx, k, "", redis.SetArgs{Mode: "NX", TTL: ttl}).Err()
 	if err == nil {
 		return true, nil, nil
@@ -101,40 +104,84 @@ func (r *Redis) Claim(ctx context.Context, key string, ttl time.Duration) (bool,
 	if !errors.Is(err, redis.Nil) {
 		return false, nil, err
 	}
-	v, err := r.c.Get(ctx, k).Result()
+	out, ok, err := r.outcome(ctx, key)
 	switch {
-	case errors.Is(err, redis.Nil): // expired between the two commands
-		return r.Claim(ctx, key, ttl)
 	case err != nil:
 		return false, nil, err
-	case v == "":
-		return false, nil, nil
+	case !ok: // expired between the two commands
+		return r.Claim(ctx, key, ttl)
 	}
-	var out handlers.Outcome
-	if err := json.Unmarshal([]byte(v), &out); err != nil {
-		return false, nil, fmt.Errorf("store: outcome of %s: %w", key, err)
-	}
-	return false, &out, nil
+	return false, out, nil
 }
 
-// Settle records the first caller's outcome.
-func (r *Redis) Settle(ctx context.Context, key string, out handlers.Outcome, ttl time.Duration) error {
+// outcome reads key: ok is false when it is not claimed, out nil while
+// its work runs.
+func (r *Redis) outcome(ctx context.Context, key string) (out *Outcome, ok bool, err error) {
+	v, err := r.c.Get(ctx, r.onceKey(key)).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	case v == "":
+		return nil, true, nil
+	}
+	out, err = decodeOutcome(key, v)
+	return out, err == nil, err
+}
+
+func decodeOutcome(key, v string) (*Outcome, error) {
+	var out Outcome
+	if err := json.Unmarshal([]byte(v), &out); err != nil {
+		return nil, fmt.Errorf("store: outcome of %s: %w", key, err)
+	}
+	return &out, nil
+}
+
+// Settle records the first caller's outcome (or, with ttl 0, forgets key)
+// and then announces it to the callers waiting on any instance.
+func (r *Redis) Settle(ctx context.Context, key string, out Outcome, ttl time.Duration) error {
 	b, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
-	return r.c.Set(ctx, r.prefix+"once:"+key, b, ttl).Err()
+	if ttl > 0 {
+		err = r.c.Set(ctx, r.onceKey(key), b, ttl).Err()
+	} else {
+		err = r.c.Del(ctx, r.onceKey(key)).Err()
+	}
+	if err != nil {
+		return err
+	}
+	return r.c.Publish(ctx, r.onceDone(key), b).Err()
+}
+
+// Await listens for key's announcement before it looks at key, so that an
+// outcome settled in between is not missed.
+func (r *Redis) Await(ctx context.Context, key string) (*Outcome, error) {
+	sub := r.c.Subscribe(ctx, r.onceDone(key))
+	defer sub.Close()
+	if _, err := sub.Receive(ctx); err != nil {
+		return nil, err
+	}
+	if out, ok, err := r.outcome(ctx, key); err != nil || !ok || out != nil {
+		return out, err
+	}
+	select {
+	case m, ok := <-sub.Channel():
+		if !ok {
+			return nil, errors.New("store: once: subscription closed")
+		}
+		return decodeOutcome(key, m.Payload)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Claimed tells whether key has been claimed.
 func (r *Redis) Claimed(ctx context.Context, key string) (bool, error) {
-	n, err := r.c.Exists(ctx, r.prefix+"once:"+key).Result()
+	n, err := r.c.Exists(ctx, r.onceKey(key)).Result()
 	return n > 0, err
-}
-
-// Forget gives key up.
-func (r *Redis) Forget(ctx context.Context, key string) error {
-	return r.c.Del(ctx, r.prefix+"once:"+key).Err()
 }
 
 // ---- metrics ----

@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"lk/handlers"
 )
 
-// Refund files kept for a retry (handlers.RefundFiles): per key one hash
+// Refund files kept for a retry (RefundFiles): per key one hash
 // (file id → name and bytes; content digest → id; the total size) and one
 // list of ids in the order they were put, both expiring together. Put is
 // one script, so parallel puts cannot pass the key's limits together.
@@ -50,7 +48,7 @@ return 1
 // RedisFiles is the refund files' side of a Redis store.
 type RedisFiles struct{ r *Redis }
 
-// Files is r as a handlers.RefundFiles.
+// Files is r as a RefundFiles.
 func (r *Redis) Files() *RedisFiles { return &RedisFiles{r} }
 
 func (r *Redis) fileKeys(key string) []string {
@@ -58,24 +56,24 @@ func (r *Redis) fileKeys(key string) []string {
 }
 
 // Put keeps f under key; the same name and bytes again give the file kept.
-func (rf *RedisFiles) Put(ctx context.Context, key string, f handlers.RefundFile, ttl time.Duration) (handlers.RefundFile, error) {
+func (rf *RedisFiles) Put(ctx context.Context, key string, f RefundFile, ttl time.Duration) (RefundFile, error) {
 	r := rf.r
 	blob := encodeFile(f)
 	sum := sha256.Sum256(blob)
 	id, err := putScript.Run(ctx, r.c, r.fileKeys(key), f.ID, blob, hex.EncodeToString(sum[:]),
-		handlers.RefundFilesPerKey, handlers.RefundBytesPerKey, ttl.Milliseconds()).Text()
+		RefundFilesPerKey, RefundBytesPerKey, ttl.Milliseconds()).Text()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return handlers.RefundFile{}, handlers.ErrRefundFilesFull
+		return RefundFile{}, ErrRefundFilesFull
 	case err != nil:
-		return handlers.RefundFile{}, err
+		return RefundFile{}, err
 	}
 	f.ID = id
 	return f, nil
 }
 
 // List gives the files kept under key, in the order they were put.
-func (rf *RedisFiles) List(ctx context.Context, key string) ([]handlers.RefundFile, error) {
+func (rf *RedisFiles) List(ctx context.Context, key string) ([]RefundFile, error) {
 	r := rf.r
 	keys := r.fileKeys(key)
 	ids, err := r.c.LRange(ctx, keys[1], 0, -1).Result()
@@ -90,7 +88,7 @@ func (rf *RedisFiles) List(ctx context.Context, key string) ([]handlers.RefundFi
 	if err != nil {
 		return nil, err
 	}
-	var out []handlers.RefundFile
+	var out []RefundFile
 	for i, b := range blobs {
 		s, ok := b.(string)
 		if !ok {
@@ -114,19 +112,19 @@ func (rf *RedisFiles) Clear(ctx context.Context, key string) error {
 }
 
 // encodeFile is the name's length (4 bytes), the name, then the bytes.
-func encodeFile(f handlers.RefundFile) []byte {
+func encodeFile(f RefundFile) []byte {
 	b := make([]byte, 4, 4+len(f.Name)+len(f.Data))
 	binary.BigEndian.PutUint32(b, uint32(len(f.Name)))
 	return append(append(b, f.Name...), f.Data...)
 }
 
-func decodeFile(id string, b []byte) (handlers.RefundFile, bool) {
+func decodeFile(id string, b []byte) (RefundFile, bool) {
 	if len(b) < 4 {
-		return handlers.RefundFile{}, false
+		return RefundFile{}, false
 	}
 	n := int(binary.BigEndian.Uint32(b))
 	if 4+n > len(b) {
-		return handlers.RefundFile{}, false
+		return RefundFile{}, false
 	}
-	return handlers.RefundFile{ID: id, Name: string(b[4 : 4+n]), Data: b[4+n:]}, true
+	return RefundFile{ID: id, Name: string(b[4 : 4+n]), Data: b[4+n:]}, true
 }

@@ -5,11 +5,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"lk/handlers"
 )
 
-// The sign-in limits (handlers.Limiter) as sorted sets of event ids scored
+// The sign-in limits (Limiter) as sorted sets of event ids scored
 // by milliseconds, one per key. Take checks and records in one script, so
 // no number of parallel requests on any instances passes a limit together.
 
@@ -52,8 +50,8 @@ return tonumber(oldest[2]) + window - now
 func (r *Redis) limitKey(k string) string { return r.prefix + "limit:" + k }
 
 // Take checks every rule and records the hold under all their keys, or none.
-func (r *Redis) Take(ctx context.Context, now time.Time, rules ...handlers.Rule) (handlers.Hold, error) {
-	h := handlers.Hold{ID: newID()}
+func (r *Redis) Take(ctx context.Context, now time.Time, rules ...Rule) (Hold, error) {
+	h := Hold{ID: newID()}
 	keys := make([]string, len(rules))
 	args := []any{now.UnixMilli(), h.ID}
 	for i, rule := range rules {
@@ -62,10 +60,10 @@ func (r *Redis) Take(ctx context.Context, now time.Time, rules ...handlers.Rule)
 	}
 	res, err := takeScript.Run(ctx, r.c, keys, args...).Int64Slice()
 	if err != nil {
-		return handlers.Hold{}, err
+		return Hold{}, err
 	}
 	if res[0] != 0 {
-		return handlers.Hold{}, &handlers.Refusal{Limit: rules[res[0]-1].Name, RetryAfter: time.Duration(max(res[1], 1)) * time.Millisecond}
+		return Hold{}, &Refusal{Limit: rules[res[0]-1].Name, RetryAfter: time.Duration(max(res[1], 1)) * time.Millisecond}
 	}
 	for _, rule := range rules {
 		h.Keys = append(h.Keys, rule.Key)
@@ -74,7 +72,7 @@ func (r *Redis) Take(ctx context.Context, now time.Time, rules ...handlers.Rule)
 }
 
 // Release removes the hold's events.
-func (r *Redis) Release(ctx context.Context, h handlers.Hold) error {
+func (r *Redis) Release(ctx context.Context, h Hold) error {
 	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, k := range h.Keys {
 			p.ZRem(ctx, r.limitKey(k), h.ID)
@@ -97,7 +95,7 @@ func (r *Redis) Clear(ctx context.Context, keys ...string) error {
 }
 
 // Wait is how long until rule allows one more event.
-func (r *Redis) Wait(ctx context.Context, now time.Time, rule handlers.Rule) (time.Duration, error) {
+func (r *Redis) Wait(ctx context.Context, now time.Time, rule Rule) (time.Duration, error) {
 	ms, err := waitScript.Run(ctx, r.c, []string{r.limitKey(rule.Key)}, now.UnixMilli(), rule.Max, rule.Window.Milliseconds()).Int64()
 	return time.Duration(max(ms, 0)) * time.Millisecond, err
 }

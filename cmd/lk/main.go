@@ -96,11 +96,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	// Shared state: in Redis for several instances, else in this process
 	// and the data folder.
 	var (
-		revoker   handlers.Revoker
-		once      handlers.Once
-		files     handlers.RefundFiles
-		moves     handlers.Moves
-		limiter   handlers.Limiter = handlers.NewMemoryLimiter()
+		revoker   store.Revoker
+		once      store.Once
+		files     store.RefundFiles
+		moves     store.Moves
+		limiter   store.Limiter = store.NewMemoryLimiter()
 		storePing func(context.Context) error
 	)
 	if cfg.RedisURL != "" {

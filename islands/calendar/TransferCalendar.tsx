@@ -5,6 +5,7 @@
 // same GET URL for JSON; the customer chooses and submits the same form.
 import { useCallback, useEffect, useRef, useState } from "react";
 import Calendar from "./Calendar";
+import { fetchJSON } from "../forms";
 import { checkAquaDate, click, complete, hotelDayAvailable, nights, noPick, showDay, type Day, type RangePick } from "./rules";
 
 export type HotelDay = { date: Day; vacant: number; family: number; price: number; label: string };
@@ -70,16 +71,11 @@ function DayChoice(props: TransferCalendarProps) {
     if (!day || !props.url) return;
     const ctl = new AbortController();
     setFailed(false);
-    fetch(`${props.url}?date=${encodeURIComponent(day)}`, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-      signal: ctl.signal,
-    })
-      .then((r) => r.json() as Promise<DayChoices>)
-      .then((d) => setData(d))
-      .catch((err: unknown) => {
-        if ((err as Error)?.name !== "AbortError") setFailed(true);
-      });
+    void fetchJSON<DayChoices>(`${props.url}?date=${encodeURIComponent(day)}`, { signal: ctl.signal }).then((res) => {
+      if (ctl.signal.aborted) return;
+      if (res) setData(res.body);
+      else setFailed(true);
+    });
     return () => ctl.abort();
   }, [day, props.url]);
 

@@ -5,7 +5,7 @@
 // busy hours cannot be taken and a wrong period is said at once; a new day
 // loads from the same page as JSON; the choice posts the same form.
 import { useEffect, useId, useRef, useState } from "react";
-import { fieldsOf, safePath } from "../forms";
+import { fetchJSON, fieldsOf, REQUEST_FAILED, safePath, type Answer } from "../forms";
 import { NONE, pickOf, tap, type Hour, type Pick } from "./rules";
 
 /** One day of the facility (views.RentDay). */
@@ -32,23 +32,12 @@ export type SlotPickerProps = Day & {
   to?: string;
 };
 
-type Answer = { ok?: boolean; message?: string; redirect?: string; token?: string } & Partial<Day>;
+/** A day's hours, or an answer to a move. */
+type DayAnswer = Partial<Answer> & Partial<Day>;
 
-export const REQUEST_FAILED = "Не удалось выполнить запрос. Попробуйте позже.";
 export const PICK_BOTH = "Выберите первый и последний час.";
 /** SPEC §9: the message, then on to the new rent after 3 s. */
 export const REDIRECT_DELAY = 3000;
-
-async function fetchJSON(url: string, init?: RequestInit): Promise<{ status: number; body: Answer } | null> {
-  try {
-    const res = await fetch(url, { ...init, headers: { Accept: "application/json" }, credentials: "same-origin" });
-    const body: unknown = await res.json();
-    if (typeof body !== "object" || body === null) return null;
-    return { status: res.status, body: body as Answer };
-  } catch {
-    return null;
-  }
-}
 
 export default function SlotPicker(props: SlotPickerProps) {
   const { url, dayForm } = props;
@@ -74,7 +63,7 @@ export default function SlotPicker(props: SlotPickerProps) {
     if (!date) return;
     setLoading(true);
     setAlert("");
-    const res = await fetchJSON(`${url}?date=${encodeURIComponent(date)}`);
+    const res = await fetchJSON<DayAnswer>(`${url}?date=${encodeURIComponent(date)}`);
     setLoading(false);
     if (res && Array.isArray(res.body.hours) && res.body.date) {
       const next = res.body as Day;
@@ -130,7 +119,7 @@ export default function SlotPicker(props: SlotPickerProps) {
       }
       setSending(true);
       setAlert("");
-      const res = await fetchJSON(form.action, { method: "POST", body: fieldsOf(form) });
+      const res = await fetchJSON<DayAnswer>(form.action, { method: "POST", body: fieldsOf(form) });
       setSending(false);
       if (!res) {
         // No answer: let the browser post the form as it is.

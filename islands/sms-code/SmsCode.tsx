@@ -13,7 +13,7 @@ import {
   type KeyboardEvent,
   type SyntheticEvent,
 } from "react";
-import { fieldsOf, safePath } from "../forms";
+import { fetchJSON, fieldsOf, REQUEST_FAILED, safePath, type Answer } from "../forms";
 import "./sms-code.css";
 
 export type SmsCodeProps = {
@@ -27,19 +27,6 @@ export type SmsCodeProps = {
   sandboxHint?: string;
 };
 
-/** The server's JSON answer (see the contract in the report / templates). */
-type Answer = {
-  ok: boolean;
-  title?: string;
-  message?: string;
-  fields?: Record<string, string>;
-  phone?: string;
-  resendIn?: number;
-  retryAfter?: number;
-  redirect?: string;
-};
-
-export const REQUEST_FAILED = "Не удалось выполнить запрос. Попробуйте позже.";
 const LENGTH = 4;
 const DEFAULT_RESEND = 60;
 const EMPTY = ["", "", "", ""];
@@ -47,20 +34,9 @@ const EMPTY = ["", "", "", ""];
 /** POSTs fields and returns the parsed answer, or null when the network
  *  failed or the body is not a JSON answer. */
 async function post(url: string, body?: URLSearchParams): Promise<Answer | null> {
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      body,
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
-    const data: unknown = await res.json();
-    if (typeof data !== "object" || data === null || typeof (data as Answer).ok !== "boolean") return null;
-    const answer = data as Answer;
-    return { ...answer, ok: answer.ok && res.ok };
-  } catch {
-    return null;
-  }
+  const res = await fetchJSON<Answer>(url, { method: "POST", body });
+  if (!res || typeof res.body.ok !== "boolean") return null;
+  return { ...res.body, ok: res.body.ok && res.ok };
 }
 
 type Dialog =

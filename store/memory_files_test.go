@@ -1,4 +1,4 @@
-package handlers
+package store
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestMemoryRefundFiles(t *testing.T) {
 	if err := put("s1/aqua/1", "zz", "g", 1); !errors.Is(err, ErrRefundFilesFull) {
 		t.Errorf("11th file: %v", err)
 	}
-	if err := put("s3/aqua/1", "x", "big", refundMaxTotal+1); !errors.Is(err, ErrRefundFilesFull) {
+	if err := put("s3/aqua/1", "x", "big", RefundBytesPerKey+1); !errors.Is(err, ErrRefundFilesFull) {
 		t.Errorf("over 25 MB: %v", err)
 	}
 	_ = m.Remove(ctx, "s1/aqua/1", "a")

@@ -1,0 +1,227 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// aquaProvider is what water-park orders need of the provider.
+type aquaProvider interface {
+	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
+	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
+	AquaTicketPDF(ctx context.Context, orderID string) ([]byte, error)
+	RefundAqua(ctx context.Context, r gateway.AquaRefundRequest) (string, error)
+	TransferTickets(ctx context.Context, r gateway.TransferTicketRequest) error
+	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
+}
+
+// visitLength is a water-park visit's length when the tickets' session
+// names no hours ("Дневной 10:00–16:00" does).
+const visitLength = 2 * time.Hour
+
+var aquaKind = &kind{
+	id: gateway.KindAqua, label: "Аквапарк",
+	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+		active, history, err := s.aqua.AquaOrders(ctx, guid)
+		return build(append(active, history...), err, s.aquaOrder)
+	},
+	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
+		o, err := s.aqua.AquaOrder(ctx, guid, id)
+		return buildOne(o, err, s.aquaOrder)
+	},
+	document: &document{file: "ticket.pdf", label: "Мой билет", fetch: func(ctx context.Context, s *Server, id string) ([]byte, error) {
+		return s.aqua.AquaTicketPDF(ctx, id)
+	}},
+	keepsCanceled: true,
+	byTickets:     true,
+	// Tickets are given back through a refund: there is no cancel call.
+	actions:  []action{actTransfer, actRefund},
+	refund:   refundAqua,
+	transfer: aquaMove,
+}
+
+func (s *Server) aquaOrder(o gateway.AquaOrder) order {
+	start := s.providerTime(o.DateBeg)
+	title := "Заказ № " + o.OrderID
+	var refunded float64
+	lines := make([]views.TicketLine, 0, len(o.Tickets))
+	tickets := make([]ticket, 0, len(o.Tickets))
+	for _, t := range o.Tickets {
+		name := t.Title
+		if suffix := gateway.TicketStatusSuffix(t.Status); suffix != "" {
+			name += " " + suffix
+		}
+		if t.Status == gateway.TicketRefunded {
+			refunded += t.Price
+		}
+		line := views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status}
+		if t.Status == gateway.TicketPaid && !o.Canceled {
+			line.Code = t.GateCode(o.OrderID)
+		}
+		lines = append(lines, line)
+		tickets = append(tickets, ticket{
+			id: t.ID, label: "№ " + t.TicketNumber + " · " + t.Title + " · " + views.Money(t.Price),
+			status: gateway.TicketStatusSuffix(t.Status), paid: t.Status == gateway.TicketPaid, price: t.Price,
+		})
+	}
+	out := order{
+		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o, tickets: tickets,
+		card: card(title, views.Date(start)+", "+visitTime(o, start), status(o.Canceled, o.Paid), o.Amount, []views.KV{
+			{Key: "Дата", Value: views.Date(start)},
+			{Key: "Время посещения", Value: visitTime(o, start)},
+			{Key: "Билетов", Value: strconv.Itoa(len(o.Tickets))},
+			status(o.Canceled, o.Paid),
+			total(o.Amount),
+		}),
+		detail: detail(title, []views.KV{
+			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
+			{Key: "Дата", Value: views.Date(start)},
+			{Key: "Время посещения", Value: visitTime(o, start)},
+			status(o.Canceled, o.Paid),
+			{Key: "К оплате", Value: views.Money(o.PaymentAmount)},
+			{Key: "Возвращено", Value: views.Money(refunded)},
+			total(o.Amount),
+		}),
+		can: map[action]bool{
+			actTransfer: o.CanTransfer && !o.Canceled,
+			// canCancel: the provider still lets go of the tickets (not
+			// for a past visit).
+			actRefund: o.Paid && !o.Canceled && o.CanCancel && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
+		},
+		event: aquaEvent(o, start),
+	}
+	out.detail.Tickets = lines
+	switch {
+	case o.Canceled:
+		out.noDoc = msgDocCanceled
+	case !gateway.CanShowDocument(o.Canceled, o.Tickets):
+		out.noDoc = msgDocUnpaid
+	}
+	return out
+}
+
+// visitTime is the session of the tickets ("Дневной 10:00–16:00"), or the
+// visit's start when the tickets do not name one.
+func visitTime(o gateway.AquaOrder, start time.Time) string {
+	for _, t := range o.Tickets {
+		if t.Session != "" {
+			return t.Session
+		}
+	}
+	return views.Clock(start)
+}
+
+// sessionHours finds "10:00–16:00" in a session's name.
+var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,2})[:.](\d{2})`)
+
+// aquaEvent is the visit: the session's hours on the visit's day when its
+// name gives them, else from the visit's start for visitLength.
+func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
+	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
+		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
+	session := ""
+	for _, t := range o.Tickets {
+		if t.Session != "" {
+			session = t.Session
+			break
+		}
+	}
+	if session != "" {
+		e.Notes = append(e.Notes, "Сеанс: "+session)
+	}
+	if m := sessionHours.FindStringSubmatch(session); m != nil && !start.IsZero() {
+		n := make([]int, 4)
+		for i := range n {
+			n[i], _ = strconv.Atoi(m[i+1])
+		}
+		y, mo, d := start.Date()
+		from := time.Date(y, mo, d, n[0], n[1], 0, 0, start.Location())
+		to := time.Date(y, mo, d, n[2], n[3], 0, 0, start.Location())
+		if n[0] < 24 && n[2] <= 24 && n[1] < 60 && n[3] < 60 && to.After(from) {
+			e.Start, e.End = from, to
+		}
+	}
+	return e
+}
+
+// refundAqua gives back the tickets the customer picked. The water park's
+// refusal reads 'Ошибка при регистрации возврата' with its details.
+func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	w := o.wire.(gateway.AquaOrder)
+	products := []gateway.RefundProduct{}
+	for _, id := range r.Tickets {
+		i := slices.IndexFunc(w.Tickets, func(t gateway.Ticket) bool { return t.ID == id })
+		t := w.Tickets[i] // the form's rules let through only paid tickets of the order
+		products = append(products, gateway.RefundProduct{
+			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
+			EventDate: "Дата: " + views.Date(s.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
+		})
+	}
+	form := r.Form
+	msg, err := s.aqua.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
+	if err != nil {
+		return "", refusedWith(err, msgRefundAquaFailed)
+	}
+	return msg, nil
+}
+
+// aquaMove moves the tickets to another day's session: a day from today to
+// 30 days ahead of the order's weekday class (a weekday order only to
+// weekdays, a weekend order only to weekends), the sessions that fit its
+// tickets.
+var aquaMove = dayMove(&dayPage{
+	heading: "Перенести билеты", lead: "Выберите день и сеанс, на которые перенести билеты.",
+	button: "Перенести билеты", show: "Показать сеансы", legend: "Сеансы на",
+	choose: "Выберите сеанс.", empty: msgNoSessions, fetchFailed: msgAquaFailed,
+	field: "sessionId", window: gateway.AquaTransferWindow,
+	day: func(s *Server, o order, d time.Time) error {
+		return gateway.CheckAquaDate(o.ref.Start, d, s.now())
+	},
+	first: func(s *Server, o order) time.Time {
+		from, to := gateway.AquaTransferWindow(s.now())
+		if d := o.ref.Start; gateway.InWindow(d, from, to) {
+			return d
+		}
+		for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+			if gateway.IsWeekend(d) == gateway.IsWeekend(o.ref.Start) {
+				return d
+			}
+		}
+		return from
+	},
+	options: func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+		list, err := s.aqua.AquaSessions(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		aq := o.wire.(gateway.AquaOrder)
+		tickets := gateway.MovableTickets(aq.Tickets)
+		vip, now := gateway.TicketsVIP(tickets), s.now()
+		out := make([]option, 0, len(list))
+		for _, x := range list {
+			why := gateway.CheckSession(x, vip, d, now, len(tickets))
+			if why == nil && gateway.SameSession(aq, x, d) {
+				why = gateway.ErrSameSession
+			}
+			out = append(out, option{
+				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
+					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
+				why: why, wire: x,
+			})
+		}
+		return out, nil
+	},
+	original: func(o order) string { return iso(o.ref.Start) },
+}, func(ctx context.Context, s *Server, _ *Session, o order, a *dayAnswers) (string, string, error) {
+	err := s.aqua.TransferTickets(ctx, gateway.TransferTicketRequest{
+		OrderID: o.id, Date: gateway.FormatDate(a.day, s.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
+	})
+	return o.url(), "", err
+}, moveTexts{refused: msgAquaFailed, unreachable: msgAquaFailed, done: msgAquaMoved})

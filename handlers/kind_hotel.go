@@ -1,0 +1,286 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/store"
+	"lk/views"
+)
+
+// hotelProvider is what hotel stays need of the provider.
+type hotelProvider interface {
+	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
+	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
+	HotelVoucherPDF(ctx context.Context, orderID string) ([]byte, error)
+	CancelHotelOrder(ctx context.Context, orderID string) error
+	RefundHotel(ctx context.Context, r gateway.HotelRefundRequest) (string, error)
+	HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error)
+	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
+}
+
+var hotelKind = &kind{
+	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
+	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+		active, history, err := s.hotel.HotelOrders(ctx, guid)
+		return build(append(active, history...), err, s.hotelOrder)
+	},
+	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
+		o, err := s.hotel.HotelOrder(ctx, guid, id)
+		return buildOne(o, err, s.hotelOrder)
+	},
+	document: &document{file: "voucher.pdf", label: "Мой ваучер", fetch: func(ctx context.Context, s *Server, id string) ([]byte, error) {
+		return s.hotel.HotelVoucherPDF(ctx, id)
+	}},
+	keepsCanceled: true,
+	actions:       []action{actTransfer, actCancel, actRefund},
+	labels:        map[action]string{actCancel: "Отменить бронирование"},
+	cancel:        cancelHotel,
+	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+		return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
+	},
+	transfer: &move[hotelAnswers]{read: hotelRead, check: hotelCheck, call: hotelCall, show: hotelRender,
+		moveTexts: moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}},
+}
+
+func (s *Server) hotelOrder(o gateway.HotelOrder) order {
+	title := "Заказ № " + o.OrderID
+	var rooms []views.RoomGuests
+	for _, r := range slices.Concat(o.Rooms, o.FamilyRooms) {
+		g := views.RoomGuests{Title: strings.TrimSpace("№ " + r.Number + ", " + r.Title)}
+		for _, p := range r.Guests {
+			g.Guests = append(g.Guests, fullName(p))
+		}
+		for _, p := range r.Childrens {
+			g.Guests = append(g.Guests, fullName(p)+" (ребёнок)")
+		}
+		rooms = append(rooms, g)
+	}
+	in, out := s.providerTime(o.HourBeg), s.providerTime(o.HourEnd)
+	stay := views.Date(in) + " — " + views.Date(out)
+	res := order{
+		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
+		card: card(title, stay, status(o.Canceled, o.Paid), o.Amount, []views.KV{
+			{Key: "Период проживания", Value: stay},
+			status(o.Canceled, o.Paid),
+			total(o.Amount),
+		}),
+		detail: detail(title, []views.KV{
+			{Key: "Период проживания", Value: views.DateTime(in) + " — " + views.DateTime(out)},
+			status(o.Canceled, o.Paid),
+			{Key: "Проживание в номерах", Value: views.Money(o.AmountRooms)},
+			{Key: "Дополнительные места", Value: views.Money(o.AmountAddPlaces)},
+			{Key: "Дети", Value: views.Money(o.AmountChildren)},
+			total(o.Amount),
+		}),
+		can: map[action]bool{
+			actTransfer: o.CanTransfer && !o.Canceled,
+			// A paid stay is cancelled together with its refund, which
+			// needs a reason and documents from the first day on: then
+			// the refund is the way out.
+			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(in, s.now()) == gateway.RefundDirect),
+			actRefund: o.Paid && !o.Canceled && o.CanCancel,
+		},
+		event: calEvent{Summary: "Проживание в отеле, заказ № " + o.OrderID, Start: in, End: out, Place: "отель"},
+	}
+	res.detail.Rooms = rooms
+	if !gateway.CanShowDocument(o.Canceled, nil) {
+		res.noDoc = msgDocCanceled
+	}
+	return res
+}
+
+func fullName(g gateway.Guest) string {
+	return strings.Join(strings.Fields(g.Family+" "+g.Name+" "+g.SecondName), " ")
+}
+
+// cancelHotel cancels the stay and, for a paid one, registers its refund
+// right after, so that the customer need not ask for the money apart.
+func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
+		return "", err
+	}
+	if !o.paid {
+		return msgHotelCanceled, nil
+	}
+	info, err := s.account.ClientInfo(ctx, sess.Token)
+	var msg string
+	if err == nil {
+		msg, err = s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{
+			Documents: []gateway.File{}, OrderID: o.id, FormRefund: refundContact(info, sess, o.id),
+		})
+	}
+	if err != nil {
+		// The stay is cancelled: say so, and what is missing. The order
+		// no longer offers a refund, so the resort's staff finish it.
+		s.log.Error("hotel cancelled without its refund", "id", o.id, "err", err)
+		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, msgRequestFailed).message, ".") + "."
+		if s.site.SupportPhone != "" {
+			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
+		}
+		return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
+	}
+	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
+}
+
+// ---- moving a stay to other dates ----
+
+// A moved stay checks in at 16:00 and out at 14:00.
+const (
+	hotelCheckIn  = 16
+	hotelCheckOut = 14
+)
+
+// hotelAnswers are the answers of a hotel move, the range of nights shown
+// and the dates read.
+type hotelAnswers struct {
+	from, to, in, out string
+	errs              views.Errors
+	dayIn, dayOut     time.Time
+}
+
+func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
+	if posted {
+		return &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}
+	}
+	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
+	if a.in == "" && a.out == "" {
+		h := o.wire.(gateway.HotelOrder)
+		a.in, a.out = iso(s.providerTime(h.HourBeg)), iso(s.providerTime(h.HourEnd))
+	}
+	return a
+}
+
+// hotelCheck: check-in and check-out in order within the window, every
+// night available for the order's rooms, the nights' prices adding up to
+// the order's room amount.
+func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, string) {
+	from, to := gateway.TransferWindow(s.now())
+	in, msg := s.formDay(a.in, from, to)
+	if msg != "" {
+		a.errs.Add("dateIn", msg)
+	}
+	out, msgOut := s.formDay(a.out, from, to.AddDate(0, 0, 31))
+	switch {
+	case msgOut != "":
+		a.errs.Add("dateOut", msgOut)
+	case msg == "" && out.Before(in):
+		a.errs.Add("dateOut", gateway.ErrRangeReversed.Error())
+	case msg == "" && out.Equal(in):
+		a.errs.Add("dateOut", gateway.ErrRangeEmpty.Error())
+	}
+	if len(a.errs) > 0 {
+		return http.StatusUnprocessableEntity, ""
+	}
+	days, err := s.hotel.HotelDates(ctx, in, out)
+	if err != nil {
+		f := explain(err, msgHotelDates, msgHotelDates)
+		return f.status, f.message
+	}
+	if err := gateway.CheckHotelRange(days, in, out, o.wire.(gateway.HotelOrder)); err != nil {
+		a.errs.Add("dateIn", err.Error())
+		return http.StatusUnprocessableEntity, ""
+	}
+	a.dayIn, a.dayOut = in, out
+	return 0, ""
+}
+
+func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnswers) (string, string, error) {
+	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
+		OrderID:    o.id,
+		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
+		NewDateOut: gateway.FormatISO(a.dayOut.Add(hotelCheckOut*time.Hour), s.loc),
+	})
+	return o.url(), msg, err
+}
+
+// hotelRange is the range of nights the page lists: ?from=&to= or the first
+// day of this month to the end of the next, never before today.
+func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
+	today := gateway.Day(s.now(), s.loc)
+	from = today.AddDate(0, 0, 1-today.Day())
+	to = from.AddDate(0, 2, -1)
+	if d, err := gateway.ParseDay(a.from, s.loc); a.from != "" && err != nil {
+		a.errs.Add("from", msgBadDay)
+	} else if err == nil {
+		from = d
+	}
+	if d, err := gateway.ParseDay(a.to, s.loc); a.to != "" && err != nil {
+		a.errs.Add("to", msgBadDay)
+	} else if err == nil {
+		to = d
+	}
+	if from.Before(today) {
+		from = today
+	}
+	if to.Before(from) || to.After(from.AddDate(0, 3, 0)) {
+		to = from.AddDate(0, 2, 0) // at most a few months in one answer
+	}
+	return from, to
+}
+
+// hotelRender shows the nights with their availability and price, the
+// answers a, their rule errors and a failure msg.
+func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswers, msg string) error {
+	h := o.wire.(gateway.HotelOrder)
+	rooms, family := gateway.HotelRooms(h)
+	from, to := s.hotelRange(a)
+	wFrom, wTo := gateway.TransferWindow(s.now())
+	url := o.url(string(actTransfer))
+	v := views.HotelTransferView{
+		Action: views.ActionView{
+			Order: o.card, Heading: "Перенести бронирование",
+			Lead:  "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
+			Notes: []string{"Заезд с 16:00, выезд до 14:00."},
+			URL:   url, Token: s.token(c, o, actTransfer), Submit: "Готово", Error: msg, Errors: a.errs,
+		},
+		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
+		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},
+		In:   views.DayField{Name: "dateIn", Label: "Дата заезда", Value: a.in, Min: iso(wFrom), Max: iso(wTo)},
+		Out:  views.DayField{Name: "dateOut", Label: "Дата выезда", Value: a.out, Min: iso(wFrom.AddDate(0, 0, 1)), Max: iso(wTo.AddDate(0, 0, 31))},
+	}
+	days, err := s.hotel.HotelDates(c.Request().Context(), from, to)
+	if err != nil {
+		f := explain(err, msgHotelDates, msgHotelDates)
+		v.Error, status = f.message, max(status, f.status)
+	}
+	byDay := make(map[string]gateway.HotelDay, len(days))
+	for _, d := range days {
+		byDay[gateway.HotelDayKey(d)] = d
+	}
+	last := wFrom
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		day, listed := byDay[iso(d)]
+		ok := listed && gateway.HotelDayAvailable(day, rooms, family)
+		price := gateway.HotelNightPrice(day, rooms, family)
+		dv := views.HotelDayView{Date: views.Date(d), Weekday: weekdays[d.Weekday()], Available: ok}
+		if ok {
+			dv.Price = views.Money(price)
+		}
+		v.Days = append(v.Days, dv)
+		if listed {
+			v.Calendar.Days = append(v.Calendar.Days, views.CalendarDay{Date: iso(d), Vacant: day.Vacant, Family: day.Family, Price: price, Label: views.Money(price)})
+			last = d
+		}
+	}
+	// The calendar picks the listed nights and the morning after the last.
+	end := last.AddDate(0, 0, 1)
+	v.Calendar = views.CalendarProps{
+		Mode: "range", Min: iso(wFrom), Max: iso(end), DayForm: "#transfer-day", Label: "Даты проживания",
+		Start: "dateIn", End: "dateOut", From: a.in, To: a.out, Days: v.Calendar.Days,
+		Rooms: rooms, Family: family, Amount: h.AmountRooms,
+		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "checkIn": "Заезд", "checkOut": "Выезд"},
+	}
+	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
+	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
+	return render(c, status, views.HotelTransferPage(p, v))
+}
+
+var weekdays = [...]string{"вс", "пн", "вт", "ср", "чт", "пт", "сб"}

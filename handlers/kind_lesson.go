@@ -1,0 +1,135 @@
+package handlers
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// lessonProvider is what lessons with an instructor need of the provider.
+type lessonProvider interface {
+	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
+	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
+	ConfirmLesson(ctx context.Context, clientID, lessonID string) error
+	CancelLesson(ctx context.Context, r gateway.CancelLessonRequest) error
+	Timetable(ctx context.Context, q gateway.TimetableQuery) ([]gateway.Lesson, error)
+	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
+}
+
+// lessonLength is a lesson's length: the provider gives only its start,
+// and the instructors' lessons are booked by the hour.
+const lessonLength = time.Hour
+
+var lessonKind = &kind{
+	id: gateway.KindLesson, label: "Занятие с инструктором",
+	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+		l, err := s.lessons.LessonOrders(ctx, guid)
+		return build(l, err, s.lessonOrder)
+	},
+	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
+		o, err := s.lessons.LessonOrder(ctx, guid, id)
+		return buildOne(o, err, s.lessonOrder)
+	},
+	actions: []action{actConfirm, actTransfer, actCancel},
+	labels:  map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
+	confirm: func(ctx context.Context, s *Server, sess *Session, o order) error {
+		return s.lessons.ConfirmLesson(ctx, sess.GUID, o.id)
+	},
+	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+		l := o.wire.(gateway.LessonOrder)
+		err := s.lessons.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
+		return withMoneyBack(msgLessonCanceled, o), err
+	},
+	transfer: lessonMove,
+}
+
+func (s *Server) lessonOrder(o gateway.LessonOrder) order {
+	id, title := o.DocID, o.KindOfSport
+	if title == "" {
+		title = "Занятие № " + o.DocID
+	}
+	start := s.providerTime(o.DateBeg)
+	lines := []views.KV{
+		{Key: "Занятие", Value: o.ExerciseSort},
+		{Key: "Дата и время", Value: views.DateTime(start)},
+		{Key: "Инструктор", Value: o.TrainerName},
+		total(o.Cost),
+	}
+	return order{
+		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
+		card: card(title, views.DateTime(start), views.KV{}, o.Cost, lines),
+		detail: detail(title, append([]views.KV{
+			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
+			lines[0], lines[1], lines[2],
+			{Key: "Способ оплаты", Value: msgPayOnSite},
+		}, lines[3])),
+		can: map[action]bool{actConfirm: o.CanConfirm, actTransfer: o.CanTransfer, actCancel: o.CanCancel},
+		event: calEvent{
+			Start: start, End: start.Add(lessonLength), Place: "горнолыжный комплекс",
+			Notes: []string{"Занятие: " + o.ExerciseSort, "Инструктор: " + o.TrainerName},
+		},
+	}
+}
+
+// lessonMove moves a booking to another lesson of the same sport: a day
+// from today to a month ahead, that day's lessons of the booking's
+// instructor of the same sport and age group with a free place, the
+// booking's own lesson hidden. The customer lands on the new booking.
+var lessonMove = dayMove(&dayPage{
+	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",
+	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
+	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
+	field: "lessonId", window: gateway.TransferWindow,
+	first: func(s *Server, o order) time.Time {
+		from, to := gateway.TransferWindow(s.now())
+		if d := o.ref.Start; gateway.InWindow(d, from, to) {
+			return d
+		}
+		return from
+	},
+	options: func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+		l := o.wire.(gateway.LessonOrder)
+		list, err := s.lessons.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]option, 0, len(list))
+		for _, x := range gateway.TransferLessons(l, list) {
+			out = append(out, s.lessonOption(x, nil))
+		}
+		// The rest are there so that a posted one is refused with its reason.
+		for _, x := range list {
+			if err := gateway.CheckLesson(l, x); err != nil {
+				out = append(out, s.lessonOption(x, err))
+			}
+		}
+		return out, nil
+	},
+}, func(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error) {
+	l, to := o.wire.(gateway.LessonOrder), a.chosen.wire.(gateway.Lesson)
+	newID, err := s.lessons.ChangeLesson(ctx, gateway.ChangeLessonRequest{
+		ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,
+		NewLessonDate: gateway.FormatDateTime(s.providerTime(to.DateBeg), s.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
+	})
+	if err != nil || newID == "" { // the provider did not say where the booking went
+		return views.PathOrders, "", err
+	}
+	s.movedTo(ctx, o, newID, s.providerTime(to.DateBeg))
+	return views.OrderPath(string(o.kind.id), newID), "", nil
+}, moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved})
+
+// lessonOption shows a lesson: its time, instructor, level and free places.
+func (s *Server) lessonOption(l gateway.Lesson, why error) option {
+	start := s.providerTime(l.DateBeg)
+	lines := []string{l.TrainerName, l.ExerciseSort}
+	if l.FreePlaces > 0 {
+		lines = append(lines, "Свободных мест: "+strconv.Itoa(l.FreePlaces))
+	}
+	return option{
+		choice: views.TransferChoice{Value: l.LessonID, Title: views.Clock(start) + " · " + l.KindOfSport, Lines: lines},
+		why:    why, wire: l,
+	}
+}

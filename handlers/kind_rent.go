@@ -1,0 +1,389 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
+	"lk/views"
+)
+
+// rentProvider is what pavilion and celebration-room rents need of the
+// provider.
+type rentProvider interface {
+	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
+	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
+	CancelPavilionRent(ctx context.Context, r gateway.CancelRentRequest) error
+	RefundPavilion(ctx context.Context, r gateway.PavilionRefundRequest) (string, error)
+	PavilionSchedule(ctx context.Context, pavilionID string, date time.Time) (gateway.Schedule, error)
+	ChangePavilionRent(ctx context.Context, r gateway.ChangePavilionRequest) (string, error)
+	RoomOrders(ctx context.Context, clientID string) ([]gateway.RoomOrder, error)
+	RoomOrder(ctx context.Context, clientID, rentID string) (gateway.RoomOrder, error)
+	CancelRoomRent(ctx context.Context, r gateway.CancelRentRequest) error
+	RefundRoom(ctx context.Context, r gateway.RoomRefundRequest) (string, error)
+	RoomSchedule(ctx context.Context, celRoomID string, date time.Time) (gateway.Schedule, error)
+	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
+}
+
+var pavilionKind = &kind{
+	id: gateway.KindPavilion, label: "Аренда беседки",
+	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+		l, err := s.rents.PavilionOrders(ctx, guid)
+		return build(l, err, s.pavilionOrder)
+	},
+	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
+		o, err := s.rents.PavilionOrder(ctx, guid, id)
+		return buildOne(o, err, s.pavilionOrder)
+	},
+	actions: []action{actTransfer, actCancel, actRefund},
+	labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+		err := s.rents.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
+		return withMoneyBack(msgRentCanceled, o), err
+	},
+	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+		return s.rents.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.PavilionOrder), FormRefund: r.Form})
+	},
+	transfer: rentMove(&rentPlace{
+		facility: func(o order) (string, string, []gateway.RentDetail) {
+			w := o.wire.(gateway.PavilionOrder)
+			return w.PavilionID, w.PavilionName, w.Details
+		},
+		schedule: rentProvider.PavilionSchedule,
+		change: func(ctx context.Context, s *Server, m rentChange) (string, error) {
+			return s.rents.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
+				ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
+				NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
+			})
+		},
+	}),
+}
+
+var roomKind = &kind{
+	id: gateway.KindRoom, label: "Аренда зала",
+	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+		l, err := s.rents.RoomOrders(ctx, guid)
+		return build(l, err, s.roomOrder)
+	},
+	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
+		o, err := s.rents.RoomOrder(ctx, guid, id)
+		return buildOne(o, err, s.roomOrder)
+	},
+	actions: []action{actTransfer, actCancel, actRefund},
+	labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+		err := s.rents.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
+		return withMoneyBack(msgRentCanceled, o), err
+	},
+	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+		return s.rents.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.RoomOrder), FormRefund: r.Form})
+	},
+	transfer: rentMove(&rentPlace{
+		facility: func(o order) (string, string, []gateway.RentDetail) {
+			w := o.wire.(gateway.RoomOrder)
+			return w.RoomID, w.RoomName, w.Details
+		},
+		schedule: rentProvider.RoomSchedule,
+		change: func(ctx context.Context, s *Server, m rentChange) (string, error) {
+			return s.rents.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
+				ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
+				NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
+			})
+		},
+	}),
+}
+
+func (s *Server) pavilionOrder(o gateway.PavilionOrder) order {
+	return s.rentOrder(o.Ref(s.loc), o.CanTransfer, o.CanCancel, o)
+}
+
+func (s *Server) roomOrder(o gateway.RoomOrder) order {
+	return s.rentOrder(o.Ref(s.loc), o.CanTransfer, o.CanCancel, o)
+}
+
+// rentOrder builds a pavilion or celebration-room rent from its summary.
+func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wire any) order {
+	id, name := ref.ID, ref.Name
+	lines := []views.KV{
+		{Key: "Дата", Value: views.Date(ref.Start)},
+		{Key: "Время аренды", Value: span(ref.Start, ref.End)},
+		total(ref.Amount),
+	}
+	return order{
+		id: id, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: wire,
+		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
+		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
+		// A rent the provider still lets go of can be refunded instead of
+		// cancelled (from its first day on, with a reason and documents).
+		can:   map[action]bool{actTransfer: canTransfer, actCancel: canCancel, actRefund: canCancel && ref.Amount > 0},
+		event: calEvent{Start: ref.Start, End: ref.End, Place: name},
+	}
+}
+
+// ---- moving a rent to other hours ----
+
+// rentPlace is what differs between moving a pavilion rent and a
+// celebration-room rent: where the facility and the hours the rent holds
+// are read from the order, and the provider's timetable and change calls.
+type rentPlace struct {
+	facility func(o order) (id, name string, hours []gateway.RentDetail)
+	schedule func(p rentProvider, ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error)
+	change   func(ctx context.Context, s *Server, m rentChange) (string, error)
+}
+
+// rentChange is a move as both change calls take it.
+type rentChange struct {
+	clientID, rentID, facilityID, facilityName string
+	beg, end                                   string // ISO date-times
+	amount                                     float64
+}
+
+// rentForm is a rent move's answers as they came, what is wrong with them,
+// and the day's hours they were read against.
+type rentForm struct {
+	date, from, to string
+	errs           views.Errors
+	posted         bool
+	day            time.Time
+	dayOK          bool    // the date was read and is in the window
+	hours          rentDay // the facility's hours on day, when dayOK
+	start, end     time.Time
+}
+
+// rentDay is a day of the facility: what the page shows and the schedule
+// the rules check a move against.
+type rentDay struct {
+	view     views.RentDay
+	schedule gateway.Schedule
+	status   int // of the page: 200, or the provider's failure
+}
+
+// rentMove is the move of a rent to other hours of a day, from today to a
+// month ahead: the hours must be free, one after another, and cost what
+// the rent cost.
+func rentMove(p *rentPlace) *move[rentForm] {
+	return &move[rentForm]{read: p.read, check: p.check, call: p.call, show: p.render,
+		moveTexts: moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}}
+}
+
+func (p *rentPlace) read(s *Server, c *echo.Context, o order, posted bool) *rentForm {
+	f := &rentForm{date: c.QueryParam("date"), posted: posted}
+	if posted {
+		f.date, f.from, f.to = c.FormValue("date"), strings.TrimSpace(c.FormValue("from")), strings.TrimSpace(c.FormValue("to"))
+	}
+	f.day, f.dayOK = s.rentMoveDay(f, o)
+	if f.dayOK {
+		f.hours = p.load(s, c.Request().Context(), o, f.day)
+	}
+	return f
+}
+
+func (p *rentPlace) check(_ context.Context, s *Server, o order, f *rentForm) (int, string) {
+	start, okFrom := clockOn(f.day, f.from, false)
+	end, okTo := clockOn(f.day, f.to, true)
+	if !okFrom {
+		f.errs.Add("from", msgPickFrom)
+	}
+	if !okTo {
+		f.errs.Add("to", msgPickTo)
+	}
+	if f.dayOK && f.hours.status != http.StatusOK { // nothing to check the hours against
+		return f.hours.status, f.hours.view.Message
+	}
+	if len(f.errs) == 0 {
+		if err := gateway.CheckSlotMove(f.hours.schedule, start, end, o.amount); err != nil {
+			f.errs.Add(slotField(err), err.Error())
+		}
+	}
+	if len(f.errs) > 0 {
+		return http.StatusUnprocessableEntity, ""
+	}
+	f.start, f.end = start, end
+	return 0, ""
+}
+
+func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order, f *rentForm) (string, string, error) {
+	fid, name, _ := p.facility(o)
+	newID, err := p.change(ctx, s, rentChange{
+		clientID: sess.GUID, rentID: o.id, facilityID: fid, facilityName: name,
+		beg: gateway.FormatISO(f.start, s.loc), end: gateway.FormatISO(f.end, s.loc), amount: o.amount,
+	})
+	if err != nil || newID == "" { // the provider moved it but did not say where
+		return views.PathOrders, "", err
+	}
+	s.movedTo(ctx, o, newID, f.start)
+	return views.OrderPath(string(o.kind.id), newID), "", nil
+}
+
+// rentMoveDay reads the day of the form or the query: ГГГГ-ММ-ДД or
+// ДД.ММ.ГГГГ, from today to a month ahead. Without one it is the rent's own
+// day, or today when that is outside the window.
+func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
+	first, last := gateway.TransferWindow(s.now().In(s.loc))
+	raw := strings.TrimSpace(f.date)
+	if raw == "" {
+		if !o.ref.Start.IsZero() && gateway.InWindow(o.ref.Start, first, last) {
+			return gateway.Day(o.ref.Start, s.loc), true
+		}
+		return first, true
+	}
+	day, err := time.ParseInLocation(gateway.LayoutISODate, raw, s.loc)
+	if err != nil {
+		day, err = gateway.ParseDate(raw, s.loc)
+	}
+	switch {
+	case err != nil:
+		f.errs.Add("date", msgBadDate)
+	case !gateway.InWindow(day, first, last):
+		f.errs.Add("date", msgDateOutOfWindow)
+	default:
+		return day, true
+	}
+	return first, false
+}
+
+// clockOn is the time "ЧЧ:ММ" on day. An end of "00:00" or "24:00" is the
+// midnight that ends the day.
+func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
+	if end && (hhmm == "24:00" || hhmm == "00:00") {
+		return day.AddDate(0, 0, 1), true
+	}
+	t, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), 0, 0, day.Location()), true
+}
+
+// load fetches the facility's hours on day. The order's own hours are
+// busy in the provider's timetable but free to move within, so they count
+// as free here (and for the rules). A day the provider does not offer has
+// no windows; a failure is said in Russian and logged.
+func (p *rentPlace) load(s *Server, ctx context.Context, o order, day time.Time) rentDay {
+	d := rentDay{status: http.StatusOK, view: views.RentDay{Date: day.Format(gateway.LayoutISODate), Label: views.Date(day), Amount: o.amount}}
+	fid, _, held := p.facility(o)
+	sch, err := p.schedule(s.rents, ctx, fid, day)
+	if err != nil {
+		d.view.Hours = []views.RentHour{}
+		switch f := explain(err, msgScheduleFailed, msgScheduleFailed); f.status {
+		case http.StatusNotFound: // a day the provider does not offer
+			d.view.Message = msgNoWindows
+			return d
+		case http.StatusUnauthorized: // the page stays; only its hours failed
+			d.status = http.StatusBadGateway
+		default:
+			d.status = f.status
+		}
+		s.log.Warn("rent schedule not loaded", "kind", o.kind.id, "id", o.id, "err", err)
+		d.view.Message, d.view.Failed = msgScheduleFailed, true
+		return d
+	}
+	own := map[int64]bool{}
+	for _, h := range held {
+		if t, err := gateway.ParseISO(h.Hour, s.loc); err == nil {
+			own[t.Unix()] = true
+		}
+	}
+	d.view.HourCost, d.view.Cost = sch.Cost, views.Money(sch.Cost)
+	if sch.Cost > 0 {
+		d.view.Need = gateway.FormatHours(o.amount / sch.Cost)
+	}
+	d.view.Hours = make([]views.RentHour, 0, len(sch.Details))
+	for i, h := range sch.Details {
+		t, err := gateway.ParseISO(h.Hour, s.loc)
+		if err != nil {
+			continue
+		}
+		if own[t.Unix()] {
+			sch.Details[i].Status = 0
+		}
+		d.view.Hours = append(d.view.Hours, views.RentHour{
+			From: views.Clock(t), To: views.Clock(gateway.SlotEnd(t)), Free: sch.Details[i].Status == 0, Own: own[t.Unix()],
+		})
+	}
+	d.schedule = sch
+	if !hasWindow(d.view.Hours, o.amount, sch.Cost) {
+		d.view.Message = msgNoWindows
+	}
+	return d
+}
+
+// hasWindow tells whether the day has a run of free hours, one after
+// another, that costs amount.
+func hasWindow(hours []views.RentHour, amount, cost float64) bool {
+	if cost <= 0 {
+		return false
+	}
+	need := amount / cost
+	if need < 1 || need != float64(int(need)) {
+		return false
+	}
+	run := 0
+	for i, h := range hours {
+		switch {
+		case !h.Free:
+			run = 0
+		case i > 0 && hours[i-1].To == h.From && hours[i-1].Free:
+			run++
+		default:
+			run = 1
+		}
+		if run >= int(need) {
+			return true
+		}
+	}
+	return false
+}
+
+// render is the move's page; for the slot picker, the day's hours as JSON
+// (GET) or why a move was refused with a fresh token (POST).
+func (p *rentPlace) render(s *Server, c *echo.Context, o order, status int, f *rentForm, msg string) error {
+	d := f.hours
+	if !f.posted {
+		status = d.status
+		if !f.dayOK {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	var data any = struct {
+		OK bool `json:"ok"`
+		views.RentDay
+	}{status == http.StatusOK, d.view}
+	switch {
+	case f.posted: // the slot picker may try again with the fresh token
+		data = answer{Message: cmp.Or(msg, firstError(f.errs)), Token: s.token(c, o, actTransfer)}
+	case !f.dayOK:
+		data = answer{Message: firstError(f.errs)}
+	}
+	return respond(c, status, data, func() error { return p.page(s, c, o, status, f, msg) })
+}
+
+func (p *rentPlace) page(s *Server, c *echo.Context, o order, status int, f *rentForm, msg string) error {
+	d := f.hours
+	if f.posted && msg == d.view.Message {
+		msg = "" // the hours' place says it already
+	}
+	first, last := gateway.TransferWindow(s.now().In(s.loc))
+	url := o.url(string(actTransfer))
+	if d.view.Date == "" { // the day was not read: show the form for it alone
+		d.view = views.RentDay{Date: f.date, Label: views.Date(f.day), Hours: []views.RentHour{}}
+	}
+	v := views.RentMoveView{
+		Action: views.ActionView{
+			Order: o.card, Heading: actTransfer.label(o.kind), Lead: msgRentMoveLead,
+			URL: url, Token: s.token(c, o, actTransfer), Submit: actTransfer.label(o.kind), Error: msg, Errors: f.errs,
+		},
+		Day: d.view, From: f.from, To: f.to,
+		Min: first.Format(gateway.LayoutISODate), Max: last.Format(gateway.LayoutISODate),
+		Window: "С " + views.Date(first) + " по " + views.Date(last),
+	}
+	v.Props = views.SlotProps{RentDay: d.view, URL: url, DayForm: "#rent-day", Min: v.Min, Max: v.Max, From: f.from, To: f.to}
+	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
+	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, []string{views.SlotIsland}
+	return render(c, status, views.RentMovePage(pg, v))
+}
