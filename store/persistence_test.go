@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"lk/handlers"
 	"lk/store"
 )
 
@@ -23,16 +22,16 @@ import (
 type kept struct {
 	t       *testing.T
 	r       *store.Redis
-	day     handlers.Rule
-	outcome handlers.Outcome
+	day     store.Rule
+	outcome store.Outcome
 }
 
 func keep(t *testing.T, r *store.Redis) *kept {
 	t.Helper()
 	ctx := context.Background()
 	k := &kept{t: t, r: r,
-		day:     handlers.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour},
-		outcome: handlers.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."},
+		day:     store.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour},
+		outcome: store.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."},
 	}
 	if err := r.Revoke(ctx, "signed-out", time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
@@ -54,7 +53,7 @@ func keep(t *testing.T, r *store.Redis) *kept {
 	if err := r.Moved(ctx, "glk-1", "100", time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Files().Put(ctx, "s1/aqua/300001", handlers.RefundFile{ID: "a", Name: "справка.pdf", Data: []byte("%PDF")}, time.Hour); err != nil {
+	if _, err := r.Files().Put(ctx, "s1/aqua/300001", store.RefundFile{ID: "a", Name: "справка.pdf", Data: []byte("%PDF")}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	return k
