@@ -72,7 +72,7 @@ func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return gateway.FormatISODate(t, nil)
+	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
 // option is a lesson or session a day offers: how the page shows it, why it
