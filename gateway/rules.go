@@ -11,8 +11,13 @@ import (
 )
 
 // Pure rules of SPEC §4 and §5. Nothing here reads the clock: callers pass
-// now. Calendar dates are compared in the resort's zone (ResortLocation),
-// whatever zone the times come in.
+// now, read in the resort's zone (the configured one, e.g. time.Now().In(loc)).
+// "Today", the current hour and a date's weekday are taken in the zone of the
+// times passed: now for today, the window's own ends for a window, the
+// customer's day for a day. So one zone, the caller's, decides every date.
+
+// today is the calendar day of t in t's own zone.
+func today(t time.Time) time.Time { return Day(t, t.Location()) }
 
 // ---- statuses ----
 
@@ -129,7 +134,7 @@ func (o HotelOrder) Ref(loc *time.Location) OrderRef {
 // in the resort's calendar. So a lesson earlier today is still active (the
 // customer may be looking for it), and so is a hotel stay in progress.
 func SplitActiveHistory(refs []OrderRef, now time.Time) (active, history []OrderRef) {
-	today := Day(now, nil)
+	today := today(now)
 	for _, r := range refs {
 		last := r.Start
 		if r.End.After(last) {
@@ -167,7 +172,7 @@ const (
 // (SPEC §1, §4): direct while the start date is still ahead, moderation when
 // it is today or past. An unknown (zero) start means moderation.
 func RefundMode(start, now time.Time) RefundKind {
-	if !start.IsZero() && Day(start, nil).After(Day(now, nil)) {
+	if !start.IsZero() && Day(start, now.Location()).After(today(now)) {
 		return RefundDirect
 	}
 	return RefundModeration
@@ -178,26 +183,29 @@ func RefundMode(start, now time.Time) RefundKind {
 // TransferWindow is the range of dates a lesson, pavilion, room or hotel
 // booking can move to: today to the same day next month, both included.
 func TransferWindow(now time.Time) (from, to time.Time) {
-	from = Day(now, nil)
+	from = today(now)
 	return from, from.AddDate(0, 1, 0)
 }
 
 // AquaTransferWindow is the range for water-park tickets: today to 30 days
 // ahead, both included.
 func AquaTransferWindow(now time.Time) (from, to time.Time) {
-	from = Day(now, nil)
+	from = today(now)
 	return from, from.AddDate(0, 0, 30)
 }
 
-// InWindow tells whether t's calendar date lies within from..to, both included.
+// InWindow tells whether t's calendar date lies within from..to, both
+// included, in from's zone.
 func InWindow(t, from, to time.Time) bool {
-	d := Day(t, nil)
-	return !d.Before(Day(from, nil)) && !d.After(Day(to, nil))
+	loc := from.Location()
+	d := Day(t, loc)
+	return !d.Before(Day(from, loc)) && !d.After(Day(to, loc))
 }
 
-// IsWeekend tells whether t falls on a Saturday or Sunday at the resort.
+// IsWeekend tells whether t falls on a Saturday or Sunday in t's zone (a
+// resort's day, read in the resort's zone).
 func IsWeekend(t time.Time) bool {
-	switch t.In(ResortLocation()).Weekday() {
+	switch t.Weekday() {
 	case time.Saturday, time.Sunday:
 		return true
 	}
@@ -208,13 +216,13 @@ func IsWeekend(t time.Time) bool {
 type WindowError struct{ From, To time.Time }
 
 func (e *WindowError) Error() string {
-	return "Выберите дату с " + FormatDate(e.From, nil) + " по " + FormatDate(e.To, nil) + "."
+	return "Выберите дату с " + FormatDate(e.From, e.From.Location()) + " по " + FormatDate(e.To, e.To.Location()) + "."
 }
 
 // CheckWindow is InWindow as an error for the customer.
 func CheckWindow(day, from, to time.Time) error {
 	if !InWindow(day, from, to) {
-		return &WindowError{From: Day(from, nil), To: Day(to, nil)}
+		return &WindowError{From: today(from), To: Day(to, from.Location())}
 	}
 	return nil
 }
@@ -284,12 +292,12 @@ func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCou
 	case !ticketsVIP && IsVIP(s.Name):
 		return ErrSessionRegular
 	}
-	day, today := Day(date, nil), Day(now, nil)
+	day, today := Day(date, now.Location()), today(now)
 	switch {
 	case day.Before(today):
 		return ErrSessionOver
 	case day.Equal(today):
-		if end, ok := sessionEndHour(s.EndTime); !ok || end <= now.In(ResortLocation()).Hour() {
+		if end, ok := sessionEndHour(s.EndTime); !ok || end <= now.Hour() {
 			return ErrSessionOver
 		}
 	}
@@ -305,8 +313,8 @@ var ErrSameSession = &RuleError{"Билеты уже оформлены на э�
 // SameSession tells whether s on date is the session order's tickets are
 // for: the same day and start time, of the same class (VIP or not).
 func SameSession(order AquaOrder, s AquaSession, date time.Time) bool {
-	start, err := ParseDateTime(order.DateBeg, nil)
-	if err != nil || !Day(start, nil).Equal(Day(date, nil)) {
+	start, err := ParseDateTime(order.DateBeg, date.Location())
+	if err != nil || !today(start).Equal(today(date)) {
 		return false
 	}
 	return start.Format("15:04") == strings.TrimSpace(s.SessionTime) && IsVIP(s.Name) == TicketsVIP(order.Tickets)
@@ -460,7 +468,8 @@ func HotelDayKey(d HotelDay) string {
 // end listed in days and available; and the nights' price (price × rooms +
 // priceFamily × family rooms) equal to the order's room amount.
 func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) error {
-	s, e := Day(start, nil), Day(end, nil)
+	loc := start.Location()
+	s, e := Day(start, loc), Day(end, loc)
 	switch {
 	case e.Before(s):
 		return ErrRangeReversed
@@ -474,7 +483,7 @@ func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) er
 	rooms, family := HotelRooms(order)
 	var total float64
 	for d := s; d.Before(e); d = d.AddDate(0, 0, 1) {
-		day, ok := byDate[FormatISODate(d, nil)]
+		day, ok := byDate[FormatISODate(d, loc)]
 		if !ok || !HotelDayAvailable(day, rooms, family) {
 			return ErrDayUnavailable
 		}

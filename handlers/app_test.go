@@ -83,7 +83,29 @@ func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
 
 func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Config{})
+	return newAppClock(t, time.Time{}, wrap, opts...)
+}
+
+// newAppAt is the app with the server and the sandbox on one clock standing
+// at now (a.clock moves both), and now's zone as the resort's (LK_TIMEZONE).
+func newAppAt(t testing.TB, now time.Time) *app {
+	t.Helper()
+	return newAppClock(t, now, nil, gateway.WithRetries(0))
+}
+
+// newAppClock is newAppAt; a zero now is the real clock, the sandbox on its
+// own, in Moscow.
+func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
+	t.Helper()
+	clk := &clock{t: time.Now()}
+	var cfg sandbox.Config
+	var loc *time.Location
+	if !now.IsZero() {
+		clk.t, loc = now, now.Location()
+		cfg = sandbox.Config{Now: clk.Now, Location: loc}
+		opts = append(opts, gateway.WithLocation(loc))
+	}
+	sb, err := sandbox.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +116,6 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Now()}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
 	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
@@ -113,7 +134,7 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	e, err := handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now,
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc,
 	})
 	if err != nil {
 		t.Fatal(err)

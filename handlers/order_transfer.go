@@ -111,7 +111,7 @@ func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return gateway.FormatISODate(t, nil)
+	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
 // ---- a day, then one of its lessons or sessions ----

@@ -32,6 +32,8 @@ type config struct {
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
+
+	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -55,6 +57,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
 	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
+	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
 
 // loadConfig reads and checks the configuration; an error names the variable.
@@ -147,6 +150,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
 		}
+	}
+	c.Now = time.Now
+	if fake := get("LK_FAKE_NOW"); fake != "" {
+		at, err := time.Parse(time.RFC3339, fake)
+		switch {
+		case err != nil:
+			return c, fmt.Errorf("LK_FAKE_NOW: %q is not an instant such as 2026-11-23T23:59:00+03:00", fake)
+		case c.GatewayURL != "":
+			return c, fmt.Errorf("LK_FAKE_NOW is for tests on the bundled sandbox: unset it or LK_GATEWAY_URL")
+		}
+		c.Now = func() time.Time { return at }
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")
 	switch c.LogLevel {

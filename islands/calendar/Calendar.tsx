@@ -65,7 +65,11 @@ export default function Calendar(props: CalendarProps) {
       minDate: local(props.min),
       maxDate: local(props.max),
       defaultDate: props.value.map(local),
-      disable: [(date: Date) => latest.current.isDisabled?.(iso(date)) ?? false],
+      // A chosen day stays choosable: flatpickr drops a disabled day from
+      // its selection, and a range left with one end refuses every day
+      // beyond the next disabled one, so clicks there would do nothing
+      // (a stay whose own first night is now full could not move earlier).
+      disable: [(date: Date) => !latest.current.value.includes(iso(date)) && (latest.current.isDisabled?.(iso(date)) ?? false)],
       onChange(_dates, _str, self) {
         const clicked = self.latestSelectedDateObj;
         if (clicked) latest.current.onDay(iso(clicked));

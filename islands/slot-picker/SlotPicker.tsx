@@ -39,6 +39,13 @@ export const PICK_BOTH = "Выберите первый и последний ч
 /** SPEC §9: the message, then on to the new rent after 3 s. */
 export const REDIRECT_DELAY = 3000;
 
+/** text as a sentence: the server's "Перенос выполнен успешно" has no
+ *  full stop of its own, and another sentence follows it. */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
+
 export default function SlotPicker(props: SlotPickerProps) {
   const { url, dayForm } = props;
   const id = useId();
@@ -129,7 +136,7 @@ export default function SlotPicker(props: SlotPickerProps) {
       if (res.body.ok) {
         const next = safePath(res.body.redirect, "/orders");
         setDone(true);
-        setStatus(`${res.body.message || "Готово."} Сейчас откроется заказ.`);
+        setStatus(`${sentence(res.body.message || "Готово")} Сейчас откроется заказ.`);
         window.setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
         return;
       }
