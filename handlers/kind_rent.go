@@ -220,31 +220,27 @@ func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order,
 	return views.OrderPath(string(o.kind.id), newID), "", nil
 }
 
-// rentMoveDay reads the day of the form or the query: ГГГГ-ММ-ДД or
-// ДД.ММ.ГГГГ, from today to a month ahead. Without one it is the rent's own
-// day, or today when that is outside the window.
+// rentDayMessages are the rent page's own wording of a wrong day, kept
+// as it was.
+var rentDayMessages = dayTexts{unreadable: msgBadDate, outside: msgDateOutOfWindow}
+
+// rentMoveDay reads the day of the form or the query, from today to a
+// month ahead. Without one it is the rent's own day, or today when that is
+// outside the window.
 func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	first, last := gateway.TransferWindow(s.now().In(s.loc))
-	raw := strings.TrimSpace(f.date)
-	if raw == "" {
+	if strings.TrimSpace(f.date) == "" {
 		if !o.ref.Start.IsZero() && gateway.InWindow(o.ref.Start, first, last) {
 			return gateway.Day(o.ref.Start, s.loc), true
 		}
 		return first, true
 	}
-	day, err := time.ParseInLocation(gateway.LayoutISODate, raw, s.loc)
-	if err != nil {
-		day, err = gateway.ParseDate(raw, s.loc)
+	day, msg := s.formDay(f.date, first, last, rentDayMessages)
+	if msg != "" {
+		f.errs.Add("date", msg)
+		return first, false
 	}
-	switch {
-	case err != nil:
-		f.errs.Add("date", msgBadDate)
-	case !gateway.InWindow(day, first, last):
-		f.errs.Add("date", msgDateOutOfWindow)
-	default:
-		return day, true
-	}
-	return first, false
+	return day, true
 }
 
 // clockOn is the time "ЧЧ:ММ" on day. An end of "00:00" or "24:00" is the
