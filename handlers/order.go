@@ -13,7 +13,7 @@ import (
 )
 
 // routeOrder is the detail page of an order; its actions and documents hang
-// under it (DESIGN "Orders and ownership").
+// under it.
 const routeOrder = "/orders/:type/:id"
 
 // loadOrder fetches one order with the session's own client id (never an id
@@ -52,7 +52,7 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 }
 
 // order is /orders/{type}/{id}. On a provider failure its message replaces
-// the order (SPEC §2).
+// the order.
 func (s *Server) order(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // action is what a customer can do with an order; its name is the last part
-// of its URL, /orders/{type}/{id}/{action} (DESIGN "Order actions").
+// of its URL, /orders/{type}/{id}/{action}.
 type action string
 
 // Order actions.
@@ -198,7 +198,7 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
 
 // backTo is where an action done in place returns: the list it was pressed
-// on (SPEC §4: the page reloads), else fallback. Only the account's own
+// on (the page reloads), else fallback. Only the account's own
 // lists, so the field cannot send anyone elsewhere.
 func backTo(c *echo.Context, fallback string) string {
 	switch b := c.FormValue("back"); b {
