@@ -97,9 +97,9 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	if err := s.answerReplay(c, order{kind: k, id: id}, a); err != nil {
 		return order{}, err
 	}
-	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	o, err := s.ownOrder(c, k, id)
 	if err != nil {
-		return order{}, fetchError(k, err)
+		return order{}, err
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
 		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
@@ -226,7 +226,7 @@ func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx contex
 	switch {
 	case errors.Is(err, store.ErrNotKept):
 		s.log.Error("action outcome not kept", "action", a, "err", err)
-	case err != nil && wait.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
+	case err != nil && wait.Err() != nil: // the first is still running
 		return store.Outcome{Status: http.StatusConflict, Message: msgInProgress}, nil
 	case err != nil:
 		return store.Outcome{}, err
