@@ -270,7 +270,7 @@ func (ct *checkingTransport) count(op string) int {
 // ---- tests ----
 
 // TestContractDocument: the document is valid OpenAPI 3.1 (examples
-// included), names every call of SPEC §7 once, and its operation ids are the
+// included), names every call of the provider once, and its operation ids are the
 // client's method names.
 func TestContractDocument(t *testing.T) {
 	loader := openapi3.NewLoader()
@@ -310,7 +310,7 @@ func TestContractDocument(t *testing.T) {
 	want := slices.Clone(spec7)
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("paths differ from SPEC §7:\n got %q\nwant %q", got, want)
+		t.Errorf("paths differ from the provider's calls:\n got %q\nwant %q", got, want)
 	}
 	for _, p := range []string{"/hotel/cancelOrder", "/hotel/getDates"} {
 		rb := doc.Paths.Value(p).Post.RequestBody.Value
@@ -320,7 +320,7 @@ func TestContractDocument(t *testing.T) {
 	}
 }
 
-// spec7 is the call table of SPEC §7.
+// spec7 is the provider's table of calls.
 var spec7 = []string{
 	"POST auth/login2f", "POST auth/loginConfirm", "GET auth/getClientInfo", "PUT auth/clientEditInfo",
 	"POST reg/registration",

@@ -10,7 +10,7 @@ import (
 	"unicode"
 )
 
-// Pure rules of SPEC §4 and §5. Nothing here reads the clock: callers pass
+// Pure rules on orders. Nothing here reads the clock: callers pass
 // now, read in the resort's zone (the configured one, e.g. time.Now().In(loc)).
 // "Today", the current hour and a date's weekday are taken in the zone of the
 // times passed: now for today, the window's own ends for a window, the
@@ -21,7 +21,7 @@ func today(t time.Time) time.Time { return Day(t, t.Location()) }
 
 // ---- statuses ----
 
-// StatusLabel is an order's status (SPEC §2).
+// StatusLabel is an order's status.
 func StatusLabel(canceled, paid bool) string {
 	switch {
 	case canceled:
@@ -33,7 +33,7 @@ func StatusLabel(canceled, paid bool) string {
 	}
 }
 
-// TicketStatusSuffix is the note after a water-park ticket (SPEC §2).
+// TicketStatusSuffix is the note after a water-park ticket.
 func TicketStatusSuffix(status string) string {
 	switch status {
 	case TicketRefunded:
@@ -47,7 +47,7 @@ func TicketStatusSuffix(status string) string {
 
 // CanShowDocument tells whether the ticket or voucher button is shown: never
 // for a canceled order, and for the water park not while a ticket awaits
-// payment (SPEC §4). Pass nil tickets for a hotel order.
+// payment. Pass nil tickets for a hotel order.
 func CanShowDocument(canceled bool, tickets []Ticket) bool {
 	if canceled {
 		return false
@@ -127,7 +127,7 @@ func (o HotelOrder) Ref(loc *time.Location) OrderRef {
 }
 
 // SplitActiveHistory splits orders into active (start ascending) and history
-// (start descending), SPEC §2.
+// (start descending).
 //
 // An order is active when it is not canceled and it has not ended before
 // today: its end (or its start, when it has no end) falls on today or later
@@ -168,8 +168,8 @@ const (
 	RefundModeration
 )
 
-// RefundMode says how an order starting at start is refunded at now
-// (SPEC §1, §4): direct while the start date is still ahead, moderation when
+// RefundMode says how an order starting at start is refunded at now:
+// direct while the start date is still ahead, moderation when
 // it is today or past. An unknown (zero) start means moderation.
 func RefundMode(start, now time.Time) RefundKind {
 	if !start.IsZero() && Day(start, now.Location()).After(today(now)) {
@@ -229,7 +229,7 @@ func CheckWindow(day, from, to time.Time) error {
 
 // CheckAquaDate checks a move of water-park tickets for original to
 // candidate at now: within the water-park window, and a weekday ticket only
-// to a weekday, a weekend ticket only to a weekend day (SPEC §5, the intended
+// to a weekday, a weekend ticket only to a weekend day (the intended
 // rule, which the original enforced badly).
 func CheckAquaDate(original, candidate, now time.Time) error {
 	from, to := AquaTransferWindow(now)
@@ -279,8 +279,8 @@ func MovableTickets(tickets []Ticket) []Ticket {
 	return out
 }
 
-// CheckSession checks a move of tickets to session on date at now
-// (SPEC §5): VIP tickets only to VIP sessions and others only to others; not
+// CheckSession checks a move of tickets to session on date at now:
+// VIP tickets only to VIP sessions and others only to others; not
 // to a past day; today only to sessions whose end hour is later than the
 // current hour; and only when the session has a place for every ticket.
 func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) error {
@@ -336,7 +336,7 @@ func sessionEndHour(s string) (int, bool) {
 
 // ---- rule errors ----
 
-// RuleError is a customer's choice that breaks a rule of SPEC §5. Its text
+// RuleError is a customer's choice that breaks a rule of a move. Its text
 // is the one the customer sees.
 type RuleError struct{ msg string }
 
@@ -378,8 +378,8 @@ func moneyEqual(a, b float64) bool { return math.Abs(a-b) < 0.005 }
 
 // ---- time-slot moves (pavilion, celebration room) ----
 
-// CheckSlotPeriod checks a move of a rent to the hours from..to of schedule s
-// (SPEC §5). from and to are the starts of the first and the last hour
+// CheckSlotPeriod checks a move of a rent to the hours from..to of schedule s.
+// from and to are the starts of the first and the last hour
 // chosen, both included, so from == to is one hour. Every hour must be listed
 // and free, and the hours times s.Cost must equal amount, the order's total.
 func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
@@ -410,8 +410,8 @@ func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
 	return nil
 }
 
-// CheckSlotMove checks a move as the form posts it (DESIGN "Order
-// actions"): from is the start of the first hour and end the time the last
+// CheckSlotMove checks a move as the form posts it: from is the start of
+// the first hour and end the time the last
 // hour ends, so 10:00..12:00 is the two hours 10 and 11. An end before the
 // start, or equal to it, is refused before the hours are looked at.
 func CheckSlotMove(s Schedule, from, end time.Time, amount float64) error {
@@ -432,8 +432,7 @@ func SlotEnd(last time.Time) time.Time { return last.Add(time.Hour) }
 
 // ---- hotel ----
 
-// HotelDayAvailable tells whether a night has the order's rooms free
-// (SPEC §5).
+// HotelDayAvailable tells whether a night has the order's rooms free.
 func HotelDayAvailable(day HotelDay, rooms, familyRooms int) bool {
 	return day.Vacant >= rooms && day.Family >= familyRooms
 }
@@ -463,8 +462,8 @@ func HotelDayKey(d HotelDay) string {
 	return p
 }
 
-// CheckHotelRange checks a move of order to check-in start and check-out end
-// (SPEC §4): end after start; each night from start up to (not including)
+// CheckHotelRange checks a move of order to check-in start and check-out end:
+// end after start; each night from start up to (not including)
 // end listed in days and available; and the nights' price (price × rooms +
 // priceFamily × family rooms) equal to the order's room amount.
 func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) error {
@@ -503,7 +502,7 @@ var (
 	ErrSameLesson = &RuleError{"Вы уже записаны на это занятие."}
 )
 
-// CheckLesson tells whether a booking can move to lesson l (SPEC §5): the
+// CheckLesson tells whether a booking can move to lesson l: the
 // same kind of sport, and not the lesson at the booking's own date and time.
 func CheckLesson(current LessonOrder, l Lesson) error {
 	if !strings.EqualFold(strings.TrimSpace(l.KindOfSport), strings.TrimSpace(current.KindOfSport)) {

@@ -505,8 +505,8 @@ func TestDates(t *testing.T) {
 	if _, err := ParseBirthdate("01.02.1990", nil); err == nil {
 		t.Error("ParseBirthdate accepted dots")
 	}
-	if got, err := ParseDate("01.02.1990", nil); err != nil || !got.Equal(time.Date(1990, 2, 1, 0, 0, 0, 0, msk)) {
-		t.Errorf("ParseDate = %v, %v", got, err)
+	if got, err := ParseDay("01.02.1990", nil); err != nil || !got.Equal(time.Date(1990, 2, 1, 0, 0, 0, 0, msk)) {
+		t.Errorf("ParseDay(dd.mm.yyyy) = %v, %v", got, err)
 	}
 	if got, err := ParseISO("2026-11-21", nil); err != nil || !got.Equal(time.Date(2026, 11, 21, 0, 0, 0, 0, msk)) {
 		t.Errorf("ParseISO(date) = %v, %v", got, err)

@@ -1,5 +1,5 @@
 // A reusable calendar: flatpickr inline, Russian, Monday first, two months
-// side by side when the window is wider than 736 px (SPEC §9), one below.
+// side by side when the window is wider than 736 px, one below.
 // The transfer pages use it (TransferCalendar) and so can the rent move.
 import { useEffect, useRef, useState } from "react";
 import flatpickr from "flatpickr";

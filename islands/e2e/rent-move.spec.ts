@@ -174,7 +174,7 @@ test.describe("moving a rent with JavaScript off", () => {
     await expect(page.getByRole("heading", { name: `Часы на ${p.day.label}` })).toBeVisible();
     await expect(page.locator(`input[name=from][value="${p.day.hours[p.beforeBusy + 1].from}"]`)).toBeDisabled();
 
-    // Over a busy hour: 422, the SPEC's text, the answers kept.
+    // Over a busy hour: 422, the agreed text, the answers kept.
     await page.locator(`input[name=from][value="${p.day.hours[p.beforeBusy].from}"]`).check();
     await page.locator(`input[name=to][value="${p.day.hours[p.beforeBusy + 2].to}"]`).check();
     const refused = page.waitForResponse((r) => r.request().method() === "POST");

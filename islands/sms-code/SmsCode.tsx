@@ -1,4 +1,4 @@
-// SMS-code island for /login and /signup (SPEC §4). The page's own form is
+// SMS-code island for /login and /signup. The page's own form is
 // the fallback: without this island it posts to the server, which answers
 // with the code page. With it, the same fields go to the same URL by fetch
 // and the code is taken in a modal dialog.
