@@ -5,12 +5,15 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -189,12 +192,38 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	return p
 }
 
-// render writes a templ component with the given status.
+// render writes a templ component with the given status. The page is
+// rendered whole into a pooled buffer first and then written once, with its
+// length: rendered straight into the response, templ flushes its own 4 KB
+// buffer through the compressor, which then closes a block mid-page, and a
+// page that fails half-way would already have sent its first half. No page
+// is long enough to be worth streaming.
 func render(c *echo.Context, status int, comp templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(buf)
 	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
-	return comp.Render(ctx, c.Response())
+	if err := comp.Render(ctx, buf); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
+	c.Response().WriteHeader(status)
+	_, err := c.Response().Write(buf.Bytes())
+	return err
+}
+
+// pageBuffers holds the buffers pages are rendered into. The largest page
+// is about 40 KB; a buffer that grew far past that (a page of a customer
+// with hundreds of orders) is left to the collector rather than kept.
+var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+func putPageBuffer(b *bytes.Buffer) {
+	if b.Cap() > 256<<10 {
+		return
+	}
+	b.Reset()
+	pageBuffers.Put(b)
 }
 
 // wantsJSON tells an island's fetch from a plain form post.
