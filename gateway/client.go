@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -491,7 +490,7 @@ func (c *Client) decode(cl call, a answer, out any) error {
 		return opError(cl.op, ErrMalformed, fmt.Errorf("HTTP %d, JSON instead of a PDF", a.status))
 	}
 	if out != nil {
-		if err := json.Unmarshal(body, out); err != nil {
+		if err := unmarshal(body, out); err != nil {
 			return opError(cl.op, ErrMalformed, err)
 		}
 	}
@@ -517,60 +516,6 @@ func describeBody(a answer) string {
 		mt = "untyped"
 	}
 	return fmt.Sprintf("%d-byte %s body, not JSON", len(a.body), mt)
-}
-
-// verdict is the provider's own word on a call: success/errorMessage on most
-// calls, hasErrors/responseDescription on getClientInfo.
-type verdict struct {
-	failed, succeeded bool
-	message           string
-}
-
-// readVerdict reads the verdict of body; ok is false when body is not a
-// JSON object (json.Unmarshal checks the whole of it, so no json.Valid
-// before: every scan of a list answer costs).
-func readVerdict(body []byte) (v verdict, ok bool) {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 || body[0] != '{' {
-		return v, false
-	}
-	var raw struct {
-		Success             json.RawMessage `json:"success"`
-		ErrorMessage        json.RawMessage `json:"errorMessage"`
-		HasErrors           json.RawMessage `json:"hasErrors"`
-		ResponseDescription json.RawMessage `json:"responseDescription"`
-	}
-	if json.Unmarshal(body, &raw) != nil {
-		return v, false
-	}
-	success, hasSuccess := jsonBool(raw.Success)
-	hasErrors, hasHasErrors := jsonBool(raw.HasErrors)
-	errMsg, desc := jsonString(raw.ErrorMessage), jsonString(raw.ResponseDescription)
-
-	v.failed = (hasSuccess && !success) || (hasHasErrors && hasErrors) ||
-		(!hasSuccess && !hasHasErrors && errMsg != "")
-	v.succeeded = !v.failed && ((hasSuccess && success) || (hasHasErrors && !hasErrors))
-	v.message = errMsg
-	if hasErrors || v.message == "" {
-		v.message = cmp.Or(desc, errMsg)
-	}
-	return v, true
-}
-
-func jsonBool(r json.RawMessage) (value, present bool) {
-	var b bool
-	if len(r) == 0 || json.Unmarshal(r, &b) != nil {
-		return false, false
-	}
-	return b, true
-}
-
-func jsonString(r json.RawMessage) string {
-	var s string
-	if len(r) == 0 || json.Unmarshal(r, &s) != nil {
-		return ""
-	}
-	return strings.TrimSpace(s)
 }
 
 // Ping tells whether the provider answers at all (for /readyz): any HTTP
