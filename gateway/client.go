@@ -47,6 +47,7 @@ type Client struct {
 	reg            prometheus.Registerer
 	duration       *prometheus.HistogramVec
 	log            *slog.Logger
+	flights        flights // identical reads in flight for one customer
 	loc            *time.Location
 	maxBody        int64
 	// backoff is the pause before retry number n (1-based); tests shorten it.
@@ -290,20 +291,21 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 	// One deadline for the whole call, retries and pauses included.
 	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
 	defer cancel()
+	if cl.method != http.MethodGet {
+		c.flights.forget()
+		defer c.flights.forget()
+	}
 	var a answer
-	if b := c.breaker(cl.path); b != nil {
-		a, err = b.Execute(func() (answer, error) {
-			a, err := c.exchange(ctx, cl, req, &attempts)
-			if err == nil && serverFailure(a) {
-				return a, errServerFailure
-			}
-			return a, err
+	if key, ok := flightKey(cl, req); ok {
+		var shared bool
+		a, attempts, shared, err = c.flights.do(ctx, key, func(ctx context.Context) (answer, int, error) {
+			return c.fetch(ctx, cl, req)
 		})
-		if errors.Is(err, errServerFailure) {
-			err = nil
+		if shared {
+			cl.attrs = append(cl.attrs, slog.Bool("shared", true))
 		}
 	} else {
-		a, err = c.exchange(ctx, cl, req, &attempts)
+		a, attempts, err = c.fetch(ctx, cl, req)
 	}
 	status = a.status
 	if err != nil {
@@ -318,6 +320,27 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 		}
 	}
 	return nil
+}
+
+// fetch is the exchange of one call behind its path's breaker; it answers
+// how many attempts it took.
+func (c *Client) fetch(ctx context.Context, cl call, req prepared) (a answer, attempts int, err error) {
+	b := c.breaker(cl.path)
+	if b == nil {
+		a, err = c.exchange(ctx, cl, req, &attempts)
+		return a, attempts, err
+	}
+	a, err = b.Execute(func() (answer, error) {
+		a, err := c.exchange(ctx, cl, req, &attempts)
+		if err == nil && serverFailure(a) {
+			return a, errServerFailure
+		}
+		return a, err
+	})
+	if errors.Is(err, errServerFailure) {
+		err = nil
+	}
+	return a, attempts, err
 }
 
 // prepared is a request's URL and body, encoded once and sent per attempt.

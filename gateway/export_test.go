@@ -14,3 +14,6 @@ func DecodeV1(body []byte, out any) error {
 	}
 	return err
 }
+
+// Waiting is how many callers wait for shared reads in flight.
+func Waiting(c *Client) int { return c.flights.waiting() }
