@@ -138,7 +138,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DialContext = (&net.Dialer{Timeout: c.connectTimeout, KeepAlive: 30 * time.Second}).DialContext
 		t.TLSHandshakeTimeout = c.connectTimeout
-		t.MaxIdleConnsPerHost = 32
+		// A page asks for up to five answers at once, so 50 pages in flight
+		// hold 250 connections; with only 32 kept, most calls under load
+		// paid a new TCP connection on both sides (a tenth of the server's
+		// CPU in the profile of /orders at 50 concurrent).
+		t.MaxIdleConnsPerHost = 256
+		t.MaxIdleConns = 256
 		c.hc = &http.Client{Transport: t}
 	}
 	c.breakers = map[string]*gobreaker.CircuitBreaker[answer]{}
