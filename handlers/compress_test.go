@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -223,18 +224,51 @@ func TestPageIsWrittenOnceWithItsLength(t *testing.T) {
 			if rec.Flushed {
 				t.Errorf("%s (%q): flushed mid-page", path, enc)
 			}
+			if cl := res.Header.Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
+				t.Errorf("%s (%q): Content-Length %q for a body of %d bytes", path, enc, cl, rec.Body.Len())
+			}
 			html := rec.Body.String()
 			if enc == "gzip" {
-				if res.Header.Get("Content-Encoding") != "gzip" {
-					t.Fatalf("%s: not compressed", path)
+				if res.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
+					t.Fatalf("%s: not compressed: %v", path, res.Header)
 				}
-				html = gunzip(t, rec.Body.Bytes())
-			} else if cl := res.Header.Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
-				t.Errorf("%s: Content-Length %q for a body of %d bytes", path, cl, rec.Body.Len())
+				html = gunzip(t, rec.Body.Bytes()) // checks the length and checksum too
 			}
-			if !strings.HasSuffix(strings.TrimSpace(html), "</html>") {
+			// The whole page, stylesheet and all, in one piece.
+			if !strings.HasSuffix(strings.TrimSpace(html), "</html>") || strings.Count(html, "<style") != 1 ||
+				!strings.Contains(html, ".field-label{font-weight:600}") {
 				t.Errorf("%s (%q): not a whole page:\n%.300s", path, enc, html)
 			}
+		}
+	}
+}
+
+// A page compressed with its stylesheet spliced in reads back byte for byte
+// with any gzip reader, whatever its shape.
+func TestGzipPageReadsBack(t *testing.T) {
+	css := strings.Repeat(".card{margin:0 0 1rem;border:1px solid var(--c-line)}\n", 60)
+	body := strings.Repeat("<li class=card>Заказ № 400001, 2 500 ₽</li>\n", 200)
+	pages := map[string]string{
+		"stylesheet":         `<!doctype html><html><head><style nonce="abc">` + css + `</style></head><body>` + body + `</body></html>`,
+		"another nonce":      `<!doctype html><html><head><style nonce="xyz">` + css + `</style></head><body>` + body[:99] + `</body></html>`,
+		"small stylesheet":   `<html><head><style>a{color:red}</style></head><body>` + body + `</body></html>`,
+		"no stylesheet":      `<html><body>` + body + `</body></html>`,
+		"two stylesheets":    `<style>` + css + `</style><style>` + css + `</style>` + body,
+		"stylesheet at end":  body + `<style>` + css + `</style>`,
+		"unclosed style":     `<style>` + css + body,
+		"nothing after":      `<style>` + css + `</style>`,
+		"stylesheet changed": `<style>` + css + `b{}</style>` + body,
+	}
+	for name, page := range pages {
+		var out bytes.Buffer
+		if err := handlers.GzipPage(&out, []byte(page)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := gunzip(t, out.Bytes()); got != page {
+			t.Errorf("%s: read back %d bytes, want %d", name, len(got), len(page))
+		}
+		if out.Len() > len(page)/2 {
+			t.Errorf("%s: %d bytes compressed to %d", name, len(page), out.Len())
 		}
 	}
 }

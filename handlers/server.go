@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -194,10 +193,10 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 
 // render writes a templ component with the given status. The page is
 // rendered whole into a pooled buffer first and then written once, with its
-// length: rendered straight into the response, templ flushes its own 4 KB
-// buffer through the compressor, which then closes a block mid-page, and a
-// page that fails half-way would already have sent its first half. No page
-// is long enough to be worth streaming.
+// length, compressed once (writePage): rendered straight into the response,
+// templ flushes its own 4 KB buffer through the compressor, which then
+// closes a block mid-page, and a page that fails half-way would already have
+// sent its first half. No page is long enough to be worth streaming.
 func render(c *echo.Context, status int, comp templ.Component) error {
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
@@ -205,12 +204,7 @@ func render(c *echo.Context, status int, comp templ.Component) error {
 	if err := comp.Render(ctx, buf); err != nil {
 		return err
 	}
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
-	c.Response().WriteHeader(status)
-	_, err := c.Response().Write(buf.Bytes())
-	return err
+	return writePage(c, status, buf.Bytes())
 }
 
 // pageBuffers holds the buffers pages are rendered into. The largest page
