@@ -8,8 +8,8 @@ import (
 )
 
 // flights shares identical reads in flight: a customer with two tabs, a page
-// loaded twice at once, a list and a detail fetched together. The provider
-// is asked once; every caller gets the same answer and decodes its own copy.
+// loaded twice at once, a double click on a link. The provider is asked
+// once; every caller gets the same answer and decodes its own copy.
 // Only reads on behalf of one customer are shared, and the key holds that
 // customer's identity (the token or the client's id the call carries) as
 // well as the whole request, so one customer's answer never reaches another.
