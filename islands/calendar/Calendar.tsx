@@ -51,6 +51,8 @@ function useWide(): boolean {
 export default function Calendar(props: CalendarProps) {
   const host = useRef<HTMLInputElement>(null);
   const fp = useRef<flatpickr.Instance | null>(null);
+  // An instance just made has drawn its days with the current choice.
+  const fresh = useRef(false);
   const latest = useRef(props);
   latest.current = props;
   const wide = useWide();
@@ -86,6 +88,7 @@ export default function Calendar(props: CalendarProps) {
       },
     });
     fp.current = inst;
+    fresh.current = true;
     return () => {
       inst.destroy();
       fp.current = null;
@@ -99,7 +102,15 @@ export default function Calendar(props: CalendarProps) {
   useEffect(() => {
     const inst = fp.current;
     if (!inst) return;
-    if (inst.selectedDates.map(iso).join(",") !== value) {
+    const same = inst.selectedDates.map(iso).join(",") === value;
+    if (fresh.current && same) {
+      // Drawing every day again at mount doubled the island's first task,
+      // the page's longest (total blocking time on a slow phone).
+      fresh.current = false;
+      return;
+    }
+    fresh.current = false;
+    if (!same) {
       inst.setDate(value ? value.split(",").map(local) : [], false);
     }
     inst.redraw(); // which days can be chosen may depend on the choice
