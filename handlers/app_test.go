@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"lk"
 	"lk/gateway"
@@ -52,6 +53,7 @@ type app struct {
 	clock  *clock
 	client *http.Client
 	logs   *bytes.Buffer
+	reg    *prometheus.Registry // what the debug listener's /metrics would show
 }
 
 // lockedBuffer lets the server log concurrently while a test reads.
@@ -105,6 +107,7 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	if assets == nil {
 		t.Fatal(err)
 	}
+	reg := prometheus.NewRegistry()
 	var provider handlers.Provider = gw
 	if wrap != nil {
 		provider = wrap(gw)
@@ -112,14 +115,14 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	e, err := handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: handlers.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now,
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, Registry: reg,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewTLSServer(e)
 	t.Cleanup(srv.Close)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs}
+	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
 }

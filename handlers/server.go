@@ -16,6 +16,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"lk/gateway"
 	"lk/views"
@@ -29,7 +30,6 @@ type Provider interface {
 	ClientInfo(ctx context.Context, token string) (gateway.PersonalInfo, error)
 	EditClientInfo(ctx context.Context, token string, p gateway.ProfileUpdate) error
 	Register(ctx context.Context, r gateway.Registration) error
-	Ping(ctx context.Context) error
 
 	// Orders, always asked for with the session's own client id.
 	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
@@ -84,7 +84,6 @@ type Options struct {
 	Static    fs.FS // the static/ folder
 	Logger    *slog.Logger
 	Registry  prometheus.Registerer
-	Gatherer  prometheus.Gatherer
 	Location  *time.Location
 	Now       func() time.Time // nil means time.Now
 	// CodeInterval is how long a phone waits between SMS codes;
@@ -93,6 +92,12 @@ type Options struct {
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
+
+	// Health is what /readyz reports, set by the caller as the instance
+	// starts and stops serving; nil: serving, the provider not watched.
+	Health *Health
+	// Tracer makes each request an OpenTelemetry span; nil: none.
+	Tracer trace.TracerProvider
 }
 
 // Server is the personal account's HTTP handler.
@@ -106,6 +111,8 @@ type Server struct {
 	files     RefundFiles
 	moves     Moves
 	storePing func(context.Context) error
+	health    *Health
+	tracer    trace.Tracer // nil: no spans
 	site      *views.Site
 	assets    *views.Assets
 	static    fs.FS
@@ -113,7 +120,6 @@ type Server struct {
 	loc       *time.Location
 	now       func() time.Time
 	metrics   *metrics
-	gatherer  prometheus.Gatherer
 }
 
 // New builds the echo instance with every route and middleware.
@@ -122,8 +128,8 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
-		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
+		gw: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
+		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
 		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
@@ -141,6 +147,13 @@ func New(o Options) (*echo.Echo, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if o.Tracer != nil {
+		s.tracer = o.Tracer.Tracer("lk/handlers")
+	}
+	if s.health == nil {
+		s.health, _ = NewHealth(nil) // nothing registered: cannot fail
+		s.health.SetServing(true)
+	}
 	if s.once == nil {
 		s.once = NewMemoryOnce(s.now)
 	}
@@ -151,12 +164,8 @@ func New(o Options) (*echo.Echo, error) {
 		s.moves = NewMemoryMoves(s.now)
 	}
 	reg := o.Registry
-	if reg == nil { // one registry of its own, serving what it counts
-		r := prometheus.NewRegistry()
-		reg, s.gatherer = r, r
-	}
-	if s.gatherer == nil {
-		return nil, errors.New("handlers: a registry needs its gatherer")
+	if reg == nil { // counted where nobody reads: tests that do not look
+		reg = prometheus.NewRegistry()
 	}
 	m, err := newMetrics(reg)
 	if err != nil {
