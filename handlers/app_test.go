@@ -84,6 +84,7 @@ func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
 
 func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
+	runAlongside(t)
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +126,20 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
+}
+
+// alongside holds the tests already running alongside others.
+var alongside sync.Map
+
+// runAlongside lets a test that builds an app run at the same time as the
+// other such tests: each app has its own sandbox, servers, clock and logs,
+// and under the race detector the suite is bound by CPU, not by waiting.
+func runAlongside(t testing.TB) {
+	if tt, ok := t.(*testing.T); ok {
+		if _, done := alongside.LoadOrStore(tt, true); !done {
+			tt.Parallel()
+		}
+	}
 }
 
 // newClient is a browser of its own: its own cookies, no redirects followed.

@@ -52,6 +52,7 @@ type opsApp struct {
 
 func newOpsApp(t *testing.T) *opsApp {
 	t.Helper()
+	runAlongside(t)
 	sb, err := sandbox.New(sandbox.Config{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
