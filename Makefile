@@ -3,11 +3,12 @@ SHELL := /bin/bash
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 NODE_MODULES := islands/node_modules/.package-lock.json
+LINT_MODULES := gateway/lint/node_modules/.package-lock.json
 MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench deps test generate islands templ vet unit vitest e2e clean
+.PHONY: run build bench deps test generate islands templ vet unit vitest tsc openapi e2e clean
 
 ## run: build everything and start the server on the bundled sandbox at http://localhost:8080
 run: generate
@@ -23,13 +24,19 @@ bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/nul
 deps:
 	@scripts/deps
 
-## test: vet, staticcheck, Go tests with the race detector, Vitest, browser tests
-test: deps generate vet unit vitest e2e
+## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
+test: generate
+	@scripts/deps test
+	@GOTESTFLAGS='$(GOTESTFLAGS)' scripts/test
 
 generate: islands templ
 
 $(NODE_MODULES): islands/package.json islands/package-lock.json
 	cd islands && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(LINT_MODULES): gateway/lint/package.json gateway/lint/package-lock.json
+	cd gateway/lint && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 islands: $(MANIFEST)
@@ -40,7 +47,8 @@ templ: $(TEMPL_SRC)
 	go tool templ generate -path views -log-level warn
 
 ## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS)
-bench: deps bin/lk
+bench: bin/lk
+	@scripts/deps bench
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
 	@scripts/bench
 
@@ -54,7 +62,19 @@ unit:
 vitest: $(NODE_MODULES)
 	cd islands && npx vitest run --reporter=dot
 
-e2e: deps bin/lk $(NODE_MODULES)
+# The islands' types: Vite strips them without checking.
+tsc: $(NODE_MODULES)
+	cd islands && npx tsc --noEmit -p .
+
+# gateway/openapi.yaml under Redocly's recommended rules (gateway/redocly.yaml
+# says which two are off and why) and Spectral's OpenAPI rules.
+openapi: $(LINT_MODULES)
+	cd gateway && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
+	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+e2e: bin/lk $(NODE_MODULES)
+	@scripts/deps test
 	cd islands && npx playwright test
 
 clean:
