@@ -1,6 +1,11 @@
 # The two commands a newcomer needs: `make run` and `make test` (see README).
 SHELL := /bin/bash
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+# Go's build cache keyed by the code, not by the checkout's path: a fresh
+# clone reuses what another clone of the same code compiled (race builds of
+# the tests included), where it would otherwise compile every package of
+# its own again.
+export GOFLAGS := $(strip -trimpath $(GOFLAGS))
 
 NODE_MODULES := islands/node_modules/.package-lock.json
 LINT_MODULES := gateway/lint/node_modules/.package-lock.json
@@ -10,7 +15,7 @@ TEMPL_SRC    := $(wildcard views/*.templ)
 
 .PHONY: run build bench deps test generate islands templ vet unit vitest tsc openapi e2e clean
 
-## run: build everything and start the server on the bundled sandbox at http://localhost:8080
+## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
 	go run ./cmd/lk
 
