@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench deps test generate islands templ vet unit vitest tsc openapi e2e clean
+.PHONY: run build bench deps deps-test test generate islands templ vet unit vitest tsc openapi e2e clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -29,9 +29,12 @@ bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/nul
 deps:
 	@scripts/deps
 
-## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
-test: generate
+# The tools of the tests only: the benchmark's are asked for by make bench.
+deps-test:
 	@scripts/deps test
+
+## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
+test: deps-test generate
 	@GOTESTFLAGS='$(GOTESTFLAGS)' scripts/test
 
 generate: islands templ
@@ -78,8 +81,7 @@ openapi: $(LINT_MODULES)
 		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
 	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
 
-e2e: bin/lk $(NODE_MODULES)
-	@scripts/deps test
+e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
 
 clean:
