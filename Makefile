@@ -1,15 +1,21 @@
 # The two commands a newcomer needs: `make run` and `make test` (see README).
 SHELL := /bin/bash
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+# Go's build cache keyed by the code, not by the checkout's path: a fresh
+# clone reuses what another clone of the same code compiled (race builds of
+# the tests included), where it would otherwise compile every package of
+# its own again.
+export GOFLAGS := $(strip -trimpath $(GOFLAGS))
 
 NODE_MODULES := islands/node_modules/.package-lock.json
+LINT_MODULES := gateway/lint/node_modules/.package-lock.json
 MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench rolling-restart deps test generate islands templ vet unit vitest e2e e2e-midnight clean
+.PHONY: run build bench rolling-restart deps deps-test test generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
-## run: build everything and start the server on the bundled sandbox at http://localhost:8080
+## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
 	go run ./cmd/lk
 
@@ -23,13 +29,22 @@ bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/nul
 deps:
 	@scripts/deps
 
-## test: vet, staticcheck, Go tests with the race detector, Vitest, browser tests
-test: deps generate vet unit vitest e2e
+# The tools of the tests only: the benchmark's are asked for by make bench.
+deps-test:
+	@scripts/deps test
+
+## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
+test: deps-test generate
+	@GOTESTFLAGS='$(GOTESTFLAGS)' scripts/test
 
 generate: islands templ
 
 $(NODE_MODULES): islands/package.json islands/package-lock.json
 	cd islands && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(LINT_MODULES): gateway/lint/package.json gateway/lint/package-lock.json
+	cd gateway/lint && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 islands: $(MANIFEST)
@@ -40,7 +55,8 @@ templ: $(TEMPL_SRC)
 	go tool templ generate -path views -log-level warn
 
 ## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS)
-bench: deps bin/lk
+bench: bin/lk
+	@scripts/deps bench
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
 	@scripts/bench
 
@@ -61,12 +77,23 @@ unit:
 vitest: $(NODE_MODULES)
 	cd islands && npx vitest run --reporter=dot
 
-e2e: deps bin/lk $(NODE_MODULES)
+# The islands' types: Vite strips them without checking.
+tsc: $(NODE_MODULES)
+	cd islands && npx tsc --noEmit -p .
+
+# gateway/openapi.yaml under Redocly's recommended rules (gateway/redocly.yaml
+# says which two are off and why) and Spectral's OpenAPI rules.
+openapi: $(LINT_MODULES)
+	cd gateway && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
+	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
 
 ## e2e-midnight: the browser tests that depend on the day, with the server's and the browser's clocks at 23:59 and at 00:01 Moscow time (the coming midnight), the browser in a zone already on the next day, then in one still on the day before
 MIDNIGHT_SPECS := e2e/transfer.spec.ts e2e/rent-move.spec.ts e2e/refund.spec.ts e2e/account.spec.ts e2e/gate.spec.ts
-e2e-midnight: deps bin/lk $(NODE_MODULES)
+e2e-midnight: deps-test bin/lk $(NODE_MODULES)
 	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date +%FT23:59:00+03:00) LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
 	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date -d tomorrow +%FT00:01:00+03:00) LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
 

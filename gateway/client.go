@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sony/gobreaker/v2"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Defaults of a Client: a call may wait 3 s to connect and 10 s in all.
@@ -49,6 +50,7 @@ type Client struct {
 	log            *slog.Logger
 	flights        flights // identical reads in flight for one customer
 	loc            *time.Location
+	tracer         trace.Tracer // nil: no spans (WithTracerProvider)
 	maxBody        int64
 	// backoff is the pause before retry number n (1-based); tests shorten it.
 	backoff func(n int) time.Duration
@@ -274,7 +276,9 @@ func serverFailure(a answer) bool {
 func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (err error) {
 	start := time.Now()
 	status, attempts := 0, 0
+	ctx, span := c.startSpan(ctx, cl)
 	defer func() {
+		endSpan(span, status, attempts, err)
 		o := outcome(err)
 		took := time.Since(start)
 		c.duration.WithLabelValues(strings.ReplaceAll(cl.op, " ", "_"), o).Observe(took.Seconds())
@@ -282,6 +286,7 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 			slog.String("call", cl.op), slog.String("path", cl.path), slog.String("outcome", o),
 			slog.Int("status", status), slog.Int("attempts", attempts), slog.Duration("took", took),
 		}, cl.attrs...)
+		attrs = append(attrs, requestIDAttr(ctx)...)
 		if err != nil {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "gateway call failed", append(attrs, slog.String("error", err.Error()))...)
 		} else {
@@ -440,6 +445,7 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 	if cl.token != "" {
 		req.Header.Set("Authorization", "Bearer "+cl.token)
 	}
+	annotate(ctx, req)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return answer{}, withoutURL(err)
@@ -546,9 +552,10 @@ func describeBody(a answer) string {
 	return fmt.Sprintf("%d-byte %s body, not JSON", len(a.body), mt)
 }
 
-// Ping tells whether the provider answers at all (for /readyz): any HTTP
-// answer, whatever its status, means reachable. It bypasses retries and the
-// breaker, so it reports the provider's state, not ours.
+// Ping tells whether the provider answers at all (the background check
+// behind lk_provider_up and /readyz's body): any HTTP answer, whatever its
+// status, means reachable. It bypasses retries and the breaker, so it
+// reports the provider's state, not ours.
 func (c *Client) Ping(ctx context.Context) (err error) {
 	const op = "ping"
 	start := time.Now()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"lk"
 	"lk/gateway"
@@ -53,6 +54,7 @@ type app struct {
 	clock  *clock
 	client *http.Client
 	logs   *bytes.Buffer
+	reg    *prometheus.Registry // what the debug listener's /metrics would show
 }
 
 // lockedBuffer lets the server log concurrently while a test reads.
@@ -97,6 +99,7 @@ func newAppAt(t testing.TB, now time.Time) *app {
 // own, in Moscow.
 func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
+	runAlongside(t)
 	clk := &clock{t: time.Now()}
 	var cfg sandbox.Config
 	var loc *time.Location
@@ -127,6 +130,7 @@ func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handl
 	if assets == nil {
 		t.Fatal(err)
 	}
+	reg := prometheus.NewRegistry()
 	var provider handlers.Provider = gw
 	if wrap != nil {
 		provider = wrap(gw)
@@ -134,16 +138,30 @@ func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handl
 	e, err := handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc,
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, Registry: reg,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewTLSServer(e)
 	t.Cleanup(srv.Close)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs}
+	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
+}
+
+// alongside holds the tests already running alongside others.
+var alongside sync.Map
+
+// runAlongside lets a test that builds an app run at the same time as the
+// other such tests: each app has its own sandbox, servers, clock and logs,
+// and under the race detector the suite is bound by CPU, not by waiting.
+func runAlongside(t testing.TB) {
+	if tt, ok := t.(*testing.T); ok {
+		if _, done := alongside.LoadOrStore(tt, true); !done {
+			tt.Parallel()
+		}
+	}
 }
 
 // newClient is a browser of its own: its own cookies, no redirects followed.

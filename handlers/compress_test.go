@@ -71,7 +71,7 @@ func TestCompression(t *testing.T) {
 	if html := gunzip(t, raw); !strings.Contains(html, "Страница не найдена") {
 		t.Errorf("404 page lacks its Russian title:\n%.300s", html)
 	}
-	if m := a.get("/metrics").body; !strings.Contains(m, `status="404"`) {
+	if m := a.metrics(); !strings.Contains(m, `status="404"`) {
 		t.Error("the access log and metrics no longer see the status sent through the compression")
 	}
 

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"lk/gateway"
 )
 
 const (
@@ -57,7 +60,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 }
 
 // observe is the first middleware: request id, access log and metrics. The
-// log has the path without its query and never a cookie, token or code.
+// log has the path without its query and never a cookie, token or code. A
+// method outside HTTP's own goes no further: it is answered 501 here and
+// counted under one label, so no client can add series to the metrics.
 func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
@@ -67,19 +72,31 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		err := next(c)
+		// Provider calls made for this request carry its id.
+		c.SetRequest(c.Request().WithContext(gateway.WithRequestID(c.Request().Context(), id)))
+		method := metricMethod(c.Request().Method)
+		var err error
+		if method == methodOther {
+			err = errNotImplemented
+		} else {
+			err = next(c)
+		}
 		if err != nil {
 			c.Echo().HTTPErrorHandler(c, err)
 		}
 		_, status := echo.ResolveResponseStatus(c.Response(), nil)
 		route := c.Path()
-		if route == "" {
+		if route == "" || method == methodOther {
 			route = "unmatched"
 		}
 		d := time.Since(start)
-		s.metrics.requests.WithLabelValues(route, c.Request().Method, strconv.Itoa(status)).Inc()
-		s.metrics.duration.WithLabelValues(route, c.Request().Method).Observe(d.Seconds())
-		s.log.Info("request", "id", id, "method", c.Request().Method, "path", c.Request().URL.Path,
+		s.metrics.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+		s.metrics.duration.WithLabelValues(route, method).Observe(d.Seconds())
+		level := slog.LevelInfo
+		if route == routeHealthz || route == routeReadyz {
+			level = slog.LevelDebug // a balancer probes every few seconds
+		}
+		s.log.Log(c.Request().Context(), level, "request", "id", id, "method", method, "path", c.Request().URL.Path,
 			"route", route, "status", status, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
 		return nil
 	}

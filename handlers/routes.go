@@ -1,28 +1,24 @@
 package handlers
 
 import (
-	"context"
 	"io/fs"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"lk/views"
 )
 
 // routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
-	e.Use(s.observe, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
+	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
 		crossOrigin(), bodyLimit, s.loadSession, s.offlineMarks)
 
 	// Operations.
-	e.GET("/healthz", func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{DisableCompression: true})))
+	e.GET(routeHealthz, func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET(routeReadyz, s.readyz)
 	e.GET("/robots.txt", robots)
 	e.GET("/static/*", s.staticFiles)
 	e.GET("/favicon.ico", func(c *echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/static/favicon.svg") })
@@ -58,22 +54,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
 	g.GET(routeOrder+"/"+calendarFile, s.orderCalendar)
 
-	e.RouteNotFound("/*", func(c *echo.Context) error { return errNotFound })
-}
-
-// readyz answers 200 when the provider and the shared store answer.
-func (s *Server) readyz(c *echo.Context) error {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
-	defer cancel()
-	if err := s.gw.Ping(ctx); err != nil {
-		return c.String(http.StatusServiceUnavailable, "provider unavailable")
-	}
-	if s.storePing != nil {
-		if err := s.storePing(ctx); err != nil {
-			return c.String(http.StatusServiceUnavailable, "store unavailable")
-		}
-	}
-	return c.String(http.StatusOK, "ok")
+	e.RouteNotFound("/*", notFound)
 }
 
 // robots lets search engines see the public pages only.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"lk/gateway"
 	"lk/store"
@@ -57,7 +58,6 @@ type Options struct {
 	Static    fs.FS // the static/ folder
 	Logger    *slog.Logger
 	Registry  prometheus.Registerer
-	Gatherer  prometheus.Gatherer
 	Location  *time.Location
 	Now       func() time.Time // nil means time.Now
 	// CodeInterval is how long a phone waits between SMS codes;
@@ -66,6 +66,12 @@ type Options struct {
 	// TrustedProxies may set X-Forwarded-For; without them the client's
 	// address is the connection's, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
+
+	// Health is what /readyz reports, set by the caller as the instance
+	// starts and stops serving; nil: serving, the provider not watched.
+	Health *Health
+	// Tracer makes each request an OpenTelemetry span; nil: none.
+	Tracer trace.TracerProvider
 }
 
 // Server is the personal account's HTTP handler.
@@ -83,6 +89,8 @@ type Server struct {
 	files     store.RefundFiles
 	moves     store.Moves
 	storePing func(context.Context) error
+	health    *Health
+	tracer    trace.Tracer // nil: no spans
 	site      *views.Site
 	assets    *views.Assets
 	static    fs.FS
@@ -90,7 +98,6 @@ type Server struct {
 	loc       *time.Location
 	now       func() time.Time
 	metrics   *metrics
-	gatherer  prometheus.Gatherer
 }
 
 // New builds the echo instance with every route and middleware.
@@ -99,8 +106,8 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
-		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
+		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
+		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
 		interval: o.CodeInterval,
 	}
 	if s.limits == nil {
@@ -120,6 +127,13 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	clock := s.now
 	s.now = func() time.Time { return clock().In(s.loc) } // the date rules take today in now's zone
+	if o.Tracer != nil {
+		s.tracer = o.Tracer.Tracer("lk/handlers")
+	}
+	if s.health == nil {
+		s.health, _ = NewHealth(nil) // nothing registered: cannot fail
+		s.health.SetServing(true)
+	}
 	if s.once == nil {
 		s.once = store.NewMemoryOnce(s.now)
 	}
@@ -130,12 +144,8 @@ func New(o Options) (*echo.Echo, error) {
 		s.moves = store.NewMemoryMoves(s.now)
 	}
 	reg := o.Registry
-	if reg == nil { // one registry of its own, serving what it counts
-		r := prometheus.NewRegistry()
-		reg, s.gatherer = r, r
-	}
-	if s.gatherer == nil {
-		return nil, errors.New("handlers: a registry needs its gatherer")
+	if reg == nil { // counted where nobody reads: tests that do not look
+		reg = prometheus.NewRegistry()
 	}
 	m, err := newMetrics(reg)
 	if err != nil {

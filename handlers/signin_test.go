@@ -215,7 +215,7 @@ func TestCodesPerPhoneWindow(t *testing.T) {
 	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("6th code in 2 h: %d", r.StatusCode)
 	}
-	if m := a.get("/metrics"); !strings.Contains(m.body, `lk_signin_limit_refusals_total{limit="phone_window"} 1`) {
+	if m := a.metrics(); !strings.Contains(m, `lk_signin_limit_refusals_total{limit="phone_window"} 1`) {
 		t.Error("refusal not counted in metrics")
 	}
 }

@@ -17,7 +17,7 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     sourcemap: false,
-    target: "es2020",
+    target: "es2022",
     // The server writes <link rel="modulepreload"> itself; browsers without
     // it simply skip the hint, so the polyfill is dead weight on the entry.
     modulePreload: { polyfill: false },

@@ -7,13 +7,21 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// serveDebug serves net/http/pprof on its own address (LK_DEBUG_ADDR), never
-// on the public one: profiles show the inside of the process and a CPU
-// profile costs CPU. The returned function stops it.
-func serveDebug(addr string, log *slog.Logger) (func(), error) {
+// serveDebug serves /metrics and net/http/pprof on their own address
+// (LK_DEBUG_ADDR), never on the public one: metrics and profiles show the
+// inside of the process, and a CPU profile costs CPU. Empty addr: nothing.
+// The returned function stops it.
+func serveDebug(addr string, g prometheus.Gatherer, log *slog.Logger) (func(), error) {
+	if addr == "" {
+		return func() {}, nil
+	}
 	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -25,6 +33,7 @@ func serveDebug(addr string, log *slog.Logger) (func(), error) {
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
+	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
 	log.Info("profiling", "addr", "http://"+ln.Addr().String()+"/debug/pprof/")
 	return func() { _ = srv.Close() }, nil
 }

@@ -1,10 +1,25 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 )
+
+func body(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d %v", url, res.StatusCode, err)
+	}
+	return string(b)
+}
 
 func status(t *testing.T, url string) int {
 	t.Helper()
@@ -16,15 +31,19 @@ func status(t *testing.T, url string) int {
 	return res.StatusCode
 }
 
-// Profiles are served on LK_DEBUG_ADDR only, never on the public port.
-func TestProfilingOnlyOnTheDebugAddress(t *testing.T) {
+// Metrics and profiles are served on LK_DEBUG_ADDR only, never on the
+// public port.
+func TestMetricsAndProfilingOnlyOnTheDebugAddress(t *testing.T) {
 	vars := map[string]string{"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir()}
 	addrs, _, stop := started(t, vars)
 	if got := status(t, addrs["listening"]+"/debug/pprof/"); got != http.StatusNotFound {
 		t.Errorf("public /debug/pprof/ without LK_DEBUG_ADDR: %d, want 404", got)
 	}
-	if addrs["profiling"] != "" {
-		t.Errorf("profiling at %s without LK_DEBUG_ADDR", addrs["profiling"])
+	if got := status(t, addrs["listening"]+"/metrics"); got != http.StatusNotFound {
+		t.Errorf("public /metrics without LK_DEBUG_ADDR: %d, want 404", got)
+	}
+	if addrs["profiling"] != "" || addrs["metrics"] != "" {
+		t.Errorf("debug listener at %v without LK_DEBUG_ADDR", addrs)
 	}
 	stop()
 
@@ -42,5 +61,17 @@ func TestProfilingOnlyOnTheDebugAddress(t *testing.T) {
 	}
 	if got := status(t, addrs["profiling"]+"heap?debug=1"); got != http.StatusOK {
 		t.Errorf("LK_DEBUG_ADDR heap profile: %d, want 200", got)
+	}
+	if got := status(t, addrs["listening"]+"/metrics"); got != http.StatusNotFound {
+		t.Errorf("public /metrics: %d, want 404", got)
+	}
+	// The public requests above were counted (each is counted after its
+	// answer is sent, so not the last one necessarily, but these were
+	// several round trips ago).
+	m := body(t, addrs["metrics"])
+	for _, want := range []string{`lk_build_info{commit="`, `lk_http_requests_total{method="GET",route="/*",status="404"}`, "lk_provider_up", "go_goroutines"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("LK_DEBUG_ADDR /metrics lacks %s", want)
+		}
 	}
 }

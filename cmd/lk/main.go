@@ -5,28 +5,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
-	"time"
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"lk"
-	"lk/gateway"
-	"lk/gateway/sandbox"
 	"lk/handlers"
-	"lk/store"
-	"lk/views"
 )
 
 func main() {
@@ -34,167 +22,64 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "lk:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
 
 // run starts the server and serves until ctx ends.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) > 1 && (args[1] == "-h" || args[1] == "-help" || args[1] == "--help") {
-		fmt.Fprintln(stdout, "lk: the resort's customer personal account. Configuration (environment):")
-		for _, v := range variables {
-			fmt.Fprintf(stdout, "  %-28s %s (default %q)\n", v.name, v.doc, v.def)
-		}
-		return nil
+	if done, err := parseArgs(args, stdout); done || err != nil {
+		return err
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
 	}
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	log := slog.New(slog.NewJSONHandler(stdout, &slog.HandlerOptions{Level: level}))
-
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-
-	gatewayURL := cfg.GatewayURL
-	sandboxURL := ""
-	if gatewayURL == "" {
-		sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox")})
-		if err != nil {
-			return fmt.Errorf("start sandbox: %w", err)
-		}
-		defer sb.Close()
-		ln, err := net.Listen("tcp", cfg.SandboxAddr)
-		if err != nil {
-			return fmt.Errorf("LK_SANDBOX_ADDR: listen on %s: %w", cfg.SandboxAddr, err)
-		}
-		srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
-		sandboxURL = "http://" + ln.Addr().String()
-		gatewayURL = sandboxURL + "/v1"
-		log.Info("running on the bundled sandbox gateway", "url", gatewayURL, "data", cfg.DataDir)
-	}
-
-	client, err := gateway.NewClient(gatewayURL,
-		gateway.WithTimeouts(cfg.ConnectTimeout, cfg.CallTimeout),
-		gateway.WithRegisterer(reg),
-		gateway.WithLogger(log.With("component", "gateway")),
-		gateway.WithLocation(cfg.Location),
-	)
+	build := readBuild()
+	log := newLogger(cfg.LogLevel, stdout)
+	log.Info("starting lk", build.attrs()...)
+	reg := newRegistry(build)
+	tp, stopTracing, err := startTracing(ctx, getenv, build, log)
 	if err != nil {
 		return err
 	}
+	defer stopTracing()
+	gatewayURL, sandboxURL, stopSandbox, err := startSandbox(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopSandbox()
+	client, err := newGatewayClient(cfg, gatewayURL, reg, tp, log)
+	if err != nil {
+		return err
+	}
+	st, closeStore, err := openStore(ctx, cfg, reg, log)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	health, err := handlers.NewHealth(reg)
+	if err != nil {
+		return err
+	}
+	go health.WatchProvider(ctx, client.Ping, providerCheckEvery, log.With("component", "gateway"))
+	h, err := newHandler(cfg, client, st, health, sandboxURL, reg, tp, log)
+	if err != nil {
+		return err
+	}
+	stopDebug, err := serveDebug(cfg.DebugAddr, reg, log)
+	if err != nil {
+		return err
+	}
+	defer stopDebug()
+	return serve(ctx, cfg, h, health, log)
+}
 
-	keys := cfg.CookieKeys
-	if len(keys) == 0 {
-		keys = []handlers.Key{handlers.RandomKey()}
-		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
-	}
-	// Shared state: in Redis for several instances, else in this process
-	// and the data folder.
-	var (
-		revoker   store.Revoker
-		once      store.Once
-		files     store.RefundFiles
-		moves     store.Moves
-		limiter   store.Limiter = store.NewMemoryLimiter()
-		storePing func(context.Context) error
-	)
-	if cfg.RedisURL != "" {
-		store.LogRedis(log)
-		rs, err := store.OpenRedis(cfg.RedisURL, reg)
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		if err := rs.CheckAtStart(ctx, log); err != nil {
-			return fmt.Errorf("LK_REDIS_URL: %w", err)
-		}
-		revoker, once, limiter, files, moves, storePing = rs, rs, rs, rs.Files(), rs, rs.Ping
-		log.Info("shared state in Redis")
-	} else {
-		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
-		if err != nil {
-			return err
-		}
-		defer fr.Close()
-		fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), time.Now)
-		if err != nil {
-			return err
-		}
-		defer fm.Close()
-		revoker, moves = fr, fm
-	}
-	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, revoker, time.Now)
-	if err != nil {
-		return err
-	}
-	static, err := fs.Sub(lk.Static, "static")
-	if err != nil {
-		return err
-	}
-	assets, err := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
-	if assets == nil {
-		return err
-	}
-	if err != nil {
-		log.Warn("pages are served without islands", "err", err)
-	}
-	e, err := handlers.New(handlers.Options{
-		Provider:  client,
-		Sessions:  sessions,
-		Limiter:   limiter,
-		Once:      once,
-		Files:     files,
-		Moves:     moves,
-		StorePing: storePing,
-		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
-			SandboxURL: sandboxURL},
-		Assets:         assets,
-		Static:         static,
-		Logger:         log,
-		Registry:       reg,
-		Gatherer:       reg,
-		Location:       cfg.Location,
-		Now:            cfg.Now,
-		CodeInterval:   cfg.CodeInterval,
-		TrustedProxies: cfg.TrustedProxies,
-	})
-	if err != nil {
-		return err
-	}
-
-	if cfg.DebugAddr != "" {
-		stopDebug, err := serveDebug(cfg.DebugAddr, log)
-		if err != nil {
-			return err
-		}
-		defer stopDebug()
-	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
-	}
-	var dr drain
-	srv := &http.Server{
-		Handler:           dr.readiness(e),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute, // refund documents over slow mobile links
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
-	log.Info("listening", "addr", "http://"+ln.Addr().String())
-
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, log)
+func newLogger(level string, w io.Writer) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level)) // checked by loadConfig
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
 }

@@ -292,11 +292,27 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 			return err
 		}
 	}
+	// Each statement is parsed once for the whole window: parsing it for
+	// every row cost more than the rows themselves.
+	st, err := prepare(ctx, tx,
+		`SELECT count(*) FROM hotel_days WHERE day = ?`,
+		`INSERT OR IGNORE INTO lessons(id, trainer, day, data) VALUES(?, ?, ?, ?)`,
+		`INSERT OR IGNORE INTO schedules(kind, facility, day, data) VALUES(?, ?, ?, ?)`,
+		`INSERT OR IGNORE INTO aqua_sessions(id, day, data) VALUES(?, ?, ?)`,
+		`INSERT OR IGNORE INTO hotel_days(day, data) VALUES(?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, s := range st {
+			s.Close()
+		}
+	}()
 	for i := range Window {
 		d := addDays(today, i)
 		dk := fmtDay(d)
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM hotel_days WHERE day = ?`, dk).Scan(&n); err != nil {
+		if err := st[0].QueryRowContext(ctx, dk).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -311,8 +327,7 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 					KindOfSport: sport, DateBeg: fmtDT(at(d, h, 0)), AgeGroupHigh: age,
 					FreePlaces: int(hash(id) % 9), Cost: cost,
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lessons(id, trainer, day, data) VALUES(?, ?, ?, ?)`,
-					id, tr.ID, dk, mustJSON(l)); err != nil {
+				if _, err := st[1].ExecContext(ctx, id, tr.ID, dk, mustJSON(l)); err != nil {
 					return err
 				}
 			}
@@ -332,8 +347,7 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 					}
 					sch.Details = append(sch.Details, gateway.TimetableHour{Hour: fmtISO(at(d, h, 0)), Status: st})
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO schedules(kind, facility, day, data) VALUES(?, ?, ?, ?)`,
-					kind, f.ID, dk, mustJSON(sch)); err != nil {
+				if _, err := st[2].ExecContext(ctx, kind, f.ID, dk, mustJSON(sch)); err != nil {
 					return err
 				}
 			}
@@ -352,8 +366,7 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 				}
 			}
 			a := gateway.AquaSession{SessionID: id, SessionTime: k.From, AvailableCount: count, Name: k.Name, EndTime: k.To}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO aqua_sessions(id, day, data) VALUES(?, ?, ?)`,
-				id, dk, mustJSON(a)); err != nil {
+			if _, err := st[3].ExecContext(ctx, id, dk, mustJSON(a)); err != nil {
 				return err
 			}
 		}
@@ -363,11 +376,27 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 		if hv%8 == 0 {
 			hd.Vacant, hd.Family = 0, 0 // fully booked
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO hotel_days(day, data) VALUES(?, ?)`, dk, mustJSON(hd)); err != nil {
+		if _, err := st[4].ExecContext(ctx, dk, mustJSON(hd)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// prepare prepares queries in tx, in their order; on an error none stays open.
+func prepare(ctx context.Context, tx *sql.Tx, queries ...string) ([]*sql.Stmt, error) {
+	var st []*sql.Stmt
+	for _, q := range queries {
+		s, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			for _, s := range st {
+				s.Close()
+			}
+			return nil, err
+		}
+		st = append(st, s)
+	}
+	return st, nil
 }
 
 // reseedDemo replaces the two seeded customers' orders by fresh ones

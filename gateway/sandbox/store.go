@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 )
 
@@ -105,13 +104,6 @@ CREATE TABLE IF NOT EXISTS refunds (
 	body        TEXT NOT NULL
 );
 `
-
-func (s *Sandbox) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("sandbox: schema: %w", err)
-	}
-	return nil
-}
 
 // inTx runs f in a transaction while holding the state lock.
 func (s *Sandbox) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"lk"
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+	"lk/store"
+	"lk/views"
+)
+
+// providerCheckEvery is how often the provider is checked in the
+// background, for /readyz and lk_provider_up; probes never call it.
+const providerCheckEvery = 15 * time.Second
+
+// startSandbox starts the bundled sandbox gateway when no provider is
+// configured, and answers the gateway's base URL, the sandbox's own URL
+// (empty with a real provider) and a function that stops it.
+func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, stop func(), err error) {
+	if cfg.GatewayURL != "" {
+		return cfg.GatewayURL, "", func() {}, nil
+	}
+	sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox")})
+	if err != nil {
+		return "", "", nil, fmt.Errorf("start sandbox: %w", err)
+	}
+	ln, err := net.Listen("tcp", cfg.SandboxAddr)
+	if err != nil {
+		sb.Close()
+		return "", "", nil, fmt.Errorf("LK_SANDBOX_ADDR: listen on %s: %w", cfg.SandboxAddr, err)
+	}
+	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	sandboxURL = "http://" + ln.Addr().String()
+	log.Info("running on the bundled sandbox gateway", "url", sandboxURL+"/v1", "data", cfg.DataDir)
+	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
+}
+
+func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (*gateway.Client, error) {
+	return gateway.NewClient(url,
+		gateway.WithTimeouts(cfg.ConnectTimeout, cfg.CallTimeout),
+		gateway.WithRegisterer(reg),
+		gateway.WithLogger(log.With("component", "gateway")),
+		gateway.WithLocation(cfg.Location),
+		gateway.WithTracerProvider(tp),
+	)
+}
+
+// stores is the shared state the handlers keep beyond a request.
+type stores struct {
+	revoker store.Revoker
+	once    store.Once // nil: in memory
+	files   store.RefundFiles
+	moves   store.Moves
+	limiter store.Limiter
+	ping    func(context.Context) error // nil: nothing shared to ask
+}
+
+// openStore opens the shared state: in Redis for several instances, else
+// in this process and the data folder. The returned function closes it.
+func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *slog.Logger) (stores, func(), error) {
+	if cfg.RedisURL != "" {
+		store.LogRedis(log)
+		rs, err := store.OpenRedis(cfg.RedisURL, reg)
+		if err != nil {
+			return stores{}, nil, err
+		}
+		if err := rs.CheckAtStart(ctx, log); err != nil {
+			rs.Close()
+			return stores{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
+		}
+		log.Info("shared state in Redis")
+		return stores{revoker: rs, once: rs, files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping},
+			func() { rs.Close() }, nil
+	}
+	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
+	if err != nil {
+		return stores{}, nil, err
+	}
+	fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), time.Now)
+	if err != nil {
+		fr.Close()
+		return stores{}, nil, err
+	}
+	return stores{revoker: fr, moves: fm, limiter: store.NewMemoryLimiter()},
+		func() { fm.Close(); fr.Close() }, nil
+}
+
+// newHandler builds the product's HTTP handler: sessions, assets, pages.
+func newHandler(cfg config, provider handlers.Provider, st stores, health *handlers.Health, sandboxURL string,
+	reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (http.Handler, error) {
+	keys := cfg.CookieKeys
+	if len(keys) == 0 {
+		keys = []handlers.Key{handlers.RandomKey()}
+		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
+	}
+	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.revoker, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	static, err := fs.Sub(lk.Static, "static")
+	if err != nil {
+		return nil, err
+	}
+	assets, err := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+	if assets == nil {
+		return nil, err
+	}
+	if err != nil {
+		log.Warn("pages are served without islands", "err", err)
+	}
+	return handlers.New(handlers.Options{
+		Provider: provider, Sessions: sessions, Limiter: st.limiter, Once: st.once, Files: st.files,
+		Moves: st.moves, StorePing: st.ping, Health: health, Tracer: tp,
+		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
+			SandboxURL: sandboxURL},
+		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
+		CodeInterval: cfg.CodeInterval, TrustedProxies: cfg.TrustedProxies,
+	})
+}
+
+// serve listens on LK_ADDR until ctx ends, then shuts down gracefully:
+// /readyz says 503 from the start of the shutdown, pages are still served
+// for LK_SHUTDOWN_DRAIN (while the balancer notices), then the listener
+// closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish.
+func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
+	}
+	var dr drain
+	srv := &http.Server{
+		Handler:           dr.readiness(h),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // refund documents over slow mobile links
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
+	health.SetServing(true)
+	log.Info("listening", "addr", "http://"+ln.Addr().String())
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	health.SetServing(false)
+	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, log)
+}

@@ -1,0 +1,290 @@
+package handlers_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"lk"
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+	"lk/store"
+	"lk/views"
+)
+
+// metrics is what the debug listener's /metrics shows of this app. A
+// request is counted after its answer is sent, so a probe goes first on the
+// same kept-alive connection: the server reads it only once the request
+// before it is done, counting included.
+func (a *app) metrics() string {
+	a.t.Helper()
+	a.get("/healthz")
+	families, err := a.reg.Gather()
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, f := range families {
+		if _, err := expfmt.MetricFamilyToText(&b, f); err != nil {
+			a.t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// opsApp is the app as cmd/lk wires it for operations: a watched provider
+// that can be stopped, traces into memory, and logs at debug.
+type opsApp struct {
+	*app
+	sbSrv  *httptest.Server
+	gw     *gateway.Client
+	health *handlers.Health
+	spans  *tracetest.InMemoryExporter
+}
+
+func newOpsApp(t *testing.T) *opsApp {
+	t.Helper()
+	runAlongside(t)
+	sb, err := sandbox.New(sandbox.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	sbSrv := httptest.NewServer(sb.Handler())
+	t.Cleanup(sbSrv.Close)
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	logs := &bytes.Buffer{}
+	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	reg := prometheus.NewRegistry()
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0), gateway.WithBreaker(0, 0),
+		gateway.WithLogger(log), gateway.WithTracerProvider(tp), gateway.WithRegisterer(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{t: time.Now()}
+	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	health, err := handlers.NewHealth(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, _ := fs.Sub(lk.Static, "static")
+	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+	e, err := handlers.New(handlers.Options{
+		Provider: gw, Sessions: sessions, Site: &views.Site{SandboxURL: sbSrv.URL}, Assets: assets, Static: static,
+		Logger: log, Now: clk.Now, Registry: reg, Health: health, Tracer: tp,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(e)
+	t.Cleanup(srv.Close)
+	health.SetServing(true)
+	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
+	a.client = a.newClient()
+	return &opsApp{app: a, sbSrv: sbSrv, gw: gw, health: health, spans: spans}
+}
+
+func (a *app) method(method, path string) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(method, a.srv.URL+path, nil)
+	return a.do(a.client, req)
+}
+
+// seriesOf counts the series of a metric family.
+func seriesOf(metrics, family string) int {
+	n := 0
+	for _, l := range strings.Split(metrics, "\n") {
+		if strings.HasPrefix(l, family+"{") {
+			n++
+		}
+	}
+	return n
+}
+
+// Any token a client sends as a method is counted as one "other" series
+// and answered 501 in Russian; a known method a route does not take is 405.
+func TestUnknownMethodsDoNotGrowTheMetrics(t *testing.T) {
+	a := newApp(t)
+	if r := a.method("FOO", "/login"); r.StatusCode != http.StatusNotImplemented || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
+		t.Fatalf("FOO /login: %d, want 501 with the Russian text\n%.300s", r.StatusCode, r.body)
+	}
+	before := seriesOf(a.metrics(), "lk_http_requests_total")
+	for i := range 100 {
+		m := fmt.Sprintf("X%dQ%d", i, rand.N(1_000_000))
+		if r := a.method(m, "/orders"); r.StatusCode != http.StatusNotImplemented {
+			t.Fatalf("%s /orders: %d, want 501", m, r.StatusCode)
+		}
+	}
+	m := a.metrics()
+	if after := seriesOf(m, "lk_http_requests_total"); after != before {
+		t.Errorf("lk_http_requests_total: %d series after 100 random methods, %d before", after, before)
+	}
+	if !strings.Contains(m, `lk_http_requests_total{method="other",route="unmatched",status="501"} 101`) {
+		t.Errorf("random methods not counted as one series:\n%s", m)
+	}
+	r := a.method(http.MethodDelete, "/login")
+	if r.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
+		t.Errorf("DELETE /login: %d, want 405 with the Russian text", r.StatusCode)
+	}
+}
+
+// /metrics is not on the public port: cmd/lk serves it on LK_DEBUG_ADDR.
+func TestNoPublicMetrics(t *testing.T) {
+	a := newApp(t)
+	if r := a.get("/metrics"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("public /metrics: %d, want 404", r.StatusCode)
+	}
+}
+
+// With the provider down, /readyz stays 200 (every instance would leave
+// the pool at once otherwise) and calls no provider; the lost provider
+// shows in the body, lk_provider_up and the Russian pages. Probes are
+// logged at debug only.
+func TestReadyWhileTheProviderIsDown(t *testing.T) {
+	a := newOpsApp(t)
+	a.signIn(a.client, demoPhone)
+	a.health.CheckProvider(t.Context(), a.gw.Ping, slog.New(slog.DiscardHandler))
+	if r := a.get("/readyz"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "provider: up") {
+		t.Fatalf("/readyz with the provider up: %d %q", r.StatusCode, r.body)
+	}
+	calls := a.sb.AllCalls()
+
+	a.sbSrv.Close()
+	a.health.CheckProvider(t.Context(), a.gw.Ping, slog.New(slog.DiscardHandler))
+	for range 3 {
+		if r := a.get("/readyz"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "provider: down") {
+			t.Fatalf("/readyz with the provider down: %d %q, want 200 saying so", r.StatusCode, r.body)
+		}
+	}
+	if r := a.get("/healthz"); r.StatusCode != http.StatusOK {
+		t.Errorf("/healthz: %d", r.StatusCode)
+	}
+	if got := a.sb.AllCalls(); fmt.Sprint(got) != fmt.Sprint(calls) {
+		t.Errorf("probes called the provider: %v, before %v", got, calls)
+	}
+	if m := a.metrics(); !strings.Contains(m, "lk_provider_up 0") {
+		t.Errorf("lk_provider_up is not 0 with the provider down:\n%s", m)
+	}
+	r := a.get("/orders")
+	if r.StatusCode != http.StatusServiceUnavailable || !strings.Contains(r.body, "Попробуйте позже") {
+		t.Errorf("/orders with the provider down: %d, want 503 with 'Попробуйте позже'\n%.500s", r.StatusCode, r.body)
+	}
+
+	a.health.SetServing(false)
+	if r := a.get("/readyz"); r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/readyz while shutting down: %d, want 503", r.StatusCode)
+	}
+	for _, line := range strings.Split(a.logs.String(), "\n") {
+		if strings.Contains(line, `"msg":"request"`) && strings.Contains(line, `"route":"/readyz"`) && !strings.Contains(line, `"level":"DEBUG"`) {
+			t.Errorf("probe logged above debug: %s", line)
+		}
+	}
+}
+
+// Every provider call carries the customer request's id, in a header the
+// provider sees and in the call's log line.
+func TestProviderCallsCarryTheRequestID(t *testing.T) {
+	a := newOpsApp(t)
+	seen := make(chan string, 16)
+	inner := a.sbSrv.Config.Handler
+	a.sbSrv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/getClientInfo") {
+			seen <- r.Header.Get(gateway.HeaderRequestID)
+		}
+		inner.ServeHTTP(w, r)
+	})
+	a.signIn(a.client, demoPhone)
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/", nil)
+	req.Header.Set("X-Request-Id", "req-25-home")
+	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+		t.Fatalf("/: %d", r.StatusCode)
+	}
+	found := false
+	for len(seen) > 0 {
+		if <-seen == "req-25-home" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the provider never saw the request's id")
+	}
+	logged := false
+	for _, line := range strings.Split(a.logs.String(), "\n") {
+		if strings.Contains(line, `"msg":"gateway call"`) && strings.Contains(line, `"call":"get client info"`) && strings.Contains(line, `"request_id":"req-25-home"`) {
+			logged = true
+		}
+	}
+	if !logged {
+		t.Errorf("no gateway log line with the request id:\n%s", a.logs.String())
+	}
+}
+
+// Each request is a server span, the parent of the provider calls made for
+// it, continuing the balancer's trace; no span carries a phone, a code or
+// a token.
+func TestRequestsAndProviderCallsAreTraced(t *testing.T) {
+	a := newOpsApp(t)
+	a.signIn(a.client, demoPhone)
+	code := a.code(demoPhone)
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/orders", nil)
+	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
+	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+		t.Fatalf("/orders: %d", r.StatusCode)
+	}
+	spans := a.spans.GetSpans()
+	var orders *tracetest.SpanStub
+	names := map[string]bool{}
+	for i, s := range spans {
+		names[s.Name] = true
+		if s.Name == "GET /orders" {
+			orders = &spans[i]
+		}
+		attrs := fmt.Sprint(s.Name, s.Attributes, s.Status)
+		for _, secret := range []string{demoPhone, demoPhone[1:], "900) 000", "code=" + code, `"` + code + `"`, "Bearer"} {
+			if strings.Contains(attrs, secret) {
+				t.Errorf("span %q carries %q: %s", s.Name, secret, attrs)
+			}
+		}
+	}
+	for _, want := range []string{"POST /login", "POST /login/code", "GET /orders", "gateway login", "gateway confirm login"} {
+		if !names[want] {
+			t.Errorf("no span %q among %v", want, names)
+		}
+	}
+	if orders == nil {
+		t.Fatal("no span of GET /orders")
+	}
+	if orders.SpanContext.TraceID().String() != traceID || orders.Parent.SpanID().String() != "00f067aa0ba902b7" {
+		t.Errorf("GET /orders did not continue the incoming trace: %v under %v", orders.SpanContext.TraceID(), orders.Parent.SpanID())
+	}
+	children := 0
+	for _, s := range spans {
+		if s.Parent.SpanID() == orders.SpanContext.SpanID() {
+			children++
+			if !strings.HasPrefix(s.Name, "gateway ") || s.SpanContext.TraceID() != orders.SpanContext.TraceID() {
+				t.Errorf("child of GET /orders: %q", s.Name)
+			}
+		}
+	}
+	if children < 5 {
+		t.Errorf("GET /orders has %d provider calls under it, want the five order lists", children)
+	}
+}

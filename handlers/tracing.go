@@ -1,0 +1,50 @@
+package handlers
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// traced makes each request an OpenTelemetry span, the parent of the
+// provider calls made for it, continuing a trace the balancer started
+// (W3C traceparent). Its name and attributes are the route, never the path
+// or the query: paths hold order ids, forms hold phones and codes. Without
+// a tracer it is not in the chain at all.
+func (s *Server) traced(next echo.HandlerFunc) echo.HandlerFunc {
+	if s.tracer == nil {
+		return next
+	}
+	return func(c *echo.Context) error {
+		r := c.Request()
+		ctx := propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		method := metricMethod(r.Method)
+		ctx, span := s.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(attribute.String("http.request.method", method)))
+		defer span.End()
+		if id, _ := c.Get(keyRequestID).(string); id != "" {
+			span.SetAttributes(attribute.String("lk.request_id", id))
+		}
+		c.SetRequest(r.WithContext(ctx))
+		err := next(c)
+		if err != nil {
+			// Answered here, inside the span, so the status below is the one
+			// the customer gets.
+			c.Echo().HTTPErrorHandler(c, err)
+		}
+		_, status := echo.ResolveResponseStatus(c.Response(), nil)
+		if route := c.Path(); route != "" && method != methodOther {
+			span.SetName(method + " " + route)
+			span.SetAttributes(attribute.String("http.route", route))
+		}
+		span.SetAttributes(attribute.Int("http.response.status_code", status))
+		if status >= 500 {
+			span.SetStatus(codes.Error, strconv.Itoa(status))
+		}
+		return nil
+	}
+}
