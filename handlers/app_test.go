@@ -83,6 +83,23 @@ func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
 
 func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
+	return newAppSetup(t, setup{wrap: wrap, gateway: opts})
+}
+
+// setup is what a test may change of the app: the provider, the gateway
+// client's options, the shared store (nil parts in memory) and the
+// server's own options.
+type setup struct {
+	wrap    func(handlers.Provider) handlers.Provider
+	gateway []gateway.Option
+	revoker store.Revoker
+	limiter store.Limiter
+	options func(*handlers.Options)
+}
+
+func newAppSetup(t testing.TB, su setup) *app {
+	t.Helper()
+	wrap, opts := su.wrap, su.gateway
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +114,13 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	clk := &clock{t: time.Now()}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
+	if su.revoker == nil {
+		su.revoker = store.NewMemoryRevoker(clk.Now)
+	}
+	if su.limiter == nil {
+		su.limiter = store.NewMemoryLimiter()
+	}
+	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", su.revoker, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +133,15 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	if wrap != nil {
 		provider = wrap(gw)
 	}
-	e, err := handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
+	o := handlers.Options{
+		Provider: provider, Sessions: sessions, Limiter: su.limiter,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now,
-	})
+	}
+	if su.options != nil {
+		su.options(&o)
+	}
+	e, err := handlers.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
