@@ -104,7 +104,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.sessions.knownDevice(c.Request(), phone)
-	rules := s.codeRules(phone, c.RealIP(), known)
+	rules := s.codeRules(phone, limitAddress(c.RealIP()), known)
 	ipKey := rules[len(rules)-1].Key
 	if !known { // a code the owner just asked for is not replaced at once
 		wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
@@ -409,13 +409,13 @@ func refusal(errs views.Errors, retry time.Duration) answer {
 	return a
 }
 
-// refused counts and logs a limit's refusal, and sets Retry-After.
+// refused counts and logs a limit's refusal, and sets Retry-After: every
+// 429 says when to come back, a second at least.
 func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
-	if r.RetryAfter > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
-	}
+	r.RetryAfter = max(r.RetryAfter, time.Second)
+	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }
 
 // attempt counts and logs a sign-in step: masked phone and outcome, never a code or token.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"lk/store"
@@ -96,6 +97,24 @@ func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
 		{Name: "phone_window", Key: "codes:" + class(known) + ":" + phone, Max: codesPerWindow, Window: codesWindow},
 		{Name: "ip_window", Key: "ip:" + ip, Max: requestsPerIP, Window: ipWindow},
 	}
+}
+
+// limitAddress is what the per-IP limit counts for the client address ip:
+// an IPv4 address, or the /64 of an IPv6 one, which is one customer's
+// network (a provider hands out at least a /64, and every address in it is
+// the customer's to use), so that changing addresses inside it is no new
+// allowance.
+func limitAddress(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.WithZone("").Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
 
 // entryRules are taken before auth/loginConfirm.
