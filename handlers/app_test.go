@@ -28,6 +28,7 @@ import (
 const (
 	demoPhone  = "79000000000"
 	otherPhone = "79000000001"
+	publicURL  = "https://lk.example.ru" // where the tests' customers reach the account
 )
 
 // clock is a settable time for the limits.
@@ -136,7 +137,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now,
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, PublicURL: publicURL,
 	}
 	if su.options != nil {
 		su.options(&o)

@@ -98,7 +98,7 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		if c.Scheme() == "https" {
+		if s.scheme(c) == "https" {
 			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 		}
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -63,9 +64,15 @@ type Options struct {
 	// CodeInterval is how long a phone waits between SMS codes;
 	// CodeInterval (60 s) when 0.
 	CodeInterval time.Duration
-	// TrustedProxies may set X-Forwarded-For; without them the client's
-	// address is the connection's, so the per-IP limit cannot be dodged.
+	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto;
+	// without them the client's address is the connection's, so the
+	// per-IP limit cannot be dodged, and the scheme is the connection's.
 	TrustedProxies []*net.IPNet
+	// PublicURL is where customers reach the account, such as
+	// https://lk.example.ru: every absolute URL the server writes (the
+	// calendar file's link to the order) starts with it, never with the
+	// request's Host, which anyone can set. Empty means http://localhost.
+	PublicURL string
 }
 
 // Server is the personal account's HTTP handler.
@@ -91,6 +98,8 @@ type Server struct {
 	now       func() time.Time
 	metrics   *metrics
 	gatherer  prometheus.Gatherer
+	trusted   []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
+	publicURL string       // without a trailing slash
 }
 
 // New builds the echo instance with every route and middleware.
@@ -101,7 +110,10 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
-		interval: o.CodeInterval,
+		interval: o.CodeInterval, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
+	}
+	if s.publicURL == "" {
+		s.publicURL = "http://localhost"
 	}
 	if s.limits == nil {
 		s.limits = store.NewMemoryLimiter()
@@ -165,3 +177,40 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	}
 	return p
 }
+
+// scheme is the scheme the customer used: https over TLS, or what a
+// trusted reverse proxy says in X-Forwarded-Proto; anyone else's word for
+// it is not taken, so a plain-http client cannot make the server claim
+// https (and send HSTS, say).
+func (s *Server) scheme(c *echo.Context) string {
+	r := c.Request()
+	if r.TLS != nil {
+		return "https"
+	}
+	if s.fromTrustedProxy(r.RemoteAddr) {
+		proto, _, _ := strings.Cut(r.Header.Get(echo.HeaderXForwardedProto), ",")
+		if strings.EqualFold(strings.TrimSpace(proto), "https") {
+			return "https"
+		}
+	}
+	return "http"
+}
+
+// fromTrustedProxy tells whether the connection comes from a configured
+// reverse proxy.
+func (s *Server) fromTrustedProxy(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	for _, n := range s.trusted {
+		if ip != nil && n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// absolute is path as a URL customers can follow from outside the site.
+func (s *Server) absolute(path string) string { return s.publicURL + path }

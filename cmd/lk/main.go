@@ -161,6 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Location:       cfg.Location,
 		CodeInterval:   cfg.CodeInterval,
 		TrustedProxies: cfg.TrustedProxies,
+		PublicURL:      cfg.PublicURL,
 	})
 	if err != nil {
 		return err
