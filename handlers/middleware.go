@@ -98,6 +98,14 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
+		// No page of the account needs a device feature; no other site's
+		// window may hold a handle on ours (so it cannot be navigated or
+		// read through window.opener); no other site may embed our answers
+		// (a ticket PDF, an image) in its own pages. Our own pages, the
+		// manifest, the worker and the documents are all same-origin.
+		h.Set("Permissions-Policy", "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		if s.scheme(c) == "https" {
 			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 		}
