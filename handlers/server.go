@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -73,33 +74,37 @@ type Options struct {
 	// calendar file's link to the order) starts with it, never with the
 	// request's Host, which anyone can set. Empty means http://localhost.
 	PublicURL string
+	// FormBodyTime is how long a small form's body may take to arrive
+	// after its headers; 10 s when 0. Refund documents get longer.
+	FormBodyTime time.Duration
 }
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw        Provider // for readiness only; the handlers use their own part:
-	account   accountProvider
-	lessons   lessonProvider
-	rents     rentProvider
-	aqua      aquaProvider
-	hotel     hotelProvider
-	sessions  *Sessions
-	limits    store.Limiter
-	interval  time.Duration
-	once      store.Once
-	files     store.RefundFiles
-	moves     store.Moves
-	storePing func(context.Context) error
-	site      *views.Site
-	assets    *views.Assets
-	static    fs.FS
-	log       *slog.Logger
-	loc       *time.Location
-	now       func() time.Time
-	metrics   *metrics
-	gatherer  prometheus.Gatherer
-	trusted   []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
-	publicURL string       // without a trailing slash
+	gw           Provider // for readiness only; the handlers use their own part:
+	account      accountProvider
+	lessons      lessonProvider
+	rents        rentProvider
+	aqua         aquaProvider
+	hotel        hotelProvider
+	sessions     *Sessions
+	limits       store.Limiter
+	interval     time.Duration
+	once         store.Once
+	files        store.RefundFiles
+	moves        store.Moves
+	storePing    func(context.Context) error
+	site         *views.Site
+	assets       *views.Assets
+	static       fs.FS
+	log          *slog.Logger
+	loc          *time.Location
+	now          func() time.Time
+	metrics      *metrics
+	gatherer     prometheus.Gatherer
+	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
+	publicURL    string       // without a trailing slash
+	formBodyTime time.Duration
 }
 
 // New builds the echo instance with every route and middleware.
@@ -112,6 +117,7 @@ func New(o Options) (*echo.Echo, error) {
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
 		interval: o.CodeInterval, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
+	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
 	if s.publicURL == "" {
 		s.publicURL = "http://localhost"
 	}
