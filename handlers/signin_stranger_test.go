@@ -16,7 +16,11 @@ import (
 // limit of 3 would have turned into a day's lock) leave the owner's browser
 // free to sign in.
 func TestStrangersCodeNeverCountsAgainstTheOwner(t *testing.T) {
-	a := newApp(t)
+	t.Run("memory", func(t *testing.T) { strangersCode(t, newApp(t)) })
+	t.Run("redis", func(t *testing.T) { strangersCode(t, newAppSetup(t, setup{limiter: openRedis(t, startRedis(t))})) })
+}
+
+func strangersCode(t *testing.T, a *app) {
 	a.signIn(a.client, demoPhone) // the owner's browser, now known
 	a.post("/logout", nil)
 	stranger := a.newClient()
