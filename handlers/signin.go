@@ -262,8 +262,8 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 				wait, _ := s.newCodeWait(ctx, p.Phone, known)
 				r.RetryAfter = max(wait, time.Second)
 			}
-			if replaced {
-				r.Message = msgCodeReplaced
+			if replaced { // the strangers' limit, not the owner's: a code of his own helps
+				r.Message = msgCodeAskAgain
 			}
 			s.refused(c, "code_confirm", p.Phone, r)
 			res := confirmResult{status: http.StatusTooManyRequests, retry: r.RetryAfter}

@@ -52,3 +52,38 @@ func strangersCode(t *testing.T, a *app) {
 	a.clock.Add(61 * time.Second)
 	a.signIn(a.client, demoPhone)
 }
+
+// Strangers who spent their day's wrong entries and then replace the
+// owner's code: the owner's entry meets the strangers' lock, is told to
+// ask for a code of his own, and that code signs him in.
+func TestStrangersLockedDayDoesNotLockTheOwner(t *testing.T) {
+	a := newApp(t)
+	a.signIn(a.client, demoPhone) // the owner's browser, now known
+	a.post("/logout", nil)
+	stranger := a.newClient()
+	for range 3 { // 3 codes × 3 wrong entries: more than the strangers' 7 a day
+		a.clock.Add(61 * time.Second)
+		if r := a.postWith(stranger, "/login", url.Values{"phone": {demoPhone}}, nil); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("stranger's code request: %d", r.StatusCode)
+		}
+		for _, c := range wrongCodes(a.code(demoPhone), 3) {
+			a.postWith(stranger, "/login/code", url.Values{"code": {c}}, nil)
+		}
+	}
+	a.clock.Add(61 * time.Second)
+	a.post("/login", url.Values{"phone": {demoPhone}})
+	owners := a.code(demoPhone)
+	a.clock.Add(61 * time.Second)
+	a.postWith(stranger, "/login", url.Values{"phone": {demoPhone}}, nil)
+	r := a.post("/login/code", url.Values{"code": {owners}})
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" ||
+		!strings.Contains(r.text("#error-summary"), "Запросите код ещё раз") {
+		t.Fatalf("the owner's entry after the strangers' lock: %d %q", r.StatusCode, r.text("#error-summary"))
+	}
+	if r := a.post("/login/resend", nil); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the owner's new code: %d %q", r.StatusCode, r.text("#error-summary"))
+	}
+	if r := a.post("/login/code", url.Values{"code": {a.code(demoPhone)}}); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("the owner with a code of his own: %d %q", r.StatusCode, r.text("main"))
+	}
+}
