@@ -7,7 +7,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench rolling-restart deps test generate islands templ vet unit vitest e2e clean
+.PHONY: run build bench rolling-restart deps test generate islands templ vet unit vitest e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox at http://localhost:8080
 run: generate
@@ -63,6 +63,12 @@ vitest: $(NODE_MODULES)
 
 e2e: deps bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
+
+## e2e-midnight: the browser tests that depend on the day, with the server's and the browser's clocks at 23:59 and at 00:01 Moscow time (the coming midnight), the browser in a zone already on the next day, then in one still on the day before
+MIDNIGHT_SPECS := e2e/transfer.spec.ts e2e/rent-move.spec.ts e2e/refund.spec.ts e2e/account.spec.ts e2e/gate.spec.ts
+e2e-midnight: deps bin/lk $(NODE_MODULES)
+	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date +%FT23:59:00+03:00) LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
+	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date -d tomorrow +%FT00:01:00+03:00) LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
 
 clean:
 	rm -rf bin static/dist

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// One method per call of SPEC §7. Errors: ErrUnavailable, ErrMalformed,
+// One method per call of the provider. Errors: ErrUnavailable, ErrMalformed,
 // ErrNotFound, ErrUnauthorized (wrapped) or *ProviderError.
 //
 // Single-order fetches check that the order that came back is the one asked
@@ -463,7 +463,7 @@ func (c *Client) HotelOrder(ctx context.Context, userID, orderID string) (HotelO
 	return *a.CurrentOrder, nil
 }
 
-// CancelHotelOrder cancels a hotel order (a form post, SPEC §7).
+// CancelHotelOrder cancels a hotel order (a form post).
 func (c *Client) CancelHotelOrder(ctx context.Context, orderID string) error {
 	return c.do(ctx, call{op: "cancel hotel order", method: http.MethodPost, path: "hotel/cancelOrder",
 		form: url.Values{"OrderId": {orderID}}, emptyOK: true}, nil, nil)
@@ -485,7 +485,7 @@ func (c *Client) HotelDates(ctx context.Context, from, to time.Time) ([]HotelDay
 }
 
 // PushReservation moves a hotel order to new dates and returns the
-// provider's message, if it gave one (SPEC §8: shown on success).
+// provider's message, if it gave one (shown on success).
 func (c *Client) PushReservation(ctx context.Context, r PushReservationRequest) (string, error) {
 	a, err := doAs[Answer](ctx, c, call{op: "push reservation", method: http.MethodPost, path: "hotel/pushReservation", json: r}, nil)
 	return a.Message, err

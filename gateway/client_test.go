@@ -86,7 +86,7 @@ func jsonEqual(t *testing.T, got []byte, want string) {
 
 var day = time.Date(2026, 11, 21, 0, 0, 0, 0, ResortLocation())
 
-// TestRequestEncoding proves how every call of SPEC §7 goes over the wire.
+// TestRequestEncoding proves how every call of the provider goes over the wire.
 func TestRequestEncoding(t *testing.T) {
 	const ok = `{"success":true}`
 	type tc struct {

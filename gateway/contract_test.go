@@ -270,7 +270,7 @@ func (ct *checkingTransport) count(op string) int {
 // ---- tests ----
 
 // TestContractDocument: the document is valid OpenAPI 3.1 (examples
-// included), names every call of SPEC §7 once, and its operation ids are the
+// included), names every call of the provider once, and its operation ids are the
 // client's method names.
 func TestContractDocument(t *testing.T) {
 	loader := openapi3.NewLoader()
@@ -310,7 +310,7 @@ func TestContractDocument(t *testing.T) {
 	want := slices.Clone(spec7)
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("paths differ from SPEC §7:\n got %q\nwant %q", got, want)
+		t.Errorf("paths differ from the provider's calls:\n got %q\nwant %q", got, want)
 	}
 	for _, p := range []string{"/hotel/cancelOrder", "/hotel/getDates"} {
 		rb := doc.Paths.Value(p).Post.RequestBody.Value
@@ -320,7 +320,7 @@ func TestContractDocument(t *testing.T) {
 	}
 }
 
-// spec7 is the call table of SPEC §7.
+// spec7 is the provider's table of calls.
 var spec7 = []string{
 	"POST auth/login2f", "POST auth/loginConfirm", "GET auth/getClientInfo", "PUT auth/clientEditInfo",
 	"POST reg/registration",
@@ -466,9 +466,19 @@ const demoPhone = "79000000000"
 // TestContractSandbox drives every call of the contract through the gateway
 // client against the sandbox, as the demo customer, validating each request
 // and answer on the wire.
+// The sandbox's answers have the documented shape, with its clock a minute
+// before and a minute after midnight at the resort, so the calls of "today"
+// are asked on both sides of it.
 func TestContractSandbox(t *testing.T) {
+	msk := gateway.ResortLocation()
+	for _, now := range []time.Time{time.Date(2026, 11, 23, 23, 59, 0, 0, msk), time.Date(2026, 11, 24, 0, 1, 0, 0, msk)} {
+		t.Run(now.Format("15:04"), func(t *testing.T) { contractSandbox(t, now) })
+	}
+}
+
+func contractSandbox(t *testing.T, now time.Time) {
 	c := loadContract(t, true)
-	s, err := sandbox.New(sandbox.Config{})
+	s, err := sandbox.New(sandbox.Config{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +495,7 @@ func TestContractSandbox(t *testing.T) {
 	}
 	ctx := t.Context()
 	loc := gateway.ResortLocation()
-	today := gateway.Day(time.Now(), loc)
+	today := gateway.Day(now, loc)
 
 	// must fails the test on an error that is not the provider saying no:
 	// a refusal is a valid answer too, and its shape was checked on the wire.
@@ -561,7 +571,7 @@ func TestContractSandbox(t *testing.T) {
 			}
 			for _, n := range tt {
 				when, _ := gateway.ParseDateTime(n.DateBeg, loc)
-				if n.KindOfSport != l.KindOfSport || when.Equal(start) || n.FreePlaces < 1 || !when.After(time.Now()) {
+				if n.KindOfSport != l.KindOfSport || when.Equal(start) || n.FreePlaces < 1 || !when.After(now) {
 					continue
 				}
 				newID, err := cl.ChangeLesson(ctx, gateway.ChangeLessonRequest{
@@ -627,7 +637,7 @@ func TestContractSandbox(t *testing.T) {
 		t.Error("no pavilion rent that can be moved")
 	}
 	if pavs, err = cl.PavilionOrders(ctx, guid); must("pavilion orders", err) {
-		active := activeRents(pavs, func(o gateway.PavilionOrder) (string, bool) { return o.HourBeg, o.CanCancel }, loc)
+		active := activeRents(pavs, func(o gateway.PavilionOrder) (string, bool) { return o.HourBeg, o.CanCancel }, today, loc)
 		if len(active) > 0 {
 			p := pavs[active[0]]
 			f := form
@@ -676,7 +686,7 @@ func TestContractSandbox(t *testing.T) {
 		t.Error("no celebration-room rent that can be moved")
 	}
 	if rooms, err = cl.RoomOrders(ctx, guid); must("room orders", err) {
-		active := activeRents(rooms, func(o gateway.RoomOrder) (string, bool) { return o.HourBeg, o.CanCancel }, loc)
+		active := activeRents(rooms, func(o gateway.RoomOrder) (string, bool) { return o.HourBeg, o.CanCancel }, today, loc)
 		if len(active) > 0 {
 			r := rooms[active[0]]
 			must("cancel room rent", cl.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: r.RentID(), Amount: r.Amount}))
@@ -925,8 +935,7 @@ func startsAfter(s string, today time.Time, loc *time.Location) bool {
 }
 
 // activeRents lists the indexes of rents that start after today and may be canceled.
-func activeRents[T any](list []T, f func(T) (string, bool), loc *time.Location) []int {
-	today := gateway.Day(time.Now(), loc)
+func activeRents[T any](list []T, f func(T) (string, bool), today time.Time, loc *time.Location) []int {
 	var out []int
 	for i, o := range list {
 		beg, can := f(o)

@@ -47,15 +47,6 @@ func ParseDateTime(s string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("gateway: date-time %q: want dd.mm.yyyy hh:mm:ss", s)
 }
 
-// ParseDate reads "dd.mm.yyyy" (the profile's birthday, dates in queries).
-func ParseDate(s string, loc *time.Location) (time.Time, error) {
-	t, err := time.ParseInLocation(LayoutDate, strings.TrimSpace(s), orResort(loc))
-	if err != nil {
-		return time.Time{}, fmt.Errorf("gateway: date %q: want dd.mm.yyyy", s)
-	}
-	return t, nil
-}
-
 // ParseDay reads a day a customer chose in a form: "yyyy-mm-dd" (what
 // <input type="date"> sends) or "dd.mm.yyyy" (what a person types).
 func ParseDay(s string, loc *time.Location) (time.Time, error) {

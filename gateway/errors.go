@@ -27,7 +27,7 @@ var (
 
 // ProviderError is the provider saying no: success:false with errorMessage,
 // or hasErrors:true with responseDescription. Message is the provider's own
-// text (Russian, meant for the customer) and may be empty; SPEC §8 says which
+// text (Russian, meant for the customer) and may be empty; each page says which
 // fallback a page shows then.
 type ProviderError struct {
 	Op      string // the call, e.g. "get aqua orders"

@@ -10,13 +10,18 @@ import (
 	"unicode"
 )
 
-// Pure rules of SPEC §4 and §5. Nothing here reads the clock: callers pass
-// now. Calendar dates are compared in the resort's zone (ResortLocation),
-// whatever zone the times come in.
+// Pure rules on orders. Nothing here reads the clock: callers pass
+// now, read in the resort's zone (the configured one, e.g. time.Now().In(loc)).
+// "Today", the current hour and a date's weekday are taken in the zone of the
+// times passed: now for today, the window's own ends for a window, the
+// customer's day for a day. So one zone, the caller's, decides every date.
+
+// today is the calendar day of t in t's own zone.
+func today(t time.Time) time.Time { return Day(t, t.Location()) }
 
 // ---- statuses ----
 
-// StatusLabel is an order's status (SPEC §2).
+// StatusLabel is an order's status.
 func StatusLabel(canceled, paid bool) string {
 	switch {
 	case canceled:
@@ -28,7 +33,7 @@ func StatusLabel(canceled, paid bool) string {
 	}
 }
 
-// TicketStatusSuffix is the note after a water-park ticket (SPEC §2).
+// TicketStatusSuffix is the note after a water-park ticket.
 func TicketStatusSuffix(status string) string {
 	switch status {
 	case TicketRefunded:
@@ -42,7 +47,7 @@ func TicketStatusSuffix(status string) string {
 
 // CanShowDocument tells whether the ticket or voucher button is shown: never
 // for a canceled order, and for the water park not while a ticket awaits
-// payment (SPEC §4). Pass nil tickets for a hotel order.
+// payment. Pass nil tickets for a hotel order.
 func CanShowDocument(canceled bool, tickets []Ticket) bool {
 	if canceled {
 		return false
@@ -122,14 +127,14 @@ func (o HotelOrder) Ref(loc *time.Location) OrderRef {
 }
 
 // SplitActiveHistory splits orders into active (start ascending) and history
-// (start descending), SPEC §2.
+// (start descending).
 //
 // An order is active when it is not canceled and it has not ended before
 // today: its end (or its start, when it has no end) falls on today or later
 // in the resort's calendar. So a lesson earlier today is still active (the
 // customer may be looking for it), and so is a hotel stay in progress.
 func SplitActiveHistory(refs []OrderRef, now time.Time) (active, history []OrderRef) {
-	today := Day(now, nil)
+	today := today(now)
 	for _, r := range refs {
 		last := r.Start
 		if r.End.After(last) {
@@ -163,11 +168,11 @@ const (
 	RefundModeration
 )
 
-// RefundMode says how an order starting at start is refunded at now
-// (SPEC §1, §4): direct while the start date is still ahead, moderation when
+// RefundMode says how an order starting at start is refunded at now:
+// direct while the start date is still ahead, moderation when
 // it is today or past. An unknown (zero) start means moderation.
 func RefundMode(start, now time.Time) RefundKind {
-	if !start.IsZero() && Day(start, nil).After(Day(now, nil)) {
+	if !start.IsZero() && Day(start, now.Location()).After(today(now)) {
 		return RefundDirect
 	}
 	return RefundModeration
@@ -178,26 +183,29 @@ func RefundMode(start, now time.Time) RefundKind {
 // TransferWindow is the range of dates a lesson, pavilion, room or hotel
 // booking can move to: today to the same day next month, both included.
 func TransferWindow(now time.Time) (from, to time.Time) {
-	from = Day(now, nil)
+	from = today(now)
 	return from, from.AddDate(0, 1, 0)
 }
 
 // AquaTransferWindow is the range for water-park tickets: today to 30 days
 // ahead, both included.
 func AquaTransferWindow(now time.Time) (from, to time.Time) {
-	from = Day(now, nil)
+	from = today(now)
 	return from, from.AddDate(0, 0, 30)
 }
 
-// InWindow tells whether t's calendar date lies within from..to, both included.
+// InWindow tells whether t's calendar date lies within from..to, both
+// included, in from's zone.
 func InWindow(t, from, to time.Time) bool {
-	d := Day(t, nil)
-	return !d.Before(Day(from, nil)) && !d.After(Day(to, nil))
+	loc := from.Location()
+	d := Day(t, loc)
+	return !d.Before(Day(from, loc)) && !d.After(Day(to, loc))
 }
 
-// IsWeekend tells whether t falls on a Saturday or Sunday at the resort.
+// IsWeekend tells whether t falls on a Saturday or Sunday in t's zone (a
+// resort's day, read in the resort's zone).
 func IsWeekend(t time.Time) bool {
-	switch t.In(ResortLocation()).Weekday() {
+	switch t.Weekday() {
 	case time.Saturday, time.Sunday:
 		return true
 	}
@@ -208,20 +216,20 @@ func IsWeekend(t time.Time) bool {
 type WindowError struct{ From, To time.Time }
 
 func (e *WindowError) Error() string {
-	return "Выберите дату с " + FormatDate(e.From, nil) + " по " + FormatDate(e.To, nil) + "."
+	return "Выберите дату с " + FormatDate(e.From, e.From.Location()) + " по " + FormatDate(e.To, e.To.Location()) + "."
 }
 
 // CheckWindow is InWindow as an error for the customer.
 func CheckWindow(day, from, to time.Time) error {
 	if !InWindow(day, from, to) {
-		return &WindowError{From: Day(from, nil), To: Day(to, nil)}
+		return &WindowError{From: today(from), To: Day(to, from.Location())}
 	}
 	return nil
 }
 
 // CheckAquaDate checks a move of water-park tickets for original to
 // candidate at now: within the water-park window, and a weekday ticket only
-// to a weekday, a weekend ticket only to a weekend day (SPEC §5, the intended
+// to a weekday, a weekend ticket only to a weekend day (the intended
 // rule, which the original enforced badly).
 func CheckAquaDate(original, candidate, now time.Time) error {
 	from, to := AquaTransferWindow(now)
@@ -271,8 +279,8 @@ func MovableTickets(tickets []Ticket) []Ticket {
 	return out
 }
 
-// CheckSession checks a move of tickets to session on date at now
-// (SPEC §5): VIP tickets only to VIP sessions and others only to others; not
+// CheckSession checks a move of tickets to session on date at now:
+// VIP tickets only to VIP sessions and others only to others; not
 // to a past day; today only to sessions whose end hour is later than the
 // current hour; and only when the session has a place for every ticket.
 func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCount int) error {
@@ -284,12 +292,12 @@ func CheckSession(s AquaSession, ticketsVIP bool, date, now time.Time, ticketCou
 	case !ticketsVIP && IsVIP(s.Name):
 		return ErrSessionRegular
 	}
-	day, today := Day(date, nil), Day(now, nil)
+	day, today := Day(date, now.Location()), today(now)
 	switch {
 	case day.Before(today):
 		return ErrSessionOver
 	case day.Equal(today):
-		if end, ok := sessionEndHour(s.EndTime); !ok || end <= now.In(ResortLocation()).Hour() {
+		if end, ok := sessionEndHour(s.EndTime); !ok || end <= now.Hour() {
 			return ErrSessionOver
 		}
 	}
@@ -305,8 +313,8 @@ var ErrSameSession = &RuleError{"Билеты уже оформлены на э�
 // SameSession tells whether s on date is the session order's tickets are
 // for: the same day and start time, of the same class (VIP or not).
 func SameSession(order AquaOrder, s AquaSession, date time.Time) bool {
-	start, err := ParseDateTime(order.DateBeg, nil)
-	if err != nil || !Day(start, nil).Equal(Day(date, nil)) {
+	start, err := ParseDateTime(order.DateBeg, date.Location())
+	if err != nil || !today(start).Equal(today(date)) {
 		return false
 	}
 	return start.Format("15:04") == strings.TrimSpace(s.SessionTime) && IsVIP(s.Name) == TicketsVIP(order.Tickets)
@@ -328,7 +336,7 @@ func sessionEndHour(s string) (int, bool) {
 
 // ---- rule errors ----
 
-// RuleError is a customer's choice that breaks a rule of SPEC §5. Its text
+// RuleError is a customer's choice that breaks a rule of a move. Its text
 // is the one the customer sees.
 type RuleError struct{ msg string }
 
@@ -370,8 +378,8 @@ func moneyEqual(a, b float64) bool { return math.Abs(a-b) < 0.005 }
 
 // ---- time-slot moves (pavilion, celebration room) ----
 
-// CheckSlotPeriod checks a move of a rent to the hours from..to of schedule s
-// (SPEC §5). from and to are the starts of the first and the last hour
+// CheckSlotPeriod checks a move of a rent to the hours from..to of schedule s.
+// from and to are the starts of the first and the last hour
 // chosen, both included, so from == to is one hour. Every hour must be listed
 // and free, and the hours times s.Cost must equal amount, the order's total.
 func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
@@ -402,8 +410,8 @@ func CheckSlotPeriod(s Schedule, from, to time.Time, amount float64) error {
 	return nil
 }
 
-// CheckSlotMove checks a move as the form posts it (DESIGN "Order
-// actions"): from is the start of the first hour and end the time the last
+// CheckSlotMove checks a move as the form posts it: from is the start of
+// the first hour and end the time the last
 // hour ends, so 10:00..12:00 is the two hours 10 and 11. An end before the
 // start, or equal to it, is refused before the hours are looked at.
 func CheckSlotMove(s Schedule, from, end time.Time, amount float64) error {
@@ -424,8 +432,7 @@ func SlotEnd(last time.Time) time.Time { return last.Add(time.Hour) }
 
 // ---- hotel ----
 
-// HotelDayAvailable tells whether a night has the order's rooms free
-// (SPEC §5).
+// HotelDayAvailable tells whether a night has the order's rooms free.
 func HotelDayAvailable(day HotelDay, rooms, familyRooms int) bool {
 	return day.Vacant >= rooms && day.Family >= familyRooms
 }
@@ -455,12 +462,13 @@ func HotelDayKey(d HotelDay) string {
 	return p
 }
 
-// CheckHotelRange checks a move of order to check-in start and check-out end
-// (SPEC §4): end after start; each night from start up to (not including)
+// CheckHotelRange checks a move of order to check-in start and check-out end:
+// end after start; each night from start up to (not including)
 // end listed in days and available; and the nights' price (price × rooms +
 // priceFamily × family rooms) equal to the order's room amount.
 func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) error {
-	s, e := Day(start, nil), Day(end, nil)
+	loc := start.Location()
+	s, e := Day(start, loc), Day(end, loc)
 	switch {
 	case e.Before(s):
 		return ErrRangeReversed
@@ -474,7 +482,7 @@ func CheckHotelRange(days []HotelDay, start, end time.Time, order HotelOrder) er
 	rooms, family := HotelRooms(order)
 	var total float64
 	for d := s; d.Before(e); d = d.AddDate(0, 0, 1) {
-		day, ok := byDate[FormatISODate(d, nil)]
+		day, ok := byDate[FormatISODate(d, loc)]
 		if !ok || !HotelDayAvailable(day, rooms, family) {
 			return ErrDayUnavailable
 		}
@@ -494,7 +502,7 @@ var (
 	ErrSameLesson = &RuleError{"Вы уже записаны на это занятие."}
 )
 
-// CheckLesson tells whether a booking can move to lesson l (SPEC §5): the
+// CheckLesson tells whether a booking can move to lesson l: the
 // same kind of sport, and not the lesson at the booking's own date and time.
 func CheckLesson(current LessonOrder, l Lesson) error {
 	if !strings.EqualFold(strings.TrimSpace(l.KindOfSport), strings.TrimSpace(current.KindOfSport)) {

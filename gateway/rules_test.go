@@ -144,12 +144,25 @@ func TestSplitActiveHistory(t *testing.T) {
 	if got, want := ids(history), []string{"canceled", "yesterday", "last year", "no date"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("history %q, want %q", got, want)
 	}
-	// Today is the resort's today: 22:30 UTC on the 20th is already the 21st in Moscow.
-	active, _ = SplitActiveHistory([]OrderRef{ref("x", at(2026, 11, 20, 23, 0), time.Time{})},
-		time.Date(2026, 11, 20, 22, 30, 0, 0, time.UTC))
-	if len(active) != 0 {
-		t.Errorf("an order of the resort's yesterday is active")
+	// Today is the day in now's zone, the configured one: 22:30 UTC on the
+	// 20th is already the 21st in Moscow, still the 20th in New York.
+	x := []OrderRef{ref("x", at(2026, 11, 20, 23, 0), time.Time{})}
+	instant := time.Date(2026, 11, 20, 22, 30, 0, 0, time.UTC)
+	if active, _ = SplitActiveHistory(x, instant.In(ResortLocation())); len(active) != 0 {
+		t.Errorf("Moscow: an order of yesterday is active")
 	}
+	if active, _ = SplitActiveHistory(x, instant.In(zone(t, "America/New_York"))); len(active) != 1 {
+		t.Errorf("New York: an order of today is not active")
+	}
+}
+
+func zone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
 }
 
 func TestRefundMode(t *testing.T) {
@@ -172,6 +185,10 @@ func TestRefundMode(t *testing.T) {
 		if got := RefundMode(tt.start, now); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+	// In New York both are the 21st (07:00 and 16:30): the start is today.
+	if got := RefundMode(time.Date(2026, 11, 21, 21, 30, 0, 0, time.UTC), now.In(zone(t, "America/New_York"))); got != RefundModeration {
+		t.Errorf("New York: %v, want moderation", got)
 	}
 }
 
@@ -205,6 +222,19 @@ func TestTransferWindows(t *testing.T) {
 			t.Errorf("InWindow(%v) = %v, want %v", tt.t, got, tt.want)
 		}
 	}
+	// 17:30 in Moscow on the 21st is 00:30 on the 22nd in Vladivostok: a
+	// resort there opens its window on the 22nd.
+	vvo := zone(t, "Asia/Vladivostok")
+	from, to = TransferWindow(now.Add(-30 * time.Minute).In(vvo))
+	if want := time.Date(2026, 11, 22, 0, 0, 0, 0, vvo); !from.Equal(want) || !to.Equal(want.AddDate(0, 1, 0)) {
+		t.Errorf("Vladivostok: TransferWindow = %v..%v", from, to)
+	}
+	if !InWindow(at(2026, 11, 21, 18, 0), from, to) { // 01:00 on the 22nd there
+		t.Errorf("Vladivostok: 18:00 Moscow on the 21st is outside")
+	}
+	if InWindow(at(2026, 11, 21, 16, 0), from, to) { // 23:00 on the 21st there
+		t.Errorf("Vladivostok: 16:00 Moscow on the 21st is inside")
+	}
 }
 
 func TestIsWeekend(t *testing.T) {
@@ -216,8 +246,9 @@ func TestIsWeekend(t *testing.T) {
 		{at(2026, 11, 21, 12, 0), true},  // Saturday
 		{at(2026, 11, 22, 23, 0), true},  // Sunday
 		{at(2026, 11, 23, 0, 0), false},  // Monday
-		// Friday 22:00 UTC is Saturday 01:00 at the resort.
-		{time.Date(2026, 11, 20, 22, 0, 0, 0, time.UTC), true},
+		// Friday 22:00 UTC is Saturday 01:00 in Moscow; read in UTC, Friday.
+		{time.Date(2026, 11, 20, 22, 0, 0, 0, time.UTC).In(ResortLocation()), true},
+		{time.Date(2026, 11, 20, 22, 0, 0, 0, time.UTC), false},
 	}
 	for _, tt := range tests {
 		if got := IsWeekend(tt.t); got != tt.want {
@@ -474,8 +505,8 @@ func TestDates(t *testing.T) {
 	if _, err := ParseBirthdate("01.02.1990", nil); err == nil {
 		t.Error("ParseBirthdate accepted dots")
 	}
-	if got, err := ParseDate("01.02.1990", nil); err != nil || !got.Equal(time.Date(1990, 2, 1, 0, 0, 0, 0, msk)) {
-		t.Errorf("ParseDate = %v, %v", got, err)
+	if got, err := ParseDay("01.02.1990", nil); err != nil || !got.Equal(time.Date(1990, 2, 1, 0, 0, 0, 0, msk)) {
+		t.Errorf("ParseDay(dd.mm.yyyy) = %v, %v", got, err)
 	}
 	if got, err := ParseISO("2026-11-21", nil); err != nil || !got.Equal(time.Date(2026, 11, 21, 0, 0, 0, 0, msk)) {
 		t.Errorf("ParseISO(date) = %v, %v", got, err)

@@ -1,6 +1,6 @@
 package gateway
 
-// Wire types of the provider's API gateway v1 (SPEC §3, §7). JSON names are
+// Wire types of the provider's API gateway v1. JSON names are
 // the provider's own, spelling included ("waitingForPaymant", "iD_Rent").
 // Dates stay strings on the wire; parse them with the functions in dates.go.
 

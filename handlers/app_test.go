@@ -87,12 +87,21 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	return newAppSetup(t, setup{wrap: wrap, gateway: opts})
 }
 
+// newAppAt is the app with the server and the sandbox on one clock standing
+// at now (a.clock moves both), and now's zone as the resort's (LK_TIMEZONE).
+func newAppAt(t testing.TB, now time.Time) *app {
+	t.Helper()
+	return newAppSetup(t, setup{now: now, gateway: []gateway.Option{gateway.WithRetries(0)}})
+}
+
 // setup is what a test may change of the app: the provider, the gateway
-// client's options, the shared store (nil parts in memory) and the
-// server's own options.
+// client's options, the clock (zero: the real clock, the sandbox on its
+// own, in Moscow), the shared store (nil parts in memory) and the server's
+// own options.
 type setup struct {
 	wrap    func(handlers.Provider) handlers.Provider
 	gateway []gateway.Option
+	now     time.Time
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
@@ -101,7 +110,15 @@ type setup struct {
 func newAppSetup(t testing.TB, su setup) *app {
 	t.Helper()
 	wrap, opts := su.wrap, su.gateway
-	sb, err := sandbox.New(sandbox.Config{})
+	clk := &clock{t: time.Now()}
+	var cfg sandbox.Config
+	var loc *time.Location
+	if !su.now.IsZero() {
+		clk.t, loc = su.now, su.now.Location()
+		cfg = sandbox.Config{Now: clk.Now, Location: loc}
+		opts = append(opts, gateway.WithLocation(loc))
+	}
+	sb, err := sandbox.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +129,6 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Now()}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
 	if su.revoker == nil {
@@ -137,7 +153,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now, PublicURL: publicURL,
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL,
 	}
 	if su.options != nil {
 		su.options(&o)

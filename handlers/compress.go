@@ -1,9 +1,15 @@
 package handlers
 
 import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/labstack/echo/v5"
 )
@@ -57,4 +63,146 @@ func compressible(contentType string) bool {
 		return true
 	}
 	return false
+}
+
+// writePage sends a whole page with its length: gzip-compressed when the
+// client asked for it (the compression middleware then passes it through),
+// as it is otherwise.
+func writePage(c *echo.Context, status int, page []byte) error {
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	if len(page) >= gzhttp.DefaultMinSize && gzipAccepted(w) {
+		out := pageBuffers.Get().(*bytes.Buffer)
+		defer putPageBuffer(out)
+		if err := gzipPage(out, page); err != nil {
+			return err
+		}
+		page = out.Bytes()
+		h.Set(echo.HeaderContentEncoding, "gzip")
+	}
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(page)))
+	w.WriteHeader(status)
+	_, err := w.Write(page)
+	return err
+}
+
+// gzipAccepted tells whether the compression middleware chose gzip for
+// this answer (the client accepts it): the writer under w is then its own.
+func gzipAccepted(w http.ResponseWriter) bool {
+	for {
+		switch w.(type) {
+		case *gzhttp.GzipResponseWriter, gzhttp.GzipResponseWriterWithCloseNotify:
+			return true
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return false
+		}
+		w = u.Unwrap()
+	}
+}
+
+// gzipPage writes page to out as one gzip member. Every page carries the
+// same stylesheet inline (so that it renders from the first round trip),
+// about half of its bytes: that part is compressed once per process and
+// spliced in, and only the page's own parts, before and after it, are
+// compressed per request. Each part ends on a byte boundary (a sync flush)
+// and the part after the stylesheet is compressed afresh, so no part refers
+// back into another: the stream is what any gzip reader expects.
+func gzipPage(out *bytes.Buffer, page []byte) error {
+	zw := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(zw)
+	out.Write(gzipHeader[:])
+	rest := page
+	if head, css, tail := splitStyle(page); css != nil {
+		if deflated := deflatedStyle(css); deflated != nil {
+			zw.Reset(out)
+			if _, err := zw.Write(head); err != nil {
+				return err
+			}
+			if err := zw.Flush(); err != nil {
+				return err
+			}
+			out.Write(deflated)
+			rest = tail
+		}
+	}
+	zw.Reset(out)
+	if _, err := zw.Write(rest); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	var trailer [8]byte
+	binary.LittleEndian.PutUint32(trailer[:4], crc32.ChecksumIEEE(page))
+	binary.LittleEndian.PutUint32(trailer[4:], uint32(len(page)))
+	out.Write(trailer[:])
+	return nil
+}
+
+// gzipHeader starts a gzip member: deflate, no name, no time, unknown OS.
+var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
+
+// deflaters are raw deflate writers at gzipLevel, about 1 MB each.
+var deflaters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, gzipLevel) // the level is a valid constant
+	return zw
+}}
+
+// splitStyle cuts page around the text of its first <style> element; css is
+// nil when there is none worth splicing.
+func splitStyle(page []byte) (head, css, tail []byte) {
+	i := bytes.Index(page, []byte("<style"))
+	if i < 0 {
+		return page, nil, nil
+	}
+	j := bytes.IndexByte(page[i:], '>')
+	if j < 0 {
+		return page, nil, nil
+	}
+	start := i + j + 1
+	n := bytes.Index(page[start:], []byte("</style>"))
+	if n < 1<<10 {
+		return page, nil, nil
+	}
+	return page[:start], page[start : start+n], page[start+n:]
+}
+
+// styles holds each stylesheet's deflated form (best compression, ending
+// with a sync flush). There is one stylesheet; the bound only keeps a bug
+// from growing it.
+var styles struct {
+	mu sync.RWMutex
+	m  map[string][]byte
+}
+
+const maxStyles = 4
+
+func deflatedStyle(css []byte) []byte {
+	styles.mu.RLock()
+	d, ok := styles.m[string(css)]
+	styles.mu.RUnlock()
+	if ok {
+		return d
+	}
+	var b bytes.Buffer
+	zw, _ := flate.NewWriter(&b, flate.BestCompression)
+	if _, err := zw.Write(css); err != nil {
+		return nil
+	}
+	if err := zw.Flush(); err != nil {
+		return nil
+	}
+	styles.mu.Lock()
+	defer styles.mu.Unlock()
+	if styles.m == nil {
+		styles.m = map[string][]byte{}
+	}
+	if len(styles.m) >= maxStyles {
+		return nil
+	}
+	styles.m[string(css)] = b.Bytes()
+	return b.Bytes()
 }

@@ -157,8 +157,10 @@ func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (strin
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
 	for _, id := range r.Tickets {
-		i := slices.IndexFunc(w.Tickets, func(t gateway.Ticket) bool { return t.ID == id })
-		t := w.Tickets[i] // the form's rules let through only paid tickets of the order
+		var t gateway.Ticket // the form's rules let through only paid tickets of the order
+		if i := slices.IndexFunc(w.Tickets, func(t gateway.Ticket) bool { return t.ID == id }); i >= 0 && w.Tickets[i].Status == gateway.TicketPaid {
+			t = w.Tickets[i]
+		}
 		products = append(products, gateway.RefundProduct{
 			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
 			EventDate: "Дата: " + views.Date(s.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,

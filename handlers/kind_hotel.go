@@ -163,11 +163,11 @@ func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
 // the order's room amount.
 func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, string) {
 	from, to := gateway.TransferWindow(s.now())
-	in, msg := s.formDay(a.in, from, to)
+	in, msg := s.formDay(a.in, from, to, dayMessages)
 	if msg != "" {
 		a.errs.Add("dateIn", msg)
 	}
-	out, msgOut := s.formDay(a.out, from, to.AddDate(0, 0, 31))
+	out, msgOut := s.formDay(a.out, from, to.AddDate(0, 0, 31), dayMessages)
 	switch {
 	case msgOut != "":
 		a.errs.Add("dateOut", msgOut)

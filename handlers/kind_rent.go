@@ -30,100 +30,123 @@ type rentProvider interface {
 	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
 }
 
-var pavilionKind = &kind{
-	id: gateway.KindPavilion, label: "Аренда беседки",
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		l, err := s.rents.PavilionOrders(ctx, guid)
-		return build(l, err, s.pavilionOrder)
+var pavilionKind = rentKind(gateway.KindPavilion, "Аренда беседки", rentCalls[gateway.PavilionOrder]{
+	list: rentProvider.PavilionOrders, one: rentProvider.PavilionOrder,
+	cancel: rentProvider.CancelPavilionRent, schedule: rentProvider.PavilionSchedule,
+	refund: func(p rentProvider, ctx context.Context, rent gateway.PavilionOrder, r refundRequest) (string, error) {
+		return p.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: rent, FormRefund: r.Form})
 	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.rents.PavilionOrder(ctx, guid, id)
-		return buildOne(o, err, s.pavilionOrder)
+	change: func(p rentProvider, ctx context.Context, m rentChange) (string, error) {
+		return p.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
+			ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
+			NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
+		})
 	},
-	actions: []action{actTransfer, actCancel, actRefund},
-	labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
-	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
-		err := s.rents.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
-		return withMoneyBack(msgRentCanceled, o), err
+	read: func(o gateway.PavilionOrder, loc *time.Location) rentSummary {
+		return rentSummary{o.Ref(loc), o.CanTransfer, o.CanCancel, o.PavilionID, o.PavilionName, o.Details}
 	},
-	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-		return s.rents.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.PavilionOrder), FormRefund: r.Form})
+})
+
+var roomKind = rentKind(gateway.KindRoom, "Аренда зала", rentCalls[gateway.RoomOrder]{
+	list: rentProvider.RoomOrders, one: rentProvider.RoomOrder,
+	cancel: rentProvider.CancelRoomRent, schedule: rentProvider.RoomSchedule,
+	refund: func(p rentProvider, ctx context.Context, rent gateway.RoomOrder, r refundRequest) (string, error) {
+		return p.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: rent, FormRefund: r.Form})
 	},
-	transfer: rentMove(&rentPlace{
-		facility: func(o order) (string, string, []gateway.RentDetail) {
-			w := o.wire.(gateway.PavilionOrder)
-			return w.PavilionID, w.PavilionName, w.Details
-		},
-		schedule: rentProvider.PavilionSchedule,
-		change: func(ctx context.Context, s *Server, m rentChange) (string, error) {
-			return s.rents.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
-				ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
-				NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
-			})
-		},
-	}),
+	change: func(p rentProvider, ctx context.Context, m rentChange) (string, error) {
+		return p.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
+			ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
+			NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
+		})
+	},
+	read: func(o gateway.RoomOrder, loc *time.Location) rentSummary {
+		return rentSummary{o.Ref(loc), o.CanTransfer, o.CanCancel, o.RoomID, o.RoomName, o.Details}
+	},
+})
+
+// rentCalls are what differs between the two rent kinds: the provider's
+// calls for the kind's order type T, and how one reads.
+type rentCalls[T any] struct {
+	list     func(p rentProvider, ctx context.Context, clientID string) ([]T, error)
+	one      func(p rentProvider, ctx context.Context, clientID, rentID string) (T, error)
+	cancel   func(p rentProvider, ctx context.Context, r gateway.CancelRentRequest) error
+	refund   func(p rentProvider, ctx context.Context, rent T, r refundRequest) (string, error)
+	schedule func(p rentProvider, ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error)
+	change   func(p rentProvider, ctx context.Context, m rentChange) (string, error)
+	read     func(o T, loc *time.Location) rentSummary
 }
 
-var roomKind = &kind{
-	id: gateway.KindRoom, label: "Аренда зала",
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		l, err := s.rents.RoomOrders(ctx, guid)
-		return build(l, err, s.roomOrder)
-	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.rents.RoomOrder(ctx, guid, id)
-		return buildOne(o, err, s.roomOrder)
-	},
-	actions: []action{actTransfer, actCancel, actRefund},
-	labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
-	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
-		err := s.rents.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
-		return withMoneyBack(msgRentCanceled, o), err
-	},
-	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-		return s.rents.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: o.wire.(gateway.RoomOrder), FormRefund: r.Form})
-	},
-	transfer: rentMove(&rentPlace{
-		facility: func(o order) (string, string, []gateway.RentDetail) {
-			w := o.wire.(gateway.RoomOrder)
-			return w.RoomID, w.RoomName, w.Details
-		},
-		schedule: rentProvider.RoomSchedule,
-		change: func(ctx context.Context, s *Server, m rentChange) (string, error) {
-			return s.rents.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
-				ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
-				NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
-			})
-		},
-	}),
+// rentSummary is a rent as the pages and the move need it: its summary,
+// the provider's flags, its facility and the hours it holds now.
+type rentSummary struct {
+	ref                      gateway.OrderRef
+	canTransfer, canCancel   bool
+	facilityID, facilityName string
+	hours                    []gateway.RentDetail
 }
 
-func (s *Server) pavilionOrder(o gateway.PavilionOrder) order {
-	return s.rentOrder(o.Ref(s.loc), o.CanTransfer, o.CanCancel, o)
+// rented is a rent's wire record: the provider's order and its summary.
+type rented[T any] struct {
+	rent T
+	rentSummary
 }
 
-func (s *Server) roomOrder(o gateway.RoomOrder) order {
-	return s.rentOrder(o.Ref(s.loc), o.CanTransfer, o.CanCancel, o)
+// rentKind is the row of a rent kind made of its calls.
+func rentKind[T any](id gateway.Kind, label string, c rentCalls[T]) *kind {
+	b := func(s *Server) func(T) order {
+		return func(w T) order { return s.rentOrder(rented[T]{w, c.read(w, s.loc)}) }
+	}
+	return &kind{
+		id: id, label: label,
+		list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
+			l, err := c.list(s.rents, ctx, guid)
+			return build(l, err, b(s))
+		},
+		one: func(ctx context.Context, s *Server, guid, rentID string) (order, error) {
+			o, err := c.one(s.rents, ctx, guid, rentID)
+			return buildOne(o, err, b(s))
+		},
+		actions: []action{actTransfer, actCancel, actRefund},
+		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+		cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+			err := c.cancel(s.rents, ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
+			return withMoneyBack(msgRentCanceled, o), err
+		},
+		refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+			return c.refund(s.rents, ctx, o.wire.(rented[T]).rent, r)
+		},
+		transfer: rentMove(&rentPlace{
+			facility: func(o order) (string, string, []gateway.RentDetail) {
+				r := o.wire.(rented[T])
+				return r.facilityID, r.facilityName, r.hours
+			},
+			schedule: c.schedule,
+			change:   c.change,
+		}),
+	}
 }
 
 // rentOrder builds a pavilion or celebration-room rent from its summary.
-func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wire any) order {
-	id, name := ref.ID, ref.Name
+func (s *Server) rentOrder(w interface{ summary() rentSummary }) order {
+	r := w.summary()
+	ref, name := r.ref, r.ref.Name
 	lines := []views.KV{
 		{Key: "Дата", Value: views.Date(ref.Start)},
 		{Key: "Время аренды", Value: span(ref.Start, ref.End)},
 		total(ref.Amount),
 	}
 	return order{
-		id: id, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: wire,
+		id: ref.ID, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: w,
 		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
 		// A rent the provider still lets go of can be refunded instead of
 		// cancelled (from its first day on, with a reason and documents).
-		can:   map[action]bool{actTransfer: canTransfer, actCancel: canCancel, actRefund: canCancel && ref.Amount > 0},
+		can:   map[action]bool{actTransfer: r.canTransfer, actCancel: r.canCancel, actRefund: r.canCancel && ref.Amount > 0},
 		event: calEvent{Start: ref.Start, End: ref.End, Place: name},
 	}
 }
+
+func (r rentSummary) summary() rentSummary { return r }
 
 // ---- moving a rent to other hours ----
 
@@ -133,7 +156,7 @@ func (s *Server) rentOrder(ref gateway.OrderRef, canTransfer, canCancel bool, wi
 type rentPlace struct {
 	facility func(o order) (id, name string, hours []gateway.RentDetail)
 	schedule func(p rentProvider, ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error)
-	change   func(ctx context.Context, s *Server, m rentChange) (string, error)
+	change   func(p rentProvider, ctx context.Context, m rentChange) (string, error)
 }
 
 // rentChange is a move as both change calls take it.
@@ -209,7 +232,7 @@ func (p *rentPlace) check(_ context.Context, s *Server, o order, f *rentForm) (i
 
 func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order, f *rentForm) (string, string, error) {
 	fid, name, _ := p.facility(o)
-	newID, err := p.change(ctx, s, rentChange{
+	newID, err := p.change(s.rents, ctx, rentChange{
 		clientID: sess.GUID, rentID: o.id, facilityID: fid, facilityName: name,
 		beg: gateway.FormatISO(f.start, s.loc), end: gateway.FormatISO(f.end, s.loc), amount: o.amount,
 	})
@@ -220,31 +243,27 @@ func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order,
 	return views.OrderPath(string(o.kind.id), newID), "", nil
 }
 
-// rentMoveDay reads the day of the form or the query: ГГГГ-ММ-ДД or
-// ДД.ММ.ГГГГ, from today to a month ahead. Without one it is the rent's own
-// day, or today when that is outside the window.
+// rentDayMessages are the rent page's own wording of a wrong day, kept
+// as it was.
+var rentDayMessages = dayTexts{unreadable: msgBadDate, outside: msgDateOutOfWindow}
+
+// rentMoveDay reads the day of the form or the query, from today to a
+// month ahead. Without one it is the rent's own day, or today when that is
+// outside the window.
 func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	first, last := gateway.TransferWindow(s.now().In(s.loc))
-	raw := strings.TrimSpace(f.date)
-	if raw == "" {
+	if strings.TrimSpace(f.date) == "" {
 		if !o.ref.Start.IsZero() && gateway.InWindow(o.ref.Start, first, last) {
 			return gateway.Day(o.ref.Start, s.loc), true
 		}
 		return first, true
 	}
-	day, err := time.ParseInLocation(gateway.LayoutISODate, raw, s.loc)
-	if err != nil {
-		day, err = gateway.ParseDate(raw, s.loc)
+	day, msg := s.formDay(f.date, first, last, rentDayMessages)
+	if msg != "" {
+		f.errs.Add("date", msg)
+		return first, false
 	}
-	switch {
-	case err != nil:
-		f.errs.Add("date", msgBadDate)
-	case !gateway.InWindow(day, first, last):
-		f.errs.Add("date", msgDateOutOfWindow)
-	default:
-		return day, true
-	}
-	return first, false
+	return day, true
 }
 
 // clockOn is the time "ЧЧ:ММ" on day. An end of "00:00" or "24:00" is the

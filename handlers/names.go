@@ -33,7 +33,7 @@ func cleanName(v string) (clean string, ok bool) {
 // Ян", "Мамедов Рашид Ахмед оглы"). first, when known (the session's name),
 // anchors the split. Otherwise a patronymic is recognised by its ending and
 // the first name is the word before it; without one, the words are read in
-// SPEC order, a two-word fio as last and first name.
+// the provider's order, a two-word fio as last and first name.
 func splitFIO(fio, first string) (last, name, middle string) {
 	w := strings.Fields(fio)
 	if len(w) == 0 {

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"cmp"
-	"context"
 	"net/http"
 	"strings"
 
@@ -13,13 +12,18 @@ import (
 )
 
 // routeOrder is the detail page of an order; its actions and documents hang
-// under it (DESIGN "Orders and ownership").
+// under it.
 const routeOrder = "/orders/:type/:id"
 
-// loadOrder fetches one order with the session's own client id (never an id
-// from the request: a stranger's order is simply not found).
-func (s *Server) loadOrder(ctx context.Context, guid string, k *kind, id string) (order, error) {
-	return k.order(ctx, s, guid, id)
+// ownOrder fetches the order of kind k with the session's own client id
+// (never an id from the request: a stranger's order is simply not found);
+// a failure is the error page of a failed fetch.
+func (s *Server) ownOrder(c *echo.Context, k *kind, id string) (order, error) {
+	o, err := k.order(c.Request().Context(), s, session(c).GUID, id)
+	if err != nil {
+		return o, fetchError(k, err)
+	}
+	return o, nil
 }
 
 // orderParams reads and checks the type and id of an order URL.
@@ -52,13 +56,13 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 }
 
 // order is /orders/{type}/{id}. On a provider failure its message replaces
-// the order (SPEC §2).
+// the order.
 func (s *Server) order(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {
 		return err
 	}
-	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	o, err := k.order(c.Request().Context(), s, session(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
 		if msg == "" {
@@ -81,15 +85,14 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	if k.document == nil || strings.TrimPrefix(c.Path(), routeOrder+"/") != k.document.file {
 		return errNotFound
 	}
-	ctx := c.Request().Context()
-	o, err := s.loadOrder(ctx, session(c).GUID, k, id)
+	o, err := s.ownOrder(c, k, id)
 	if err != nil {
-		return fetchError(k, err)
+		return err
 	}
 	if o.noDoc != "" {
 		return &httpError{http.StatusConflict, msgDocTitle, o.noDoc}
 	}
-	pdf, err := k.document.fetch(ctx, s, id)
+	pdf, err := k.document.fetch(c.Request().Context(), s, id)
 	if err != nil {
 		s.log.Warn("document not fetched", "kind", k.id, "id", id, "err", err)
 		return &httpError{http.StatusBadGateway, msgDocTitle, msgDocFailed}

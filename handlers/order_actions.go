@@ -14,7 +14,7 @@ import (
 )
 
 // action is what a customer can do with an order; its name is the last part
-// of its URL, /orders/{type}/{id}/{action} (DESIGN "Order actions").
+// of its URL, /orders/{type}/{id}/{action}.
 type action string
 
 // Order actions.
@@ -97,9 +97,9 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	if err := s.answerReplay(c, order{kind: k, id: id}, a); err != nil {
 		return order{}, err
 	}
-	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	o, err := s.ownOrder(c, k, id)
 	if err != nil {
-		return order{}, fetchError(k, err)
+		return order{}, err
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
 		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
@@ -198,7 +198,7 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
 
 // backTo is where an action done in place returns: the list it was pressed
-// on (SPEC §4: the page reloads), else fallback. Only the account's own
+// on (the page reloads), else fallback. Only the account's own
 // lists, so the field cannot send anyone elsewhere.
 func backTo(c *echo.Context, fallback string) string {
 	switch b := c.FormValue("back"); b {
@@ -226,7 +226,7 @@ func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx contex
 	switch {
 	case errors.Is(err, store.ErrNotKept):
 		s.log.Error("action outcome not kept", "action", a, "err", err)
-	case err != nil && wait.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
+	case err != nil && wait.Err() != nil: // the first is still running
 		return store.Outcome{Status: http.StatusConflict, Message: msgInProgress}, nil
 	case err != nil:
 		return store.Outcome{}, err

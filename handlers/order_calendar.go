@@ -73,9 +73,9 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := s.loadOrder(c.Request().Context(), session(c).GUID, k, id)
+	o, err := s.ownOrder(c, k, id)
 	if err != nil {
-		return fetchError(k, err)
+		return err
 	}
 	if !s.inCalendar(o) {
 		return &httpError{http.StatusConflict, calendarLabel, msgNoCalendar}

@@ -68,7 +68,7 @@ func TestCancelEveryKind(t *testing.T) {
 	}
 }
 
-// A provider failure on each cancel call: the form again with SPEC §8's or
+// A provider failure on each cancel call: the form again with the agreed text or
 // the provider's text and a token that works; nothing is lost.
 func TestCancelProviderFailure(t *testing.T) {
 	for _, tc := range []struct {

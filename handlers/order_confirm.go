@@ -12,7 +12,7 @@ import (
 // orderConfirm is 'Подтвердить запись' (GLK/confirmLesson), posted from the
 // lesson's page or its card. The guard fetches the lesson again and checks
 // canConfirm anew, whatever the page that posted showed; the customer lands
-// back where they pressed it (SPEC §4: the page reloads), with the notice.
+// back where they pressed it (the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
 	o, err := s.guard(c, actConfirm)
 	if err != nil {
@@ -21,7 +21,7 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
 		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
-			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
+			out.Message = msgConfirmFailed // this text, whatever the provider said
 			return out
 		}
 		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, o.url()), Message: msgConfirmed}

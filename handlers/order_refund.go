@@ -105,8 +105,8 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }
 
-// refundMode is direct before the order's start date, moderation from it on
-// (SPEC §4): the server's clock, never the form.
+// refundMode is direct before the order's start date, moderation from it on:
+// the server's clock, never the form.
 func (s *Server) refundMode(o order) gateway.RefundKind {
 	return gateway.RefundMode(o.ref.Start, s.now())
 }

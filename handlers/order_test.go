@@ -143,7 +143,7 @@ func TestOrderNotFound(t *testing.T) {
 			t.Errorf("%s: %d %q, want the 404 page", p, r.StatusCode, r.text("h1"))
 		}
 	}
-	// Ids the provider refuses: 404, and its own text replaces the order (SPEC §2).
+	// Ids the provider refuses: 404, and its own text replaces the order.
 	for _, p := range []string{"/orders/aqua/999999", "/orders/glk/999999", "/orders/hotel/" + sandbox.DemoAquaPaid} {
 		r := a.get(p)
 		if r.StatusCode != http.StatusNotFound || r.text(".notice-err") != "Заказ не найден" || r.doc.Find("article").Length() != 0 {
@@ -317,7 +317,7 @@ func TestConfirmLesson(t *testing.T) {
 		t.Errorf("confirm of a water-park order: %d", r.StatusCode)
 	}
 
-	// Pressed on a list, the customer stays there (SPEC §4: the page reloads).
+	// Pressed on a list, the customer stays there (the page reloads).
 	for _, list := range []string{"/", "/orders"} {
 		t.Run("from "+list, func(t *testing.T) {
 			a := signedIn(t)

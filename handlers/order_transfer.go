@@ -90,18 +90,25 @@ func (m *move[A]) submit(s *Server, c *echo.Context, o order) error {
 	})
 }
 
-// formDay reads a day a customer chose (ГГГГ-ММ-ДД or ДД.ММ.ГГГГ) and checks
-// it against the window from..to; msg says what is wrong, "" when nothing.
-func (s *Server) formDay(raw string, from, to time.Time) (time.Time, string) {
+// dayTexts are what a wrong day in a form reads like: none chosen, not a
+// date, outside the window ("" lets the window name itself).
+type dayTexts struct{ missing, unreadable, outside string }
+
+var dayMessages = dayTexts{missing: msgChooseDay, unreadable: msgBadDay}
+
+// formDay is the one reader of a day a customer chose on a move page
+// (ГГГГ-ММ-ДД or ДД.ММ.ГГГГ), checked against the window from..to; msg
+// says what is wrong, "" when nothing.
+func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time, string) {
 	if strings.TrimSpace(raw) == "" {
-		return time.Time{}, msgChooseDay
+		return time.Time{}, t.missing
 	}
 	d, err := gateway.ParseDay(raw, s.loc)
 	if err != nil {
-		return time.Time{}, msgBadDay
+		return time.Time{}, t.unreadable
 	}
 	if err := gateway.CheckWindow(d, from, to); err != nil {
-		return d, err.Error()
+		return d, cmp.Or(t.outside, err.Error())
 	}
 	return d, ""
 }
@@ -111,7 +118,7 @@ func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return gateway.FormatISODate(t, nil)
+	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
 // ---- a day, then one of its lessons or sessions ----
@@ -167,7 +174,7 @@ func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAns
 // checkDay is formDay and the kind's own rule.
 func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
 	from, to := p.window(s.now())
-	d, msg := s.formDay(raw, from, to)
+	d, msg := s.formDay(raw, from, to, dayMessages)
 	if msg == "" && p.day != nil {
 		if err := p.day(s, o, d); err != nil {
 			msg = err.Error()

@@ -261,7 +261,7 @@ func TestRentMoveIslandPost(t *testing.T) {
 	page := rc.action() + "?date=" + d.date
 	token := a.get(page).formValues(rc.action())["token"]
 	js := http.Header{"Accept": {"application/json"}}
-	// A refusal: JSON with the SPEC's text, the token still good.
+	// A refusal: JSON with the agreed text, the token still good.
 	r := a.postWith(a.client, rc.action(), url.Values{"token": token, "date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, 1)}}, js)
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "вам доступно: 4 ч.") {
 		t.Errorf("JSON refusal: %d %s", r.StatusCode, r.body)

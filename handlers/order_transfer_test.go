@@ -467,7 +467,7 @@ func TestTransferProviderFaults(t *testing.T) {
 	}
 	broken := sandbox.Fault{Status: http.StatusInternalServerError, Malformed: true}
 
-	// Reading: the page still answers, with SPEC §8's text.
+	// Reading: the page still answers, with the agreed text.
 	a.sb.SetFault("GLK/getTimetable", broken)
 	if r := a.get(lesson); !failed(r.StatusCode) || !strings.Contains(r.text("fieldset.choices"), msgTimetable) {
 		t.Errorf("timetable fault: %d %q", r.StatusCode, r.text("fieldset.choices"))

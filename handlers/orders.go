@@ -18,8 +18,8 @@ type orderSet struct {
 	failed map[gateway.Kind]error
 }
 
-// fetchOrders asks for every kind at once (DESIGN "Budgets": the list needs
-// five answers, so they are fetched in parallel). A kind that fails does not
+// fetchOrders asks for every kind at once: the list needs five answers, so
+// they are fetched in parallel. A kind that fails does not
 // stop the others: the page shows what did load.
 func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	lists := make([][]order, len(kinds))
@@ -41,7 +41,7 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 }
 
 // problems says, kind by kind in page order, what failed: the provider's
-// own message when it gave one, else SPEC §8's text where it has one.
+// own message when it gave one, else the kind's own text where it has one.
 func (set orderSet) problems() []string {
 	var out []string
 	for _, k := range kinds {

@@ -40,7 +40,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
 }
 
-// profileSubmit checks the form on the server (SPEC §5) and saves it with
+// profileSubmit checks the form on the server and saves it with
 // auth/clientEditInfo; on success the greeting takes the new first name.
 func (s *Server) profileSubmit(c *echo.Context) error {
 	sess := session(c)
@@ -112,7 +112,7 @@ func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg st
 	}
 }
 
-// parseBirthday checks a birth date typed as дд.мм.гггг (SPEC §5: digits and
+// parseBirthday checks a birth date typed as дд.мм.гггг (digits and
 // dots only, at most 10 characters) and gives it back in that form. Eight
 // bare digits are taken too: that is what the field holds when the script
 // that puts in the dots did not run. The date must exist and be in the past.

@@ -124,7 +124,7 @@ func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error 
 }
 
 // unreadable stops reading: over the route's limit is 413, anything else
-// leaves what was read and says the files could not be read (SPEC §8).
+// leaves what was read and says the files could not be read.
 func (in *refundInput) unreadable(err error) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return errTooLarge
@@ -203,7 +203,7 @@ func bodyError(err error) error {
 	return &httpError{http.StatusBadRequest, "Недопустимый запрос", msgMethod}
 }
 
-// check applies the refund's rules to the answers (SPEC §4, §5); kept are the
+// check applies the refund's rules to the answers; kept are the
 // documents sent before. The errors come in the order of the fields.
 func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	var e views.Errors

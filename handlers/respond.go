@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"bytes"
 	"net/http"
+	"sync"
 	"time"
 
 	"lk/views"
@@ -55,12 +57,33 @@ func wantsJSON(c *echo.Context) bool {
 	return false
 }
 
-// render writes a templ component with the given status.
+// render writes a templ component with the given status. The page is
+// rendered whole into a pooled buffer first and then written once, with its
+// length, compressed once (writePage): rendered straight into the response,
+// templ flushes its own 4 KB buffer through the compressor, which then
+// closes a block mid-page, and a page that fails half-way would already have
+// sent its first half. No page is long enough to be worth streaming.
 func render(c *echo.Context, status int, comp templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(buf)
 	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
-	return comp.Render(ctx, c.Response())
+	if err := comp.Render(ctx, buf); err != nil {
+		return err
+	}
+	return writePage(c, status, buf.Bytes())
+}
+
+// pageBuffers holds the buffers pages are rendered into. The largest page
+// is about 40 KB; a buffer that grew far past that (a page of a customer
+// with hundreds of orders) is left to the collector rather than kept.
+var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+func putPageBuffer(b *bytes.Buffer) {
+	if b.Cap() > 256<<10 {
+		return
+	}
+	b.Reset()
+	pageBuffers.Put(b)
 }
 
 // seeOther is the answer to a successful POST.

@@ -136,6 +136,8 @@ func New(o Options) (*echo.Echo, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	clock := s.now
+	s.now = func() time.Time { return clock().In(s.loc) } // the date rules take today in now's zone
 	if s.once == nil {
 		s.once = store.NewMemoryOnce(s.now)
 	}

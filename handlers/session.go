@@ -15,7 +15,7 @@ import (
 	"github.com/gorilla/securecookie"
 )
 
-// SessionTTL is how long a sign-in lasts (SPEC §9: the token cookie lasts 7 days).
+// SessionTTL is how long a sign-in lasts (the token cookie lasts 7 days).
 const SessionTTL = 7 * 24 * time.Hour
 
 // pendingTTL is how long the code step remembers which phone it is for.
@@ -209,8 +209,7 @@ func (s *Sessions) clearPending(w http.ResponseWriter) {
 const noticeTTL = time.Minute
 
 // WriteNotice carries msg to the next page the customer sees, once: the
-// success of an action shown where the 303 after it lands (DESIGN "After an
-// action"). Signed, so nobody can make the account say something else.
+// success of an action shown where the 303 after it lands. Signed, so nobody can make the account say something else.
 func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	v, err := s.seal(s.notice, msg)
 	if err != nil {

@@ -15,8 +15,7 @@ import (
 )
 
 // The limits that a 4-digit code (10 000 values, about 13 bits) cannot give
-// by itself (DESIGN.md "Sessions and sign-in"; the reasoning is in the note
-// of issue 11).
+// by itself.
 //
 // Every limit on entries is counted apart for strangers (a browser that has
 // never signed in as the phone) and for the owner's known browsers (one that
@@ -25,7 +24,7 @@ import (
 // kept for known browsers, so a day's guesses stay at most 10 and a stranger
 // cannot lock the owner out of a browser the owner has signed in from.
 const (
-	CodeInterval   = 60 * time.Second // by default, a new code per phone at most this often (SPEC §9)
+	CodeInterval   = 60 * time.Second // by default, a new code per phone at most this often
 	codesPerWindow = 5                // codes per phone …
 	codesWindow    = 2 * time.Hour    // … in this window
 	wrongStranger  = 7                // wrong entries per phone from strangers …

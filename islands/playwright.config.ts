@@ -31,6 +31,9 @@ export default defineConfig({
     baseURL: process.env.LK_E2E_URL,
     browserName: "chromium",
     locale: "ru-RU",
+    // The resort's zone, whatever the machine's; LK_E2E_TZ puts the browser
+    // elsewhere, to show the islands take "today" from the server only.
+    timezoneId: process.env.LK_E2E_TZ || "Europe/Moscow",
     launchOptions: {
       executablePath: browserPath(),
       args: [

@@ -24,7 +24,7 @@ import (
 
 // cluster is two instances of the product behind no balancer at all: the
 // test talks to each directly. They share the sandbox, the cookie keys and
-// one Redis, as DESIGN's several instances do.
+// one Redis, as several instances behind a balancer do.
 type cluster struct {
 	t     *testing.T
 	sb    *sandbox.Sandbox

@@ -45,14 +45,19 @@ func (e *expiring[V]) get(key string, now time.Time) (V, bool) {
 // put keeps v under key until then.
 func (e *expiring[V]) put(key string, v V, until, now time.Time) {
 	if e.puts++; e.puts >= 1024 {
-		e.puts = 0
-		for k, it := range e.items {
-			if !now.Before(it.until) {
-				e.expire(k, it)
-			}
-		}
+		e.sweep(now)
 	}
 	e.items[key] = expiringItem[V]{v, until}
+}
+
+// sweep drops every expired entry.
+func (e *expiring[V]) sweep(now time.Time) {
+	e.puts = 0
+	for k, it := range e.items {
+		if !now.Before(it.until) {
+			e.expire(k, it)
+		}
+	}
 }
 
 // del forgets key.
@@ -222,6 +227,9 @@ func (m *memoryRefundFiles) Put(_ context.Context, key string, f RefundFile, ttl
 	if i := slices.IndexFunc(b.files, func(g RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }); i >= 0 {
 		m.boxes.put(key, b, now.Add(ttl), now)
 		return b.files[i], nil
+	}
+	if m.total+len(f.Data) > memoryRefundTotal { // what has expired makes room first
+		m.boxes.sweep(now)
 	}
 	if len(b.files) >= RefundFilesPerKey || b.size+len(f.Data) > RefundBytesPerKey || m.total+len(f.Data) > memoryRefundTotal {
 		return RefundFile{}, ErrRefundFilesFull

@@ -33,6 +33,8 @@ type config struct {
 	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
+
+	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -42,7 +44,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
 	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
-	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie (SPEC §9); empty: host-only __Host- cookie"},
+	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie; empty: host-only __Host- cookie"},
 	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},
 	{"LK_SUPPORT_PHONE", "+7 (800) 000-00-00", "support phone shown in the header and footer"},
 	{"LK_SOCIAL_LINKS", "ВКонтакте=https://vk.com/,Telegram=https://t.me/", "comma-separated Name=URL social links"},
@@ -52,11 +54,12 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
-	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (SPEC §9: 60 s; the browser tests shorten it)"},
+	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
 	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_DEBUG_ADDR", "", "address of net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; keep it private; empty: off"},
+	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
 
 // loadConfig reads and checks the configuration; an error names the variable.
@@ -152,6 +155,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if c.PublicURL, err = publicURL(get("LK_PUBLIC_URL"), c.Addr); err != nil {
 		return c, err
+	}
+	c.Now = time.Now
+	if fake := get("LK_FAKE_NOW"); fake != "" {
+		at, err := time.Parse(time.RFC3339, fake)
+		switch {
+		case err != nil:
+			return c, fmt.Errorf("LK_FAKE_NOW: %q is not an instant such as 2026-11-23T23:59:00+03:00", fake)
+		case c.GatewayURL != "":
+			return c, fmt.Errorf("LK_FAKE_NOW is for tests on the bundled sandbox: unset it or LK_GATEWAY_URL")
+		}
+		c.Now = func() time.Time { return at }
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")
 	switch c.LogLevel {

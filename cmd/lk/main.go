@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	gatewayURL := cfg.GatewayURL
 	sandboxURL := ""
 	if gatewayURL == "" {
-		sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Logger: log.With("component", "sandbox")})
+		sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox")})
 		if err != nil {
 			return fmt.Errorf("start sandbox: %w", err)
 		}
@@ -159,6 +159,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Registry:       reg,
 		Gatherer:       reg,
 		Location:       cfg.Location,
+		Now:            cfg.Now,
 		CodeInterval:   cfg.CodeInterval,
 		TrustedProxies: cfg.TrustedProxies,
 		PublicURL:      cfg.PublicURL,

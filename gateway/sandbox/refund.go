@@ -129,7 +129,7 @@ func (s *Sandbox) storeRefund(ctx context.Context, q querier, path, orderID stri
 }
 
 // needsModeration reports whether a refund of something starting at start
-// needs a reason and documents (SPEC §4: start date today or earlier).
+// needs a reason and documents (start date today or earlier).
 func (s *Sandbox) needsModeration(start time.Time) bool {
 	return !dayOf(start.In(s.loc)).After(s.today())
 }

@@ -1,5 +1,5 @@
 // Package sandbox is a stateful, faithful stand-in for the resort provider's
-// API gateway v1 (SPEC §7), served over real HTTP.
+// API gateway v1, served over real HTTP.
 //
 // It keeps its state in SQLite (modernc.org/sqlite, no cgo), seeds a demo
 // customer with orders of all five kinds relative to "today" in the resort's
@@ -8,7 +8,7 @@
 //
 // Routes:
 //
-//	/v1/...                   every call of SPEC §7, paths case-sensitive
+//	/v1/...                   every call of the provider, paths case-sensitive
 //	GET  /sandbox/sms/{digits} the last code "sent" to a phone
 //	POST /sandbox/faults       {"path","delayMs","status","malformed","drop","times"}
 //	POST /sandbox/reset        clears faults and call counters

@@ -139,7 +139,7 @@ const (
 )
 
 // hotelRates are a night's prices: Friday and Saturday nights are dearer,
-// so two stays of the same length can cost differently (SPEC §4's summed
+// so two stays of the same length can cost differently (the summed
 // price rule then matters).
 func hotelRates(night time.Time) (price, family float64) {
 	if wd := night.Weekday(); wd == time.Friday || wd == time.Saturday {

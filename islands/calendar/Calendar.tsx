@@ -1,5 +1,5 @@
 // A reusable calendar: flatpickr inline, Russian, Monday first, two months
-// side by side when the window is wider than 736 px (SPEC §9), one below.
+// side by side when the window is wider than 736 px, one below.
 // The transfer pages use it (TransferCalendar) and so can the rent move.
 import { useEffect, useRef, useState } from "react";
 import flatpickr from "flatpickr";
@@ -51,6 +51,8 @@ function useWide(): boolean {
 export default function Calendar(props: CalendarProps) {
   const host = useRef<HTMLInputElement>(null);
   const fp = useRef<flatpickr.Instance | null>(null);
+  // An instance just made has drawn its days with the current choice.
+  const fresh = useRef(false);
   const latest = useRef(props);
   latest.current = props;
   const wide = useWide();
@@ -65,7 +67,11 @@ export default function Calendar(props: CalendarProps) {
       minDate: local(props.min),
       maxDate: local(props.max),
       defaultDate: props.value.map(local),
-      disable: [(date: Date) => latest.current.isDisabled?.(iso(date)) ?? false],
+      // A chosen day stays choosable: flatpickr drops a disabled day from
+      // its selection, and a range left with one end refuses every day
+      // beyond the next disabled one, so clicks there would do nothing
+      // (a stay whose own first night is now full could not move earlier).
+      disable: [(date: Date) => !latest.current.value.includes(iso(date)) && (latest.current.isDisabled?.(iso(date)) ?? false)],
       onChange(_dates, _str, self) {
         const clicked = self.latestSelectedDateObj;
         if (clicked) latest.current.onDay(iso(clicked));
@@ -82,6 +88,7 @@ export default function Calendar(props: CalendarProps) {
       },
     });
     fp.current = inst;
+    fresh.current = true;
     return () => {
       inst.destroy();
       fp.current = null;
@@ -95,7 +102,15 @@ export default function Calendar(props: CalendarProps) {
   useEffect(() => {
     const inst = fp.current;
     if (!inst) return;
-    if (inst.selectedDates.map(iso).join(",") !== value) {
+    const same = inst.selectedDates.map(iso).join(",") === value;
+    if (fresh.current && same) {
+      // Drawing every day again at mount doubled the island's first task,
+      // the page's longest (total blocking time on a slow phone).
+      fresh.current = false;
+      return;
+    }
+    fresh.current = false;
+    if (!same) {
       inst.setDate(value ? value.split(",").map(local) : [], false);
     }
     inst.redraw(); // which days can be chosen may depend on the choice

@@ -126,6 +126,27 @@ describe("TransferCalendar, hotel range", () => {
     expect(screen.getByText("цена не та")).toBeTruthy();
   });
 
+  // A stay whose first night is full now (the customer holds the last
+  // room) opens with that range chosen: flatpickr drops a disabled day from
+  // its selection, and with one end left it refuses every day before the
+  // full night, so a click on an earlier check-in did nothing.
+  it("takes a new check-in before a chosen full night", async () => {
+    const container = page();
+    await act(async () => {
+      render(<TransferCalendar {...props} from="2026-11-25" to="2026-11-26" />, { container });
+    });
+    expect(screen.getByText("Готово").hidden).toBe(false);
+    const day = Array.from(document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day")).find(
+      (el) => el.dateObj?.getDate() === 24 && el.dateObj.getMonth() === 10,
+    )!;
+    await act(async () => {
+      fireEvent.mouseOver(day); // as a pointer does before it clicks
+      fireEvent.click(day);
+    });
+    expect(screen.getByText(/Заезд: 24\.11\.2026, Выезд: —/)).toBeTruthy();
+    expect(screen.getByText("Готово").hidden).toBe(true);
+  });
+
   it("shows the nights' prices in the calendar", async () => {
     const container = page();
     await act(async () => {

@@ -1,4 +1,4 @@
-// The calendar island of the transfer pages (DESIGN "Order actions"). It
+// The calendar island of the transfer pages. It
 // lives inside the page's own POST form and takes over its day field: the
 // server's day form (a GET) and the server-rendered choices stay in the page
 // as the fallback, and come back if the island fails. Choosing a day asks the
@@ -144,7 +144,7 @@ function HotelRange(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
   const done = complete(pick);
 
-  // 'Готово' only when both ends are chosen (SPEC §4).
+  // 'Готово' only when both ends are chosen.
   useEffect(() => {
     const button = root.current?.closest("form")?.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (!button) return;

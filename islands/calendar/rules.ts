@@ -1,4 +1,4 @@
-// The transfer rules the calendar mirrors for instant feedback (SPEC §4, §5).
+// The transfer rules the calendar mirrors for instant feedback.
 // The server's are the truth (gateway/rules.go); both are tested against the
 // same cases (gateway/testdata/transfer_cases.json), so they cannot drift.
 // Days are the resort's calendar days as "yyyy-mm-dd"; the server gives

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInByForm } from "./helpers";
 
 const DEMO = "79000000000";
@@ -22,6 +23,7 @@ test.describe("the account at 360 px", () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test("every page: no axe violations, no sideways scroll, a screenshot", async ({ page }, info) => {
+    test.setTimeout(120_000); // axe on every page of the account, a dozen of them
     await signInByForm(page, DEMO);
     const pages = ["/", "/orders", ...(await orderLinks(page)), "/profile/edit"];
     for (const path of pages) {

@@ -84,6 +84,10 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | voi
   };
   // The tests read SMS codes from the sandbox, so never aim at a real gateway.
   delete env.LK_GATEWAY_URL;
+  // An instant such as 2026-11-23T23:59:00+03:00: the server's clock stands
+  // there, and so does the browser's (e2e/fixtures.ts).
+  delete env.LK_FAKE_NOW;
+  if (process.env.LK_E2E_NOW) env.LK_FAKE_NOW = process.env.LK_E2E_NOW;
 
   const child = spawn(BIN, [], { env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";

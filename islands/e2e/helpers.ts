@@ -28,7 +28,7 @@ export async function typeCode(page: Page, code: string): Promise<void> {
 
 /**
  * Where a signed-in session of a phone is kept between spec files: a phone
- * may get only 5 SMS codes in 2 hours (DESIGN), and the suite signs the
+ * may get only 5 SMS codes in 2 hours, and the suite signs the
  * demo customer in from many files. Keyed by the server, so every run of
  * the suite starts afresh.
  */

@@ -60,10 +60,10 @@ async function fetchDocument(page: Page, path: string, dir: string): Promise<{ t
       return { error: String(e) };
     }
   }, path);
-  if ("error" in got) return got;
+  if (got.error !== undefined || got.body === undefined) return { error: got.error ?? "no body" };
   const file = join(dir, path.replaceAll("/", "_"));
   writeFileSync(file, Buffer.from(got.body, "base64"));
-  return { type: got.type, text: execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }) };
+  return { type: got.type ?? "", text: execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }) };
 }
 
 // A phone at the resort: its clock, which the notice uses, is in Moscow time.

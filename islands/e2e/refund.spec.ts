@@ -1,8 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, request, test, type Page, type TestInfo } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lastCode } from "./helpers";
+import { signInByForm } from "./helpers";
 
 const DEMO = "79000000000";
 const TODAY = "/orders/aqua/300005/refund"; // the water-park visit of today: moderation
@@ -10,16 +11,15 @@ const CANCEL = "/orders/pavilion/200001/cancel";
 const REFUND_DONE =
   "Возврат успешно оформлен. Внимание! Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней).";
 
-// One sign-in for the whole file: a phone gets at most 5 codes in 2 hours,
-// and the other specs sign the demo customer in too.
+// One sign-in for the whole file, the session the other specs made when
+// there is one: a phone gets at most 5 codes in 2 hours, one in each
+// LK_CODE_INTERVAL (which never ends while LK_E2E_NOW stops the clock).
 const state = join(tmpdir(), `lk-e2e-refund-${process.pid}.json`);
-test.beforeAll(async () => {
-  const ctx = await request.newContext({ baseURL: process.env.LK_E2E_URL, storageState: { cookies: [], origins: [] } });
-  expect((await ctx.post("/login", { form: { phone: DEMO }, maxRedirects: 0 })).status()).toBe(303);
-  const { code } = await lastCode(DEMO);
-  expect((await ctx.post("/login/code", { form: { code }, maxRedirects: 0 })).status()).toBe(303);
+test.beforeAll(async ({ browser }) => {
+  const ctx = await browser.newContext({ baseURL: process.env.LK_E2E_URL, storageState: { cookies: [], origins: [] } });
+  await signInByForm(await ctx.newPage(), DEMO);
   await ctx.storageState({ path: state });
-  await ctx.dispose();
+  await ctx.close();
 });
 test.use({ storageState: state });
 

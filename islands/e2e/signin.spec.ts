@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { lastCode, newPhone, typeCode } from "./helpers";
 
 const DEMO = { digits: "79000000000", typed: "9000000000" };

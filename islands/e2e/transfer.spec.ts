@@ -3,7 +3,8 @@
 // and off (the plain forms). Each test signs up a new customer, whose sample
 // orders can each be moved once.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { lastCode, newPhone } from "./helpers";
 
 type Props = {
@@ -83,6 +84,11 @@ async function clickDay(page: Page, iso: string): Promise<boolean> {
   return true;
 }
 
+/** "2026-11-24" as the page shows it, "24.11.2026". */
+function dmy(iso: string): string {
+  return `${iso.slice(8)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
+}
+
 function addDays(iso: string, n: number): string {
   const d = new Date(`${iso}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
@@ -108,11 +114,17 @@ for (const { width, months } of [
       await axe(page, "lesson transfer");
       await page.screenshot({ path: info.outputPath(`lesson-${width}.png`), fullPage: true });
       const min = (await props(page)).min;
+      const fake = process.env.LK_E2E_NOW;
+      if (fake) {
+        // The server and the browser both stand at the instant given.
+        expect(min).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Moscow" }).format(new Date(fake)));
+        expect(await page.evaluate(() => Date.now())).toBe(new Date(fake).getTime());
+      }
       let found = false;
       for (let off = 1; off <= 20 && !found; off++) {
         const day = addDays(min, off);
         await clickDay(page, day);
-        await expect(page.locator("[data-island-root] fieldset.choices legend")).toContainText(`${day.slice(8)}.${day.slice(5, 7)}.${day.slice(0, 4)}`);
+        await expect(page.locator("[data-island-root] fieldset.choices legend")).toContainText(dmy(day));
         found = (await page.locator('input[name="lessonId"]').count()) > 0;
       }
       expect(found).toBe(true);
@@ -148,9 +160,13 @@ for (const { width, months } of [
       await page.screenshot({ path: info.outputPath(`hotel-${width}.png`), fullPage: true });
       const hp = await props(page);
       const [from, to] = hotelRange(hp, 2);
-      await clickDay(page, from);
+      // Both clicks must take: a refused one would leave the current stay
+      // chosen and 'Готово' shown for the wrong reason.
+      expect(await clickDay(page, from), `check-in ${from}`).toBe(true);
+      await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: —`);
       await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
-      await clickDay(page, to);
+      expect(await clickDay(page, to), `check-out ${to}`).toBe(true);
+      await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
       await expect(page.getByRole("button", { name: "Готово" })).toBeVisible();
       await page.getByRole("button", { name: "Готово" }).click();
       await expect(page.locator(".notice-ok")).toHaveText("Перенос бронирования выполнен успешно.");

@@ -1,4 +1,4 @@
-// Birth date дд.мм.гггг (SPEC §5): digits and dots only, at most 10
+// Birth date дд.мм.гггг: digits and dots only, at most 10
 // characters, dots put in after the day and the month as the customer types.
 
 /** Formats what the customer has typed. `growing` is true while characters

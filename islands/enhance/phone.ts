@@ -1,4 +1,4 @@
-// Phone mask +7 (9__) ___-__-__ (SPEC §5). The input keeps its name, so the
+// Phone mask +7 (9__) ___-__-__. The input keeps its name, so the
 // form posts the formatted value; the server keeps only the digits.
 // Only the pattern mask and the input control: the whole "imask" entry
 // pulls in every mask type (date, number, range, …) for 3x the bytes.

@@ -138,7 +138,7 @@ describe("SlotPicker", () => {
     replies.push({ status: 200, body: { ok: true, message: "Перенос выполнен успешно", redirect: "/orders/pavilion/500001" } });
     fireEvent.submit(document.getElementById("move") as HTMLFormElement);
     await settle();
-    expect(screen.getByRole("status").textContent).toContain("Перенос выполнен успешно");
+    expect(screen.getByRole("status").textContent).toBe("Перенос выполнен успешно. Сейчас откроется заказ.");
     expect(assign).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(REDIRECT_DELAY));
     expect(assign).toHaveBeenCalledWith("/orders/pavilion/500001");

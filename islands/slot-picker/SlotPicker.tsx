@@ -1,5 +1,5 @@
-// Slot-picker island for moving a pavilion or celebration-room rent
-// (SPEC §2, §4, §5). The page's own radio buttons and day form are the
+// Slot-picker island for moving a pavilion or celebration-room rent.
+// The page's own radio buttons and day form are the
 // fallback: without this island they post to the server, which checks the
 // same rules. With it, the customer taps the first hour, then the last;
 // busy hours cannot be taken and a wrong period is said at once; a new day
@@ -36,8 +36,15 @@ export type SlotPickerProps = Day & {
 type DayAnswer = Partial<Answer> & Partial<Day>;
 
 export const PICK_BOTH = "Выберите первый и последний час.";
-/** SPEC §9: the message, then on to the new rent after 3 s. */
+/** The message, then on to the new rent after 3 s. */
 export const REDIRECT_DELAY = 3000;
+
+/** text as a sentence: the server's "Перенос выполнен успешно" has no
+ *  full stop of its own, and another sentence follows it. */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
 
 export default function SlotPicker(props: SlotPickerProps) {
   const { url, dayForm } = props;
@@ -129,7 +136,7 @@ export default function SlotPicker(props: SlotPickerProps) {
       if (res.body.ok) {
         const next = safePath(res.body.redirect, "/orders");
         setDone(true);
-        setStatus(`${res.body.message || "Готово."} Сейчас откроется заказ.`);
+        setStatus(`${sentence(res.body.message || "Готово")} Сейчас откроется заказ.`);
         window.setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
         return;
       }

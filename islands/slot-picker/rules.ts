@@ -1,4 +1,4 @@
-// The time-slot rules of SPEC §5, mirroring gateway.CheckSlotMove on the
+// The time-slot rules of a rent move, mirroring gateway.CheckSlotMove on the
 // server (gateway/rules.go). Both are tested against the same cases,
 // gateway/testdata/slot_cases.json, so they cannot drift apart. The server
 // checks again whatever this says.
@@ -64,7 +64,7 @@ export type Pick = { start: number | null; end: number | null };
 export const NONE: Pick = { start: null, end: null };
 
 /**
- * The choice after a tap on hour i (SPEC §4: the start slot, then the end
+ * The choice after a tap on hour i (the start slot, then the end
  * slot). A busy hour cannot be taken; an hour before the start starts
  * again from it; after a complete choice a tap starts a new one. error is
  * the alert when the period from the start to i breaks a rule; the choice

@@ -75,6 +75,15 @@ afterEach(() => {
 });
 
 describe("SmsCode", () => {
+  // The server's hint names the outbox with a {телефон} slot: the dialog
+  // fills it with the number typed, as the server keeps it.
+  it("shows the sandbox outbox address of the number typed", async () => {
+    await openCodeDialog({ sandboxHint: "SMS не отправляются, код можно посмотреть по адресу http://127.0.0.1:8090/sandbox/sms/{телефон}." });
+    const dialog = screen.getByRole("dialog", { name: "Готово" });
+    expect(dialog.textContent).toContain("по адресу http://127.0.0.1:8090/sandbox/sms/79000000000.");
+    expect(dialog.textContent).not.toContain("{телефон}");
+  });
+
   it("posts the page form's fields to requestUrl and opens the code dialog", async () => {
     await openCodeDialog({ sandboxHint: "Код смотрите в /sandbox/sms/79000000000" });
 

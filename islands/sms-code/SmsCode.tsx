@@ -1,4 +1,4 @@
-// SMS-code island for /login and /signup (SPEC §4). The page's own form is
+// SMS-code island for /login and /signup. The page's own form is
 // the fallback: without this island it posts to the server, which answers
 // with the code page. With it, the same fields go to the same URL by fetch
 // and the code is taken in a modal dialog.
@@ -39,9 +39,18 @@ async function post(url: string, body?: URLSearchParams): Promise<Answer | null>
   return { ...res.body, ok: res.body.ok && res.ok };
 }
 
+/** The number typed as the server keeps it, 7 and ten digits ("" when it is
+ *  not one): the sandbox's outbox is addressed by it. */
+export function phoneDigits(typed: string): string {
+  const d = typed.replace(/\D/g, "");
+  if (d.length === 10) return "7" + d;
+  if (d.length === 11 && (d[0] === "7" || d[0] === "8")) return "7" + d.slice(1);
+  return "";
+}
+
 type Dialog =
   | { kind: "closed" }
-  | { kind: "code"; phone: string }
+  | { kind: "code"; phone: string; digits: string }
   | { kind: "error"; title: string; messages: string[] };
 
 export default function SmsCode(props: SmsCodeProps) {
@@ -128,7 +137,9 @@ export default function SmsCode(props: SmsCodeProps) {
       if (answer?.ok) {
         resetCode();
         startCountdown(answer.resendIn);
-        setDialog({ kind: "code", phone: answer.phone ?? "" });
+        const typed = form.elements.namedItem("phone");
+        const digits = phoneDigits(typed instanceof HTMLInputElement ? typed.value : "");
+        setDialog({ kind: "code", phone: answer.phone ?? "", digits });
         return;
       }
       const messages = [answer?.message || REQUEST_FAILED];
@@ -312,7 +323,7 @@ export default function SmsCode(props: SmsCodeProps) {
           {sandboxHint && (
             <p className="sms-hint">
               <strong className="sms-hint-label">Тестовый режим: </strong>
-              {sandboxHint}
+              {sandboxHint.replaceAll("{телефон}", dialog.digits)}
             </p>
           )}
           <form className="sms-form" method="post" action={confirmUrl} noValidate onSubmit={onConfirm}>
