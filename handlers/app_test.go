@@ -29,6 +29,7 @@ import (
 const (
 	demoPhone  = "79000000000"
 	otherPhone = "79000000001"
+	publicURL  = "https://lk.example.ru" // where the tests' customers reach the account
 )
 
 // clock is a settable time for the limits.
@@ -85,26 +86,38 @@ func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
 
 func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
-	return newAppClock(t, time.Time{}, wrap, opts...)
+	return newAppSetup(t, setup{wrap: wrap, gateway: opts})
 }
 
 // newAppAt is the app with the server and the sandbox on one clock standing
 // at now (a.clock moves both), and now's zone as the resort's (LK_TIMEZONE).
 func newAppAt(t testing.TB, now time.Time) *app {
 	t.Helper()
-	return newAppClock(t, now, nil, gateway.WithRetries(0))
+	return newAppSetup(t, setup{now: now, gateway: []gateway.Option{gateway.WithRetries(0)}})
 }
 
-// newAppClock is newAppAt; a zero now is the real clock, the sandbox on its
-// own, in Moscow.
-func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
+// setup is what a test may change of the app: the provider, the gateway
+// client's options, the clock (zero: the real clock, the sandbox on its
+// own, in Moscow), the shared store (nil parts in memory) and the server's
+// own options.
+type setup struct {
+	wrap    func(handlers.Provider) handlers.Provider
+	gateway []gateway.Option
+	now     time.Time
+	revoker store.Revoker
+	limiter store.Limiter
+	options func(*handlers.Options)
+}
+
+func newAppSetup(t testing.TB, su setup) *app {
 	t.Helper()
 	runAlongside(t)
+	wrap, opts := su.wrap, su.gateway
 	clk := &clock{t: time.Now()}
 	var cfg sandbox.Config
 	var loc *time.Location
-	if !now.IsZero() {
-		clk.t, loc = now, now.Location()
+	if !su.now.IsZero() {
+		clk.t, loc = su.now, su.now.Location()
 		cfg = sandbox.Config{Now: clk.Now, Location: loc}
 		opts = append(opts, gateway.WithLocation(loc))
 	}
@@ -121,7 +134,13 @@ func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handl
 	}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
+	if su.revoker == nil {
+		su.revoker = store.NewMemoryRevoker(clk.Now)
+	}
+	if su.limiter == nil {
+		su.limiter = store.NewMemoryLimiter()
+	}
+	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", su.revoker, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +154,15 @@ func newAppClock(t testing.TB, now time.Time, wrap func(handlers.Provider) handl
 	if wrap != nil {
 		provider = wrap(gw)
 	}
-	e, err := handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
+	o := handlers.Options{
+		Provider: provider, Sessions: sessions, Limiter: su.limiter,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
-		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, Registry: reg,
-	})
+		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL, Registry: reg,
+	}
+	if su.options != nil {
+		su.options(&o)
+	}
+	e, err := handlers.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,8 @@ var (
 	errAnswered = errors.New("handlers: answered")
 	// errFormTooLarge is the 413 of a form without files (sign-in, profile).
 	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
+	// errSlowBody: a form's body did not arrive within its deadline.
+	errSlowBody = &httpError{http.StatusRequestTimeout, "Форма не получена", msgSlowBody}
 )
 
 // pageError is a failure shown as a page of its own, such as an order with

@@ -1,12 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"log/slog"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +28,13 @@ const (
 	formLimit   = 64 << 10 // plain forms
 	uploadLimit = 25 << 20 // refund documents
 	formMemory  = 32 << 20 // of a multipart form, kept in memory (echo's default)
+
+	// How long a body may take to arrive once its headers have: a small
+	// form is a few hundred bytes, so a connection that sends it slower
+	// than this is holding the server, not filling a form; documents
+	// get the time a slow mobile link needs for 25 MB.
+	formBodyTime   = 10 * time.Second
+	uploadBodyTime = 2 * time.Minute
 )
 
 type metrics struct {
@@ -115,7 +124,15 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		if c.Scheme() == "https" {
+		// No page of the account needs a device feature; no other site's
+		// window may hold a handle on ours (so it cannot be navigated or
+		// read through window.opener); no other site may embed our answers
+		// (a ticket PDF, an image) in its own pages. Our own pages, the
+		// manifest, the worker and the documents are all same-origin.
+		h.Set("Permissions-Policy", "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		if s.scheme(c) == "https" {
 			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 		}
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
@@ -139,36 +156,58 @@ func crossOrigin() echo.MiddlewareFunc {
 	}
 }
 
-// bodyLimit caps request bodies: small for forms, larger for refund
+// bodyLimit caps request bodies, in size and in the time they take to
+// arrive: small and short for forms, larger and longer for refund
 // documents. A form is read here, so that one sent without Content-Length
 // (chunked) and over the cap is a 413 too, not a form that looks empty.
-func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
-		limit := int64(formLimit)
+		limit, wait := int64(formLimit), s.formBodyTime
 		if isUpload(r) {
-			limit = uploadLimit
+			limit, wait = uploadLimit, uploadBodyTime
 		}
 		if r.ContentLength > limit {
 			return tooLarge(r)
 		}
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
-		// Forms are read here, so that one too long without a Content-Length
-		// is a 413 too; an upload streams its own parts (order_refund.go),
-		// file by file in memory, never to disk.
-		if (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && !isUpload(r) {
-			var err error
-			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
-				err = r.ParseMultipartForm(formMemory)
-			} else {
-				err = r.ParseForm()
-			}
-			if _, over := errors.AsType[*http.MaxBytesError](err); over {
-				return tooLarge(r)
-			}
+		if !hasBody(r) {
+			return next(c)
 		}
+		rc := http.NewResponseController(c.Response())
+		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
+		if isUpload(r) {
+			// An upload streams its own parts (order_refund.go), file by
+			// file in memory, never to disk, within its deadline.
+			return next(c)
+		}
+		// Forms are read here, so that one too long without a Content-Length
+		// is a 413 too, and one too slow a 408.
+		var err error
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
+			err = r.ParseMultipartForm(formMemory)
+		} else {
+			err = r.ParseForm()
+		}
+		if _, over := errors.AsType[*http.MaxBytesError](err); over {
+			return tooLarge(r)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// net/http cancels the request with its connection's read;
+			// the answer is still written.
+			c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
+			return errSlowBody
+		}
+		// The body is in: lift the deadline, or net/http would cancel the
+		// request when it passes while the handler waits on the provider.
+		_ = rc.SetReadDeadline(time.Time{})
 		return next(c)
 	}
+}
+
+// hasBody tells the methods whose requests carry a body.
+func hasBody(r *http.Request) bool {
+	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
 }
 
 // isUpload tells the routes that take documents.

@@ -85,7 +85,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 		s.log.Warn("moves store", "err", err)
 		return errStoreDown
 	}
-	page := c.Scheme() + "://" + c.Request().Host + o.url()
+	page := s.absolute(o.url())
 	body := s.calendar(o, moveKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones offer to add a text/calendar they open to the

@@ -104,8 +104,8 @@ func TestActiveBookingsGoToTheCalendar(t *testing.T) {
 		if got := prop(ics.ComponentPropertyLocation); got != c.place {
 			t.Errorf("%s: LOCATION %q, want %q", href, got, c.place)
 		}
-		if got := prop(ics.ComponentPropertyUrl); got != a.srv.URL+page {
-			t.Errorf("%s: URL %q, want %q", href, got, a.srv.URL+page)
+		if got := prop(ics.ComponentPropertyUrl); got != publicURL+page {
+			t.Errorf("%s: URL %q, want %q", href, got, publicURL+page)
 		}
 		if prop(ics.ComponentPropertySequence) == "" {
 			t.Errorf("%s: no SEQUENCE", href)

@@ -14,7 +14,7 @@ import (
 // routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
-		crossOrigin(), bodyLimit, s.loadSession, s.offlineMarks)
+		crossOrigin(), s.bodyLimit, s.loadSession, s.offlineMarks)
 
 	// Operations.
 	e.GET(routeHealthz, func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })

@@ -5,11 +5,13 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -63,8 +65,9 @@ type Options struct {
 	// CodeInterval is how long a phone waits between SMS codes;
 	// CodeInterval (60 s) when 0.
 	CodeInterval time.Duration
-	// TrustedProxies may set X-Forwarded-For; without them the client's
-	// address is the connection's, so the per-IP limit cannot be dodged.
+	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto;
+	// without them the client's address is the connection's, so the
+	// per-IP limit cannot be dodged, and the scheme is the connection's.
 	TrustedProxies []*net.IPNet
 
 	// Health is what /readyz reports, set by the caller as the instance
@@ -72,32 +75,43 @@ type Options struct {
 	Health *Health
 	// Tracer makes each request an OpenTelemetry span; nil: none.
 	Tracer trace.TracerProvider
+	// PublicURL is where customers reach the account, such as
+	// https://lk.example.ru: every absolute URL the server writes (the
+	// calendar file's link to the order) starts with it, never with the
+	// request's Host, which anyone can set. Empty means http://localhost.
+	PublicURL string
+	// FormBodyTime is how long a small form's body may take to arrive
+	// after its headers; 10 s when 0. Refund documents get longer.
+	FormBodyTime time.Duration
 }
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw        Provider // for readiness only; the handlers use their own part:
-	account   accountProvider
-	lessons   lessonProvider
-	rents     rentProvider
-	aqua      aquaProvider
-	hotel     hotelProvider
-	sessions  *Sessions
-	limits    store.Limiter
-	interval  time.Duration
-	once      store.Once
-	files     store.RefundFiles
-	moves     store.Moves
-	storePing func(context.Context) error
-	health    *Health
-	tracer    trace.Tracer // nil: no spans
-	site      *views.Site
-	assets    *views.Assets
-	static    fs.FS
-	log       *slog.Logger
-	loc       *time.Location
-	now       func() time.Time
-	metrics   *metrics
+	gw           Provider // for readiness only; the handlers use their own part:
+	account      accountProvider
+	lessons      lessonProvider
+	rents        rentProvider
+	aqua         aquaProvider
+	hotel        hotelProvider
+	sessions     *Sessions
+	limits       store.Limiter
+	interval     time.Duration
+	once         store.Once
+	files        store.RefundFiles
+	moves        store.Moves
+	storePing    func(context.Context) error
+	health       *Health
+	tracer       trace.Tracer // nil: no spans
+	site         *views.Site
+	assets       *views.Assets
+	static       fs.FS
+	log          *slog.Logger
+	loc          *time.Location
+	now          func() time.Time
+	metrics      *metrics
+	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
+	publicURL    string       // without a trailing slash
+	formBodyTime time.Duration
 }
 
 // New builds the echo instance with every route and middleware.
@@ -108,7 +122,11 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
-		interval: o.CodeInterval,
+		interval: o.CodeInterval, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
+	}
+	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
+	if s.publicURL == "" {
+		s.publicURL = "http://localhost"
 	}
 	if s.limits == nil {
 		s.limits = store.NewMemoryLimiter()
@@ -177,3 +195,40 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	}
 	return p
 }
+
+// scheme is the scheme the customer used: https over TLS, or what a
+// trusted reverse proxy says in X-Forwarded-Proto; anyone else's word for
+// it is not taken, so a plain-http client cannot make the server claim
+// https (and send HSTS, say).
+func (s *Server) scheme(c *echo.Context) string {
+	r := c.Request()
+	if r.TLS != nil {
+		return "https"
+	}
+	if s.fromTrustedProxy(r.RemoteAddr) {
+		proto, _, _ := strings.Cut(r.Header.Get(echo.HeaderXForwardedProto), ",")
+		if strings.EqualFold(strings.TrimSpace(proto), "https") {
+			return "https"
+		}
+	}
+	return "http"
+}
+
+// fromTrustedProxy tells whether the connection comes from a configured
+// reverse proxy.
+func (s *Server) fromTrustedProxy(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	for _, n := range s.trusted {
+		if ip != nil && n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// absolute is path as a URL customers can follow from outside the site.
+func (s *Server) absolute(path string) string { return s.publicURL + path }

@@ -126,8 +126,8 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 // none. An error says that r holds a valid cookie whose revocation could not
 // be checked: it is not let in, and not signed out either.
 func (s *Sessions) Read(r *http.Request) (*Session, error) {
-	var sess Session
-	if !s.decode(r, s.name, &sess) || sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) {
+	sess := s.cookieSession(r)
+	if sess == nil {
 		return nil, nil
 	}
 	revoked, err := s.revoker.Revoked(r.Context(), sess.ID)
@@ -137,7 +137,17 @@ func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	if revoked {
 		return nil, nil
 	}
-	return &sess, nil
+	return sess, nil
+}
+
+// cookieSession is the session r's cookie holds, valid and unexpired,
+// whether or not it was signed out.
+func (s *Sessions) cookieSession(r *http.Request) *Session {
+	var sess Session
+	if !s.decode(r, s.name, &sess) || sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) {
+		return nil
+	}
+	return &sess
 }
 
 // New makes a new session for a client; Write sets its cookie.

@@ -104,8 +104,18 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.sessions.knownDevice(c.Request(), phone)
-	rules := s.codeRules(phone, c.RealIP(), known)
+	rules := s.codeRules(phone, limitAddress(c.RealIP()), known)
 	ipKey := rules[len(rules)-1].Key
+	if !known { // a code the owner just asked for is not replaced at once
+		wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
+		if err == nil && wait > 0 {
+			r := &store.Refusal{Limit: "phone_interval", RetryAfter: wait}
+			r.Message = refusalMessage(r)
+			s.refused(c, step, phone, r)
+			errs.Add("", r.Message)
+			return http.StatusTooManyRequests, r.RetryAfter
+		}
+	}
 	hold, r, err := s.take(ctx, rules)
 	if r != nil {
 		s.refused(c, step, phone, r)
@@ -129,10 +139,22 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		errs.Add(field, msg)
 		return status, 0
 	}
-	if err := s.limits.Clear(context.WithoutCancel(ctx), perCodeKey(phone, true), perCodeKey(phone, false)); err != nil {
-		s.log.Error("per-code count not cleared", "err", err)
-	}
+	s.newCode(context.WithoutCancel(ctx), phone, known)
 	return http.StatusOK, 0
+}
+
+// newCode records that phone has a new code, asked for by a known browser
+// or a stranger: the old code's wrong entries are forgotten and the class
+// that asked is marked.
+func (s *Server) newCode(ctx context.Context, phone string, known bool) {
+	err := s.limits.Clear(ctx, perCodeKey(phone, true), perCodeKey(phone, false),
+		senderRule(phone, true).Key, senderRule(phone, false).Key)
+	if err == nil {
+		_, err = s.limits.Take(ctx, s.now(), senderRule(phone, known))
+	}
+	if err != nil {
+		s.log.Error("new code not recorded", "err", err)
+	}
 }
 
 // codeSent remembers the sign-in in progress and leads to the code step.
@@ -149,7 +171,7 @@ func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.Co
 	f.Mode = p.Mode
 	f.Confirmed = p.Token != ""
 	known := s.sessions.knownDevice(c.Request(), p.Phone)
-	if wait, err := s.limits.Wait(c.Request().Context(), s.now(), s.intervalRule(p.Phone, known)); err == nil && wait > 0 {
+	if wait, err := s.newCodeWait(c.Request().Context(), p.Phone, known); err == nil && wait > 0 {
 		f.ResendAfter = seconds(wait)
 	}
 	if s.site.SandboxURL != "" {
@@ -232,8 +254,17 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code string, known bool) confirmResult {
 	token := p.Token
 	if token == "" {
-		hold, r, err := s.take(ctx, entryRules(p.Phone, known))
+		// The owner's entry of a stranger's code counts as the stranger's.
+		replaced := known && s.strangersCode(ctx, p.Phone)
+		hold, r, err := s.take(ctx, entryRules(p.Phone, known && !replaced))
 		if r != nil {
+			if r.RetryAfter == 0 || replaced { // a new code helps: when it may be asked for
+				wait, _ := s.newCodeWait(ctx, p.Phone, known)
+				r.RetryAfter = max(wait, time.Second)
+			}
+			if replaced { // the strangers' limit, not the owner's: a code of his own helps
+				r.Message = msgCodeAskAgain
+			}
 			s.refused(c, "code_confirm", p.Phone, r)
 			res := confirmResult{status: http.StatusTooManyRequests, retry: r.RetryAfter}
 			res.errs.Add("code", r.Message)
@@ -251,7 +282,11 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			if explain(err, "", "").refused {
 				// The provider's word: a wrong entry, the hold stays.
 				res := confirmResult{status: http.StatusUnprocessableEntity}
-				res.errs.Add("code", msgCodeWrong)
+				if replaced {
+					res.errs.Add("code", msgCodeReplaced)
+				} else {
+					res.errs.Add("code", msgCodeWrong)
+				}
 				return res
 			}
 			s.release(ctx, hold) // a failure is no wrong entry
@@ -260,7 +295,8 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
-		if err := s.limits.Clear(ctx, perCodeKey(p.Phone, true), perCodeKey(p.Phone, false)); err != nil {
+		if err := s.limits.Clear(ctx, perCodeKey(p.Phone, true), perCodeKey(p.Phone, false),
+			senderRule(p.Phone, true).Key, senderRule(p.Phone, false).Key); err != nil {
 			s.log.Error("per-code count not cleared", "err", err)
 		}
 	}
@@ -373,13 +409,13 @@ func refusal(errs views.Errors, retry time.Duration) answer {
 	return a
 }
 
-// refused counts and logs a limit's refusal, and sets Retry-After.
+// refused counts and logs a limit's refusal, and sets Retry-After: every
+// 429 says when to come back, a second at least.
 func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
-	if r.RetryAfter > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
-	}
+	r.RetryAfter = max(r.RetryAfter, time.Second)
+	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }
 
 // attempt counts and logs a sign-in step: masked phone and outcome, never a code or token.

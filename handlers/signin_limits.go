@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"lk/store"
@@ -52,6 +53,42 @@ func (s *Server) intervalRule(phone string, known bool) store.Rule {
 	return store.Rule{Name: "phone_interval", Key: "next:" + class(known) + ":" + phone, Max: 1, Window: s.interval}
 }
 
+// The wait between codes is shared one way. A code the owner's known
+// browser asked for makes strangers wait too, so that a stranger cannot
+// replace it at once (the provider keeps one code per phone, and the
+// owner's entry of a replaced code would be wrong); a stranger's request
+// never makes the owner wait, so a stranger cannot keep the owner from a
+// code either.
+
+// newCodeWait is how long this browser waits before it may ask for a new
+// code for phone: its class's wait and, for a stranger, the owner's.
+func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (time.Duration, error) {
+	wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, known))
+	if err != nil || known {
+		return wait, err
+	}
+	owner, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
+	return max(wait, owner), err
+}
+
+// senderRule marks which class asked for the phone's current code: the
+// mark of the class that asked last is the only one left (codeSent clears
+// both). It is checked with Wait (a mark present means a wait), never
+// taken against a customer.
+func senderRule(phone string, known bool) store.Rule {
+	return store.Rule{Name: "code_sender", Key: "sent:" + class(known) + ":" + phone, Max: 1, Window: codeWindow}
+}
+
+// strangersCode tells whether the phone's current code was asked for by a
+// stranger. An entry from the owner's known browser is then an entry of
+// the stranger's code: it counts against strangers (so a day's guesses
+// stay bounded however the two classes take turns), never against the
+// owner's browsers, which may have been sent the code it replaced.
+func (s *Server) strangersCode(ctx context.Context, phone string) bool {
+	wait, err := s.limits.Wait(ctx, s.now(), senderRule(phone, false))
+	return err == nil && wait > 0
+}
+
 // codeRules are taken before auth/login2f; the per-IP rule is the last.
 func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
 	return []store.Rule{
@@ -59,6 +96,24 @@ func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
 		{Name: "phone_window", Key: "codes:" + class(known) + ":" + phone, Max: codesPerWindow, Window: codesWindow},
 		{Name: "ip_window", Key: "ip:" + ip, Max: requestsPerIP, Window: ipWindow},
 	}
+}
+
+// limitAddress is what the per-IP limit counts for the client address ip:
+// an IPv4 address, or the /64 of an IPv6 one, which is one customer's
+// network (a provider hands out at least a /64, and every address in it is
+// the customer's to use), so that changing addresses inside it is no new
+// allowance.
+func limitAddress(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.WithZone("").Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
 
 // entryRules are taken before auth/loginConfirm.

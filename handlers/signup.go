@@ -79,14 +79,24 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 	return s.codeSent(c, pending{Phone: phone, Mode: "signup", SentAt: s.now()})
 }
 
-// logout revokes the session on our side too and deletes the cookie.
+// logout revokes the session on our side too and deletes the cookie. It
+// never says the customer is out unless the revocation is stored: when the
+// store cannot take it, the customer is told so and keeps the cookie, which
+// would otherwise open the account again for whoever holds a copy of it.
 func (s *Server) logout(c *echo.Context) error {
 	sess := session(c)
+	if unknown, _ := c.Get(keySessionUnknown).(bool); unknown && sess == nil {
+		// The store could not say whether the cookie was signed out
+		// already; revoking it again is harmless, and the only way to know
+		// that it is out.
+		sess = s.sessions.cookieSession(c.Request())
+	}
 	if sess != nil {
 		s.log.Info("sign-out", "phone", gateway.MaskPhone(sess.Phone))
 	}
 	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
 		s.log.Error("sign-out not stored", "err", err)
+		c.Response().Header().Set("Retry-After", "60")
 		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
 	}
 	s.sessions.clearPending(c.Response())

@@ -32,6 +32,7 @@ type config struct {
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
+	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
 
 	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
 }
@@ -54,8 +55,9 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (60 s; the browser tests shorten it)"},
-	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed; empty: the connection's address"},
+	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
 	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
+	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
@@ -151,6 +153,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
 		}
 	}
+	if c.PublicURL, err = publicURL(get("LK_PUBLIC_URL"), c.Addr); err != nil {
+		return c, err
+	}
 	c.Now = time.Now
 	if fake := get("LK_FAKE_NOW"); fake != "" {
 		at, err := time.Parse(time.RFC3339, fake)
@@ -169,4 +174,22 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("LK_LOG_LEVEL: %q is not debug, info, warn or error", c.LogLevel)
 	}
 	return c, nil
+}
+
+// publicURL checks LK_PUBLIC_URL, or derives it from the listen address:
+// the server's own name for itself, never one a request brings.
+func publicURL(raw, addr string) (string, error) {
+	if raw == "" {
+		host, port, _ := net.SplitHostPort(addr) // checked already
+		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+			host = "localhost"
+		}
+		return "http://" + net.JoinHostPort(host, port), nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
+		u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("LK_PUBLIC_URL: %q is not a site's address such as https://lk.example.ru", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }

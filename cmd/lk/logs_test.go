@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A whole sign-in in sandbox mode, at the debug level, leaves in the
+// server's log (the product's and the bundled sandbox's, one stream)
+// neither an SMS code, right or wrong, nor the whole phone.
+func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
+	const phone = "79000000000"
+	addrs, out, stop := started(t, map[string]string{
+		"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(), "LK_LOG_LEVEL": "debug",
+	})
+	var sandboxURL string
+	for _, line := range strings.Split(out.String(), "\n") {
+		var l struct{ Msg, URL string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "running on the bundled sandbox gateway" {
+			sandboxURL = strings.TrimSuffix(l.URL, "/v1")
+		}
+	}
+	b := &browser{t: t, base: addrs["listening"], cookies: map[string]string{}}
+	if r := b.post("/login", url.Values{"phone": {"+7 (900) 000-00-00"}}); r != http.StatusSeeOther {
+		t.Fatalf("POST /login: %d", r)
+	}
+	res, err := http.Get(sandboxURL + "/sandbox/sms/" + phone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sms struct{ Code string }
+	err = json.NewDecoder(res.Body).Decode(&sms)
+	res.Body.Close()
+	if err != nil || len(sms.Code) != 4 {
+		t.Fatalf("the sandbox's outbox: %v %q", err, sms.Code)
+	}
+	wrong := "0000"
+	if sms.Code == wrong {
+		wrong = "1111"
+	}
+	if r := b.post("/login/code", url.Values{"code": {wrong}}); r != http.StatusUnprocessableEntity {
+		t.Fatalf("a wrong code: %d", r)
+	}
+	if r := b.post("/login/code", url.Values{"code": {sms.Code}}); r != http.StatusSeeOther {
+		t.Fatalf("the right code: %d", r)
+	}
+	if r := b.get("/"); r != http.StatusOK {
+		t.Fatalf("home: %d", r)
+	}
+	if r := b.post("/logout", nil); r != http.StatusSeeOther {
+		t.Fatalf("sign-out: %d", r)
+	}
+	stop()
+
+	leaks := map[string]*regexp.Regexp{
+		"the right code": regexp.MustCompile(`(^|[^0-9A-Za-z])` + sms.Code + `([^0-9A-Za-z]|$)`),
+		"a wrong code":   regexp.MustCompile(`(^|[^0-9A-Za-z])` + wrong + `([^0-9A-Za-z]|$)`),
+		"the phone":      regexp.MustCompile(`9000000000|900\D{0,3}000\D?00\D?00`),
+	}
+	lines := 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var fields map[string]any
+		if err := json.Unmarshal([]byte(line), &fields); err != nil {
+			t.Errorf("not a JSON line: %s", line)
+			continue
+		}
+		lines++
+		delete(fields, "time") // its fractions of a second are any digits
+		for key, v := range flatten(fields) {
+			for what, re := range leaks {
+				if re.MatchString(v) {
+					t.Errorf("%s in the log (%s=%q): %s", what, key, v, line)
+				}
+			}
+		}
+	}
+	if lines < 10 {
+		t.Fatalf("only %d log lines: the log was not read\n%s", lines, out.String())
+	}
+}
+
+// flatten gives every value of a JSON object, nested ones too, as text.
+func flatten(m map[string]any) map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(prefix+"."+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s[%d]", prefix, i), x)
+			}
+		default:
+			out[prefix] = fmt.Sprint(v)
+		}
+	}
+	walk("", m)
+	return out
+}
+
+// browser keeps cookies by hand: the session's are Secure, which Go's
+// cookie jar sends over https only, and this server speaks plain http.
+type browser struct {
+	t       *testing.T
+	base    string
+	cookies map[string]string
+}
+
+func (b *browser) do(req *http.Request) int {
+	b.t.Helper()
+	for k, v := range b.cookies {
+		req.AddCookie(&http.Cookie{Name: k, Value: v})
+	}
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	for _, c := range res.Cookies() {
+		if c.MaxAge < 0 {
+			delete(b.cookies, c.Name)
+		} else {
+			b.cookies[c.Name] = c.Value
+		}
+	}
+	return res.StatusCode
+}
+
+func (b *browser) get(path string) int {
+	req, _ := http.NewRequest(http.MethodGet, b.base+path, nil)
+	return b.do(req)
+}
+
+func (b *browser) post(path string, form url.Values) int {
+	req, _ := http.NewRequest(http.MethodPost, b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
