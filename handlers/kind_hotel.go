@@ -239,7 +239,7 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 			Order: o.card, Heading: "Перенести бронирование",
 			Lead:  "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
 			Notes: []string{"Заезд с 16:00, выезд до 14:00."},
-			URL:   url, Token: s.token(c, o, actTransfer), Submit: "Готово", Error: msg, Errors: a.errs,
+			URL:   url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
 		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
 		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},

@@ -82,7 +82,7 @@ var lessonMove = dayMove(&dayPage{
 	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",
 	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
 	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
-	field: "lessonId", window: gateway.TransferWindow,
+	field: "lessonId", pick: "Выбрать", window: gateway.TransferWindow,
 	first: func(s *Server, o order) time.Time {
 		from, to := gateway.TransferWindow(s.now())
 		if d := o.ref.Start; gateway.InWindow(d, from, to) {

@@ -130,6 +130,10 @@ type option struct {
 type dayPage struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
+	// pick is the button of each choice ('Выбрать'), which submits the
+	// move with it; the island submits with 'Готово' once a day and a
+	// choice are picked. "" for radio buttons and the one button.
+	pick string
 	window                                                          func(now time.Time) (from, to time.Time)
 	// day checks a day in the window against the kind's own rule; nil
 	// when there is none.
@@ -210,7 +214,7 @@ func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) 
 // with the answers a, the rule errors in a.errs and a failure msg.
 func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *dayAnswers, msg string) error {
 	d, dayMsg := p.checkDay(s, o, a.date)
-	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d)}
+	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
 		if a.errs.For("date") == "" {
 			a.errs.Add("date", dayMsg)
@@ -259,6 +263,9 @@ func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAn
 	}
 	if p.original != nil {
 		v.Calendar.Original = p.original(o)
+	}
+	if p.pick != "" {
+		v.Action.Submit, v.Calendar.Done = "", msgDone
 	}
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}

@@ -22,10 +22,11 @@ func isoDay(off int) string {
 	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
 }
 
-// choices are the values of the radio buttons named field on r.
+// choices are the values of the radio buttons or the submit buttons named
+// field on r.
 func (r *resp) choices(field string) []string {
 	var out []string
-	r.doc.Find(`input[type=radio][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
+	r.doc.Find(`input[type=radio][name="` + field + `"], button[type=submit][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
 		out = append(out, s.AttrOr("value", ""))
 	})
 	return out
@@ -593,5 +594,76 @@ func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
 	if src := r.doc.Find(`script[src]`).AttrOr("src", ""); r.doc.Find(`script[src]`).Length() != 1 || !strings.Contains(src, "/main-") ||
 		r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length() != 0 {
 		t.Errorf("/orders: scripts %d (%q), preloads %d", r.doc.Find(`script[src]`).Length(), src, r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length())
+	}
+}
+
+// With JavaScript off every lesson offered is a 'Выбрать' that submits the
+// move with it; there is no other submit, so none stands beside 'Нет
+// доступных занятий'.
+func TestTransferLessonPick(t *testing.T) {
+	a, rec := recorded(t)
+	id := sandbox.DemoLessonTransferable
+	page := "/orders/glk/" + id + "/transfer"
+	var date string
+	var r *resp
+	for off := 1; off <= 28; off++ {
+		p := a.get(page + "?date=" + isoDay(off))
+		form := p.doc.Find(`form[method=post][action="` + page + `"]`)
+		picks := form.Find(`button[type=submit][name=lessonId]`)
+		if n := p.doc.Find(`input[type=radio][name=lessonId]`).Length(); n != 0 {
+			t.Fatalf("%s: %d radio buttons", isoDay(off), n)
+		}
+		if picks.Length() == 0 {
+			if n := form.Find(`button[type=submit]`).Length(); n != 0 {
+				t.Errorf("%s: %d submit buttons beside 'Нет доступных занятий'", isoDay(off), n)
+			}
+			continue
+		}
+		picks.Each(func(_ int, b *goquery.Selection) {
+			if strings.TrimSpace(b.Text()) != "Выбрать" || b.AttrOr("value", "") == "" {
+				t.Errorf("%s: a lesson's button %q value %q", isoDay(off), b.Text(), b.AttrOr("value", ""))
+			}
+		})
+		if n := form.Find(`button[type=submit]:not([name])`).Length(); n != 0 {
+			t.Errorf("%s: %d submit buttons besides the lessons' 'Выбрать'", isoDay(off), n)
+		}
+		if date == "" {
+			date, r = isoDay(off), p
+		}
+	}
+	if date == "" {
+		t.Fatal("no day with lessons in a month")
+	}
+	// What a browser sends for the last 'Выбрать': the hidden fields and
+	// that button's name and value.
+	last := r.doc.Find(`button[type=submit][name=lessonId]`).Last().AttrOr("value", "")
+	form := r.formValues(page)
+	form.Set("lessonId", last)
+	res := a.post(page, form)
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/orders/glk/") {
+		t.Fatalf("move: %d → %q\n%s", res.StatusCode, res.Header.Get("Location"), res.text("main"))
+	}
+	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.Calls("GLK/changeLessonPeriod") != 1 {
+		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.Calls("GLK/changeLessonPeriod"))
+	}
+}
+
+// noLessons is a provider whose instructors have no lessons.
+type noLessons struct{ handlers.Provider }
+
+func (noLessons) Timetable(context.Context, gateway.TimetableQuery) ([]gateway.Lesson, error) {
+	return nil, nil
+}
+
+func TestTransferLessonNoneNoSubmit(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return noLessons{p} })
+	a.signIn(a.client, demoPhone)
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	r := a.get(page + "?date=" + isoDay(2))
+	if !strings.Contains(r.text("fieldset.choices"), "Нет доступных занятий") {
+		t.Fatalf("no 'Нет доступных занятий': %q", r.text("fieldset.choices"))
+	}
+	if n := r.doc.Find(`form[method=post][action="` + page + `"] button[type=submit]`).Length(); n != 0 {
+		t.Errorf("%d submit buttons beside 'Нет доступных занятий'", n)
 	}
 }

@@ -118,6 +118,7 @@ const (
 // Moving an order: lessons and rents, the water park, the hotel.
 const (
 	msgMoved           = "Перенос выполнен успешно"
+	msgDone            = "Готово"
 	msgLessonMoveFail  = "Не удалось перенести запись"
 	msgNoLessons       = "Нет доступных занятий"
 	msgTimetable       = "Не удалось загрузить расписание. Попробуйте позже."

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
 
@@ -60,6 +60,51 @@ describe("TransferCalendar, one day", () => {
       render(<TransferCalendar {...dayProps} original={undefined} />, { container });
     });
     expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
+  });
+
+  // A lesson's page: each lesson a 'Выбрать' of its own, no other submit.
+  function lessonPage(): HTMLElement {
+    document.body.innerHTML = `
+      <form id="transfer-day" method="get"><input type="date" name="date"></form>
+      <form method="post" action="/orders/glk/1/transfer">
+        <div data-island="calendar">
+          <div data-island-fallback><input type="hidden" name="date" value="2026-11-23"><button type="submit" name="lessonId" value="old">Выбрать</button></div>
+          <div data-island-root></div>
+        </div>
+      </form>`;
+    return document.querySelector<HTMLElement>("[data-island-root]")!;
+  }
+
+  it("picks a lesson with 'Выбрать' and shows 'Готово' only then", async () => {
+    const container = lessonPage();
+    answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", pick: "Выбрать", choices: [
+      { value: "L1", title: "10:00 · Горные лыжи", lines: null },
+      { value: "L2", title: "16:00 · Горные лыжи", lines: null },
+    ] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} url="/orders/glk/1/transfer" original={undefined} done="Готово" />, { container });
+    });
+    expect(document.querySelectorAll("[data-island-fallback] [name]")).toHaveLength(0);
+    expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
+    const picks = within(container).getAllByRole("button", { name: "Выбрать" });
+    expect(picks).toHaveLength(2);
+    fireEvent.click(picks[1]);
+    expect(picks[1].getAttribute("aria-pressed")).toBe("true");
+    const done = screen.getByRole("button", { name: "Готово" });
+    expect(done.getAttribute("type")).toBe("submit");
+    const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
+    expect(form.getAll("date")).toEqual(["2026-11-24"]);
+    expect(form.getAll("lessonId")).toEqual(["L2"]);
+  });
+
+  it("offers no 'Готово' beside 'Нет доступных занятий'", async () => {
+    const container = lessonPage();
+    answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", pick: "Выбрать", choices: [] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} original={undefined} choice="L1" done="Готово" />, { container });
+    });
+    expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
   });
 
   it("keeps working when the fetch fails", async () => {

@@ -20,6 +20,7 @@ export type TransferCalendarProps = {
   value?: Day;
   url?: string;
   choice?: string;
+  done?: string;
   original?: Day;
   start?: string;
   end?: string;
@@ -33,7 +34,7 @@ export type TransferCalendarProps = {
 };
 
 type Choice = { value: string; title: string; lines: string[] | null };
-type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string };
+type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
 
@@ -44,7 +45,9 @@ function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string)
   useEffect(() => {
     const island = root.current?.closest<HTMLElement>("[data-island]");
     const form = dayForm ? document.querySelector<HTMLElement>(dayForm) : null;
-    const fields = Array.from(island?.querySelectorAll<HTMLInputElement>("[data-island-fallback] input[name]") ?? []);
+    const fields = Array.from(
+      island?.querySelectorAll<HTMLInputElement | HTMLButtonElement>("[data-island-fallback] input[name], [data-island-fallback] button[name]") ?? [],
+    );
     const names = fields.map((f) => f.name);
     if (form) form.hidden = true;
     fields.forEach((f) => f.removeAttribute("name"));
@@ -101,21 +104,45 @@ function DayChoice(props: TransferCalendarProps) {
         {failed && <p className="notice notice-err">{LOAD_FAILED}</p>}
         {data?.error && <p className="notice notice-err">{data.error}</p>}
         {data && !data.error && data.choices.length === 0 && <p className="muted">{data.empty}</p>}
-        {data?.choices.map((c) => (
-          <label className="choice" key={c.value}>
-            <input type="radio" name={field} value={c.value} checked={chosen === c.value} onChange={() => setChosen(c.value)} />
-            <span>
-              <strong>{c.title}</strong>
-              {(c.lines ?? []).map((l) => (
-                <span className="hint" key={l}>
-                  {l}
-                </span>
-              ))}
-            </span>
-          </label>
-        ))}
+        {data?.choices.map((c) =>
+          data.pick ? (
+            <div className={chosen === c.value ? "choice chosen" : "choice"} key={c.value}>
+              <Lines c={c} />
+              <button className="btn btn-2 pick" type="button" aria-pressed={chosen === c.value} onClick={() => setChosen(c.value)}>
+                {data.pick}
+              </button>
+            </div>
+          ) : (
+            <label className="choice" key={c.value}>
+              <input type="radio" name={field} value={c.value} checked={chosen === c.value} onChange={() => setChosen(c.value)} />
+              <Lines c={c} />
+            </label>
+          ),
+        )}
+        {data?.pick && <input type="hidden" name={field} value={chosen} />}
       </fieldset>
+      {/* 'Готово' only once both the day and the lesson are chosen. */}
+      {data?.pick && props.done && day && data.choices.some((c) => c.value === chosen) && (
+        <div className="actions">
+          <button className="btn" type="submit">
+            {props.done}
+          </button>
+        </div>
+      )}
     </>
+  );
+}
+
+function Lines({ c }: { c: Choice }) {
+  return (
+    <span>
+      <strong>{c.title}</strong>
+      {(c.lines ?? []).map((l) => (
+        <span className="hint" key={l}>
+          {l}
+        </span>
+      ))}
+    </span>
   );
 }
 

@@ -113,11 +113,13 @@ for (const { width, months } of [
         const day = addDays(min, off);
         await clickDay(page, day);
         await expect(page.locator("[data-island-root] fieldset.choices legend")).toContainText(`${day.slice(8)}.${day.slice(5, 7)}.${day.slice(0, 4)}`);
-        found = (await page.locator('input[name="lessonId"]').count()) > 0;
+        found = (await page.locator("[data-island-root]").getByRole("button", { name: "Выбрать" }).count()) > 0;
+        // 'Готово' only once both the day and a lesson are chosen.
+        await expect(page.getByRole("button", { name: "Готово" })).toHaveCount(0);
       }
       expect(found).toBe(true);
-      await page.locator('input[name="lessonId"]').first().check();
-      await page.getByRole("button", { name: "Перенести запись" }).click();
+      await page.locator("[data-island-root]").getByRole("button", { name: "Выбрать" }).first().click();
+      await page.getByRole("button", { name: "Готово" }).click();
       await expect(page.locator(".notice-ok")).toHaveText("Перенос выполнен успешно");
       await expect(page).toHaveURL(/\/orders\/glk\/\d+$/);
 
@@ -187,11 +189,10 @@ test.describe("transfers without JavaScript", () => {
     for (let off = 1; off <= 20; off++) {
       await page.locator("#transfer-day input[name=date]").fill(addDays(min, off));
       await page.getByRole("button", { name: "Показать занятия" }).click();
-      if ((await page.locator('input[name="lessonId"]').count()) > 0) break;
+      if ((await page.getByRole("button", { name: "Выбрать" }).count()) > 0) break;
     }
     await page.screenshot({ path: info.outputPath("lesson-nojs-360.png"), fullPage: true });
-    await page.locator('input[name="lessonId"]').first().check();
-    await page.getByRole("button", { name: "Перенести запись" }).click();
+    await page.getByRole("button", { name: "Выбрать" }).last().click();
     await expect(page.locator(".notice-ok")).toHaveText("Перенос выполнен успешно");
 
     await page.goto(`${orders.aqua}/transfer`);
