@@ -133,8 +133,8 @@ type dayPage struct {
 	// pick is the button of each choice ('Выбрать'), which submits the
 	// move with it; the island submits with 'Готово' once a day and a
 	// choice are picked. "" for radio buttons and the one button.
-	pick string
-	window                                                          func(now time.Time) (from, to time.Time)
+	pick   string
+	window func(now time.Time) (from, to time.Time)
 	// day checks a day in the window against the kind's own rule; nil
 	// when there is none.
 	day     func(s *Server, o order, d time.Time) error
