@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -105,6 +106,15 @@ func fullName(g gateway.Guest) string {
 // right after, so that the customer need not ask for the money apart.
 func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
+		// An answer with a failed HTTP status says so, and what it leaves
+		// undone: for a paid stay, its refund.
+		if code := gateway.FailedStatus(err); code != 0 {
+			undone := msgCancelFailed
+			if o.paid {
+				undone = msgRefundFailed
+			}
+			return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone)}}
+		}
 		return "", err
 	}
 	if !o.paid {

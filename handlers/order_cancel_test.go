@@ -78,10 +78,13 @@ func TestCancelProviderFailure(t *testing.T) {
 		{"glk", sandbox.DemoLessonCancelable, "GLK/cancelRegistration", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"pavilion", sandbox.DemoPavilionCancelOnly, "Rent/cancelPavilionRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"celRoom", sandbox.DemoRoomRent, "CelRooms/cancelCelRoomRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
-		{"hotel", sandbox.DemoHotelPaid, "hotel/cancelOrder", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
+		// A hotel cancel answered with a failed HTTP status says 'Ошибка HTTP'
+		// and what is left undone: for a paid stay, the refund.
+		{"hotel", sandbox.DemoHotelPaid, "hotel/cancelOrder", "Ошибка HTTP 500. Произошла ошибка при оформлении возврата.", http.StatusBadGateway},
+		{"hotel", sandbox.DemoHotelUnpaid, "hotel/cancelOrder", "Ошибка HTTP 500. Не удалось отменить заказ.", http.StatusBadGateway},
 		{"hotel", sandbox.DemoHotelPaid, "hotel/registerRefund", "Бронирование отменено, но возврат не оформлен: Сервис временно недоступен (sandbox fault). Позвоните в службу поддержки: +7 (800) 000-00-00.", http.StatusBadGateway},
 	} {
-		t.Run(tc.fault, func(t *testing.T) {
+		t.Run(tc.fault+"/"+tc.id, func(t *testing.T) {
 			a := signedIn(t)
 			action := "/orders/" + tc.kind + "/" + tc.id + "/cancel"
 			a.sb.SetFault(tc.fault, sandbox.Fault{Status: http.StatusInternalServerError})

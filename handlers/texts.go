@@ -80,6 +80,7 @@ const (
 // Cancelling.
 const (
 	msgCancelFailed    = "Не удалось отменить заказ"
+	msgHTTPError       = "Ошибка HTTP"
 	msgLessonCanceled  = "Запись отменена."
 	msgRentCanceled    = "Аренда отменена."
 	msgHotelCanceled   = "Бронирование отменено."
