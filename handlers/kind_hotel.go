@@ -211,8 +211,9 @@ func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnsw
 	return o.url(), msg, err
 }
 
-// hotelRange is the range of nights the page lists: ?from=&to= or the first
-// day of this month to the end of the next, never before today.
+// hotelRange is the range of nights the page asks the provider for:
+// ?from=&to= or the first day of this month to the end of the next. Days
+// before today are asked too but cannot be chosen.
 func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	today := gateway.Day(s.now(), s.loc)
 	from = today.AddDate(0, 0, 1-today.Day())
@@ -226,9 +227,6 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 		a.errs.Add("to", msgBadDay)
 	} else if err == nil {
 		to = d
-	}
-	if from.Before(today) {
-		from = today
 	}
 	if to.Before(from) || to.After(from.AddDate(0, 3, 0)) {
 		to = from.AddDate(0, 2, 0) // at most a few months in one answer
@@ -266,7 +264,12 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 		byDay[gateway.HotelDayKey(d)] = d
 	}
 	last := wFrom
-	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+	// Nights before today are not listed: they cannot be chosen.
+	first := from
+	if first.Before(wFrom) {
+		first = wFrom
+	}
+	for d := first; !d.After(to); d = d.AddDate(0, 0, 1) {
 		day, listed := byDay[iso(d)]
 		ok := listed && gateway.HotelDayAvailable(day, rooms, family)
 		price := gateway.HotelNightPrice(day, rooms, family)

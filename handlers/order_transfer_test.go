@@ -54,7 +54,15 @@ type recorder struct {
 	mu      sync.Mutex
 	lessons []gateway.ChangeLessonRequest
 	hotels  []gateway.PushReservationRequest
-	pushErr error // answered instead of the provider's when set
+	dates   [][2]time.Time // the ranges of hotel nights asked for
+	pushErr error          // answered instead of the provider's when set
+}
+
+func (r *recorder) HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error) {
+	r.mu.Lock()
+	r.dates = append(r.dates, [2]time.Time{from, to})
+	r.mu.Unlock()
+	return r.Provider.HotelDates(ctx, from, to)
 }
 
 func (r *recorder) ChangeLesson(ctx context.Context, q gateway.ChangeLessonRequest) (string, error) {
@@ -665,5 +673,32 @@ func TestTransferLessonNoneNoSubmit(t *testing.T) {
 	}
 	if n := r.doc.Find(`form[method=post][action="` + page + `"] button[type=submit]`).Length(); n != 0 {
 		t.Errorf("%d submit buttons beside 'Нет доступных занятий'", n)
+	}
+}
+
+// The hotel's nights are asked from the first day of this month to the end
+// of the next; the days before today cannot be chosen.
+func TestTransferHotelRange(t *testing.T) {
+	a, rec := recorded(t)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	if r.StatusCode != http.StatusOK || len(rec.dates) != 1 {
+		t.Fatalf("GET: %d, asked %v", r.StatusCode, rec.dates)
+	}
+	now := a.clock.Now().In(gateway.ResortLocation())
+	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, gateway.ResortLocation())
+	got := rec.dates[0]
+	if got[0].Format("2006-01-02") != first.Format("2006-01-02") || got[1].Format("2006-01-02") != first.AddDate(0, 2, -1).Format("2006-01-02") {
+		t.Errorf("nights asked %s … %s", got[0].Format("2006-01-02"), got[1].Format("2006-01-02"))
+	}
+	yesterday := now.AddDate(0, 0, -1).Format("02.01.2006")
+	if strings.Contains(r.text("table.nights"), yesterday) {
+		t.Errorf("%s listed", yesterday)
+	}
+	if !strings.Contains(r.text("table.nights"), now.Format("02.01.2006")) {
+		t.Error("today is not listed")
+	}
+	var p struct{ Min string }
+	if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil || p.Min != now.Format("2006-01-02") {
+		t.Errorf("the calendar's first day %q (%v)", p.Min, err)
 	}
 }
