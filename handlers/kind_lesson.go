@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -18,6 +19,9 @@ type lessonProvider interface {
 	Timetable(ctx context.Context, q gateway.TimetableQuery) ([]gateway.Lesson, error)
 	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
 }
+
+// errLessonStarted refuses a lesson that has begun: the provider would.
+var errLessonStarted = errors.New(msgLessonStarted)
 
 // lessonLength is a lesson's length: the provider gives only its start,
 // and the instructors' lessons are booked by the hour.
@@ -97,8 +101,13 @@ var lessonMove = dayMove(&dayPage{
 			return nil, err
 		}
 		out := make([]option, 0, len(list))
+		now := s.now()
 		for _, x := range gateway.TransferLessons(l, list) {
-			out = append(out, s.lessonOption(x, nil))
+			var why error
+			if t := s.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
+				why = errLessonStarted
+			}
+			out = append(out, s.lessonOption(x, why))
 		}
 		// The rest are there so that a posted one is refused with its reason.
 		for _, x := range list {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -700,5 +701,38 @@ func TestTransferHotelRange(t *testing.T) {
 	var p struct{ Min string }
 	if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil || p.Min != now.Format("2006-01-02") {
 		t.Errorf("the calendar's first day %q (%v)", p.Min, err)
+	}
+}
+
+// A lesson of today that has begun is not offered, and one posted is
+// refused without a provider call; the later ones of the day stay.
+func TestTransferLessonStarted(t *testing.T) {
+	a, rec := recorded(t)
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	date, _ := a.firstChoice(page, "lessonId", 4, 28)
+	if date == "" {
+		t.Fatal("no lesson in a month")
+	}
+	before := a.get(page + "?date=" + date).choices("lessonId")
+	if len(before) < 2 {
+		t.Fatalf("%s: %v, want two lessons or more", date, before)
+	}
+	// The server's clock to 12:00 of that day in the resort: after the
+	// first lesson (10:00) began, before the later ones.
+	day, _ := time.ParseInLocation("2006-01-02", date, gateway.ResortLocation())
+	a.clock.Add(day.Add(12*time.Hour + 5*time.Minute).Sub(a.clock.Now()))
+	after := a.get(page + "?date=" + date).choices("lessonId")
+	var started []string
+	for _, v := range before {
+		if !slices.Contains(after, v) {
+			started = append(started, v)
+		}
+	}
+	if len(started) == 0 || len(after) == 0 {
+		t.Fatalf("at 12:05 offered %v of %v", after, before)
+	}
+	r := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "lessonId": {started[0]}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("lessonId") != "Это занятие уже началось: выберите другое." || len(rec.lessons) != 0 {
+		t.Errorf("a started lesson posted: %d %q, moves %v", r.StatusCode, r.fieldError("lessonId"), rec.lessons)
 	}
 }
