@@ -160,12 +160,9 @@ func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
 	if posted {
 		return &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}
 	}
-	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
-	if a.in == "" && a.out == "" {
-		h := o.wire.(gateway.HotelOrder)
-		a.in, a.out = iso(s.providerTime(h.HourBeg)), iso(s.providerTime(h.HourEnd))
-	}
-	return a
+	// Nothing is chosen until the customer chooses: the current stay is
+	// shown as such, not as a choice to be judged.
+	return &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
 }
 
 // hotelCheck: check-in and check-out in order within the window, every
@@ -194,7 +191,8 @@ func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, 
 		f := explain(err, msgHotelDates, msgHotelDates)
 		return f.status, f.message
 	}
-	if err := gateway.CheckHotelRange(days, in, out, o.wire.(gateway.HotelOrder)); err != nil {
+	h := o.wire.(gateway.HotelOrder)
+	if err := gateway.CheckHotelRange(s.withOwnNights(days, h), in, out, h); err != nil {
 		a.errs.Add("dateIn", err.Error())
 		return http.StatusUnprocessableEntity, ""
 	}
@@ -209,6 +207,22 @@ func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnsw
 		NewDateOut: gateway.FormatISO(a.dayOut.Add(hotelCheckOut*time.Hour), s.loc),
 	})
 	return o.url(), msg, err
+}
+
+// withOwnNights is days as the stay h sees them: its own rooms on its own
+// nights are free for it, as the provider frees them before it moves it.
+func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
+	rooms, family := gateway.HotelRooms(h)
+	in, out := gateway.Day(s.providerTime(h.HourBeg), s.loc), gateway.Day(s.providerTime(h.HourEnd), s.loc)
+	res := slices.Clone(days)
+	for i := range res {
+		d, err := gateway.ParseDay(gateway.HotelDayKey(res[i]), s.loc)
+		if err == nil && !d.Before(in) && d.Before(out) {
+			res[i].Vacant += rooms
+			res[i].Family += family
+		}
+	}
+	return res
 }
 
 // hotelRange is the range of nights the page asks the provider for:
@@ -246,7 +260,10 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 		Action: views.ActionView{
 			Order: o.card, Heading: "Перенести бронирование",
 			Lead:  "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
-			Notes: []string{"Заезд с 16:00, выезд до 14:00."},
+			Notes: []string{
+				"Сейчас: " + views.Date(s.providerTime(h.HourBeg)) + " — " + views.Date(s.providerTime(h.HourEnd)) + ".",
+				"Заезд с 16:00, выезд до 14:00.",
+			},
 			URL:   url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
 		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
@@ -259,6 +276,7 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 		f := explain(err, msgHotelDates, msgHotelDates)
 		v.Error, status = f.message, max(status, f.status)
 	}
+	days = s.withOwnNights(days, h)
 	byDay := make(map[string]gateway.HotelDay, len(days))
 	for _, d := range days {
 		byDay[gateway.HotelDayKey(d)] = d

@@ -736,3 +736,74 @@ func TestTransferLessonStarted(t *testing.T) {
 		t.Errorf("a started lesson posted: %d %q, moves %v", r.StatusCode, r.fieldError("lessonId"), rec.lessons)
 	}
 }
+
+// The hotel transfer page opens with no error: the current stay is shown
+// as the current stay, nothing is chosen yet, and the stay's own nights
+// count as free for it.
+func TestTransferHotelOpens(t *testing.T) {
+	a := signedIn(t)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %d", r.StatusCode)
+	}
+	if got := r.text(".notice-err, .field-error, #error-summary"); got != "" {
+		t.Errorf("an error on opening: %q", got)
+	}
+	main := r.doc.Find("main").Clone()
+	main.Find("script").Remove()
+	for _, bad := range []string{"нет свободных", "Ошибка"} {
+		if strings.Contains(main.Text(), bad) {
+			t.Errorf("the page says %q", bad)
+		}
+	}
+	o, err := a.sandboxClient().HotelOrder(context.Background(), sandbox.DemoGUID, sandbox.DemoHotelPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
+	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
+	if want := "Сейчас: " + in.Format("02.01.2006") + " — " + out.Format("02.01.2006"); !strings.Contains(r.text("main"), want) {
+		t.Errorf("the current stay is not shown as %q", want)
+	}
+	var p struct{ From, To string }
+	_ = json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p)
+	if p.From != "" || p.To != "" || r.doc.Find("input[name=dateIn]").AttrOr("value", "") != "" {
+		t.Errorf("dates chosen before the customer chose: %+v", p)
+	}
+}
+
+// fullHotel is a hotel with no room free on any night: the stays already
+// there hold them all.
+type fullHotel struct{ handlers.Provider }
+
+func (p fullHotel) HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error) {
+	days, err := p.Provider.HotelDates(ctx, from, to)
+	for i := range days {
+		days[i].Vacant, days[i].Family = 0, 0
+	}
+	return days, err
+}
+
+// In a full hotel a stay's own nights are still free for it, and only they.
+func TestTransferHotelOwnNights(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return fullHotel{p} })
+	a.signIn(a.client, demoPhone)
+	o, err := a.sandboxClient().HotelOrder(context.Background(), sandbox.DemoGUID, sandbox.DemoHotelPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
+	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	var free []string
+	r.doc.Find("table.nights tbody tr:not(.off) td:first-child").Each(func(_ int, s *goquery.Selection) {
+		free = append(free, strings.Fields(s.Text())[0])
+	})
+	var want []string
+	for d := gateway.Day(in, nil); d.Before(gateway.Day(out, nil)); d = d.AddDate(0, 0, 1) {
+		want = append(want, d.Format("02.01.2006"))
+	}
+	if !slices.Equal(free, want) {
+		t.Errorf("free nights %v, want the stay's own %v", free, want)
+	}
+}

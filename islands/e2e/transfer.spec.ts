@@ -146,6 +146,10 @@ for (const { width, months } of [
       await page.goto(`${orders.hotel}/transfer`);
       await expect(page.locator(".cal .flatpickr-calendar")).toBeVisible();
       await expect(page.locator(".cal .flatpickr-month")).toHaveCount(months);
+      // Opened, it judges nothing yet: the current stay is shown as such.
+      await expect(page.locator("main .notice-err")).toHaveCount(0);
+      await expect(page.locator("main")).toContainText("Сейчас: ");
+      await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
       await axe(page, "hotel transfer");
       await page.screenshot({ path: info.outputPath(`hotel-${width}.png`), fullPage: true });
       const hp = await props(page);
