@@ -120,6 +120,12 @@ func TestProfileEditChangesGreeting(t *testing.T) {
 		t.Fatalf("save: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
 	}
 	r = a.get("/")
+	if got := r.text(".notice-ok"); got != "Личные данные сохранены." {
+		t.Errorf("notice %q, want 'Личные данные сохранены.'", got)
+	}
+	if got := a.get("/").text(".notice-ok"); got != "" {
+		t.Errorf("the notice again: %q", got)
+	}
 	if got := r.text("h1"); got != "Здравствуйте, Пётр" {
 		t.Errorf("h1 %q", got)
 	}
@@ -140,8 +146,11 @@ func TestProfileProviderRefusal(t *testing.T) {
 	if r.StatusCode < 400 {
 		t.Fatalf("status %d", r.StatusCode)
 	}
-	if !strings.Contains(r.text("#error-summary"), "Сервис временно недоступен (sandbox fault)") {
-		t.Errorf("provider's errorMessage not shown: %q", r.text("#error-summary"))
+	// The provider failing is no fault of the answers: not under
+	// 'Проверьте данные'.
+	if r.text(".notice-err") != "Сервис временно недоступен (sandbox fault)" || r.doc.Find("#error-summary").Length() != 0 ||
+		strings.Contains(r.text("main"), "Проверьте данные") {
+		t.Errorf("outage shown as %q, summary %q", r.text(".notice-err"), r.text("#error-summary"))
 	}
 	if got := r.doc.Find(`input[name=lastName]`).AttrOr("value", ""); got != "Петров" {
 		t.Errorf("answers lost: %q", got)
