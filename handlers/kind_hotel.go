@@ -43,6 +43,7 @@ var hotelKind = &kind{
 	keepsCanceled: true,
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
+	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
 	cancel:        cancelHotel,
 	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 		return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
@@ -259,12 +260,12 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 	v := views.HotelTransferView{
 		Action: views.ActionView{
 			Order: o.card, Heading: "Перенести бронирование",
-			Lead:  "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
+			Lead: "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
 			Notes: []string{
 				"Сейчас: " + views.Date(s.providerTime(h.HourBeg)) + " — " + views.Date(s.providerTime(h.HourEnd)) + ".",
 				"Заезд с 16:00, выезд до 14:00.",
 			},
-			URL:   url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
+			URL: url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
 		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
 		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},

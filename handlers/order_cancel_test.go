@@ -105,3 +105,27 @@ func TestCancelProviderFailure(t *testing.T) {
 		})
 	}
 }
+
+// A paid stay offers both a cancel and a refund: each page says, before
+// its button, how the two differ for the money. An unpaid one says nothing
+// of the kind.
+func TestHotelCancelVersusRefund(t *testing.T) {
+	a := signedIn(t)
+	base := "/orders/hotel/" + sandbox.DemoHotelPaid
+	for _, tc := range []struct{ page, button, says string }{
+		{base + "/cancel", "Отменить бронирование", "«Оформить возврат» — заявление на возврат"},
+		{base + "/refund", "Оформить возврат", "До даты заезда проще «Отменить бронирование»"},
+	} {
+		r := a.get(tc.page)
+		main := r.doc.Find("main")
+		html, _ := main.Html()
+		note := strings.Index(html, tc.says)
+		button := strings.Index(html, ">"+tc.button+"</button>")
+		if r.StatusCode != http.StatusOK || note < 0 || button < 0 || note > button {
+			t.Errorf("%s: %d, the note at %d, the button at %d", tc.page, r.StatusCode, note, button)
+		}
+	}
+	if r := a.get("/orders/hotel/" + sandbox.DemoHotelUnpaid + "/cancel"); strings.Contains(r.text("main"), "Оформить возврат") {
+		t.Errorf("an unpaid stay's cancel speaks of a refund: %q", r.text("main"))
+	}
+}

@@ -100,6 +100,9 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if in.mode == gateway.RefundModeration {
 		a.Notes[1] = msgRefundModeration
 	}
+	if n := versusNote(o, actRefund); n != "" {
+		a.Notes = append(a.Notes, n)
+	}
 	p := s.page(c, a.Heading, "Возврат по заказу в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, len(errs) > 0 || msg != ""
 	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
