@@ -129,6 +129,31 @@ describe("TransferCalendar, one day", () => {
   });
 });
 
+describe("TransferCalendar, a day for the slot picker", () => {
+  it("fills in the page's date field and says it changed, without fetching", async () => {
+    document.body.innerHTML = `
+      <div data-island="calendar">
+        <div data-island-fallback><form id="rent-day" method="get"><input type="date" id="date" name="date" value="2026-11-24"></form></div>
+        <div data-island-root></div>
+      </div>`;
+    const container = document.querySelector<HTMLElement>("[data-island-root]")!;
+    const field = document.querySelector<HTMLInputElement>("#date")!;
+    const changed: string[] = [];
+    field.addEventListener("change", () => changed.push(field.value));
+    await act(async () => {
+      render(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" dayForm="" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, { container });
+    });
+    expect(field.name).toBe("date");
+    const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
+    await act(async () => {
+      fireEvent.click(day!);
+    });
+    expect(changed).toEqual(["2026-11-26"]);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByText(/День: 26\.11\.2026/)).toBeTruthy();
+  });
+});
+
 describe("TransferCalendar, hotel range", () => {
   const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
     date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",

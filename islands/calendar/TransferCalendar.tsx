@@ -21,6 +21,9 @@ export type TransferCalendarProps = {
   url?: string;
   choice?: string;
   done?: string;
+  /** a date field of the page that the calendar fills in (a change event
+   *  follows), for an island that reads it: the rent move's slot picker */
+  target?: string;
   original?: Day;
   start?: string;
   end?: string;
@@ -41,8 +44,9 @@ export const LOAD_FAILED = "Не удалось загрузить список.
 /** Hides the server's day form and takes the names off the fallback's
  *  fields while the island is mounted, so that each field is sent once (and
  *  React's radio buttons are the only ones of their name in the form). */
-function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string) {
+function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string, enabled: boolean) {
   useEffect(() => {
+    if (!enabled) return;
     const island = root.current?.closest<HTMLElement>("[data-island]");
     const form = dayForm ? document.querySelector<HTMLElement>(dayForm) : null;
     const fields = Array.from(
@@ -55,13 +59,40 @@ function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string)
       if (form) form.hidden = false;
       fields.forEach((f, i) => (f.name = names[i]));
     };
-  }, [root, dayForm]);
+  }, [root, dayForm, enabled]);
 }
 
 export default function TransferCalendar(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
-  useTakeOver(root, props.dayForm);
-  return <div ref={root}>{props.mode === "range" ? <HotelRange {...props} /> : <DayChoice {...props} />}</div>;
+  useTakeOver(root, props.dayForm, !props.target);
+  let body = <DayChoice {...props} />;
+  if (props.mode === "range") body = <HotelRange {...props} />;
+  else if (props.target) body = <DayTarget {...props} target={props.target} />;
+  return <div ref={root}>{body}</div>;
+}
+
+/** A day for another island: the calendar fills in the page's own date
+ *  field (kept in the fallback, hidden) and says it changed. */
+function DayTarget(props: TransferCalendarProps & { target: string }) {
+  const [day, setDay] = useState<Day>(props.value ?? "");
+  const onDay = useCallback(
+    (d: Day) => {
+      setDay(d);
+      const field = document.querySelector<HTMLInputElement>(props.target);
+      if (!field) return;
+      field.value = d;
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    },
+    [props.target],
+  );
+  return (
+    <>
+      <p className="field-label">
+        {props.label}: {showDay(day) || "не выбран"}
+      </p>
+      <Calendar mode="single" min={props.min} max={props.max} value={day ? [day] : []} onDay={onDay} label={props.label} />
+    </>
+  );
 }
 
 function DayChoice(props: TransferCalendarProps) {
