@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"strconv"
@@ -214,7 +215,7 @@ var aquaMove = dayMove(&dayPage{
 			out = append(out, option{
 				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
 					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
-				why: why, wire: x,
+				why: why, wire: x, shown: errors.Is(why, gateway.ErrSessionFull),
 			})
 		}
 		return out, nil

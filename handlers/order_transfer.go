@@ -122,6 +122,9 @@ type option struct {
 	choice views.TransferChoice
 	why    error
 	wire   any
+	// shown: listed although why says it cannot be chosen (a full water-park
+	// session), disabled, with why; other refused options are not listed.
+	shown bool
 }
 
 // dayPage is a move to one of the options of a day: its texts, the window
@@ -229,10 +232,15 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 			ch.Error, status = f.message, max(status, f.status)
 		}
 		for _, op := range opts {
-			if op.why == nil {
+			switch {
+			case op.why == nil:
 				op.choice.Checked = op.choice.Value == a.choice
-				ch.Choices = append(ch.Choices, op.choice)
+			case op.shown:
+				op.choice.Disabled = op.why.Error()
+			default:
+				continue
 			}
+			ch.Choices = append(ch.Choices, op.choice)
 		}
 	}
 	html := ch

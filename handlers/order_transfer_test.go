@@ -503,7 +503,7 @@ func TestTransferProviderFaults(t *testing.T) {
 	if !failed(r.StatusCode) || r.text("main > .notice-err") == "" || r.formValues(lesson).Get("token") == "" {
 		t.Errorf("changeLessonPeriod fault: %d %q", r.StatusCode, r.text("main > .notice-err"))
 	}
-	if got := r.doc.Find(`input[name=lessonId]:checked`).AttrOr("value", ""); got != lessonID {
+	if got := r.doc.Find(`.choice.chosen button[name=lessonId]`).AttrOr("value", ""); got != lessonID {
 		t.Errorf("the lesson chosen is not kept: %q", got)
 	}
 
@@ -805,5 +805,44 @@ func TestTransferHotelOwnNights(t *testing.T) {
 	}
 	if !slices.Equal(free, want) {
 		t.Errorf("free nights %v, want the stay's own %v", free, want)
+	}
+}
+
+// fullSession is the provider with the first session of every day full.
+type fullSession struct{ handlers.Provider }
+
+func (p fullSession) AquaSessions(ctx context.Context, d time.Time) ([]gateway.AquaSession, error) {
+	list, err := p.Provider.AquaSessions(ctx, d)
+	if len(list) > 0 {
+		list[0].AvailableCount = 0
+	}
+	return list, err
+}
+
+// A full water-park session is listed, disabled, with why; posted, it is
+// refused with that reason and the provider is not asked.
+func TestTransferAquaFullSessionShown(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return fullSession{p} })
+	a.signIn(a.client, demoPhone)
+	page := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	var r *resp
+	var date string
+	for off := 1; off <= 30 && date == ""; off++ {
+		p := a.get(page + "?date=" + isoDay(off))
+		if p.doc.Find(`input[type=radio][name=sessionId][disabled]`).Length() > 0 {
+			r, date = p, isoDay(off)
+		}
+	}
+	if date == "" {
+		t.Fatal("no full session shown in 30 days")
+	}
+	full := r.doc.Find(`input[type=radio][name=sessionId][disabled]`).First()
+	label := full.Closest("label")
+	if !strings.Contains(label.Text(), gateway.ErrSessionFull.Error()) || !strings.Contains(label.Text(), "Свободных мест: 0") {
+		t.Errorf("the full session says %q", strings.Join(strings.Fields(label.Text()), " "))
+	}
+	res := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "sessionId": {full.AttrOr("value", "")}})
+	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.Calls("aqua/transferTicket") != 0 {
+		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.Calls("aqua/transferTicket"))
 	}
 }

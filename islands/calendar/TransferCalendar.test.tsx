@@ -39,6 +39,7 @@ describe("TransferCalendar, one day", () => {
     answer({ date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "Нет", choices: [
       { value: "S1", title: "Дневной 10:00–16:00", lines: ["Свободных мест: 40"] },
       { value: "S2", title: "Вечерний 16:00–22:00", lines: null },
+      { value: "S3", title: "Ночной 22:00–23:00", lines: ["Свободных мест: 0"], disabled: "На этом сеансе не хватает мест для всех билетов." },
     ] });
     await act(async () => {
       render(<TransferCalendar {...dayProps} />, { container });
@@ -47,6 +48,8 @@ describe("TransferCalendar, one day", () => {
     expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(true);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(0);
     expect(screen.getByText("Сеансы на 24.11.2026")).toBeTruthy();
+    expect(screen.getByLabelText(/Ночной/)).toHaveProperty("disabled", true);
+    expect(screen.getByText("На этом сеансе не хватает мест для всех билетов.")).toBeTruthy();
     fireEvent.click(screen.getByLabelText(/Дневной/));
     const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
     expect(form.getAll("date")).toEqual(["2026-11-24"]);

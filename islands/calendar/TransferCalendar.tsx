@@ -36,7 +36,7 @@ export type TransferCalendarProps = {
   texts?: Record<string, string>;
 };
 
-type Choice = { value: string; title: string; lines: string[] | null };
+type Choice = { value: string; title: string; lines: string[] | null; disabled?: string };
 type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
@@ -139,13 +139,15 @@ function DayChoice(props: TransferCalendarProps) {
           data.pick ? (
             <div className={chosen === c.value ? "choice chosen" : "choice"} key={c.value}>
               <Lines c={c} />
-              <button className="btn btn-2 pick" type="button" aria-pressed={chosen === c.value} onClick={() => setChosen(c.value)}>
-                {data.pick}
-              </button>
+              {!c.disabled && (
+                <button className="btn btn-2 pick" type="button" aria-pressed={chosen === c.value} onClick={() => setChosen(c.value)}>
+                  {data.pick}
+                </button>
+              )}
             </div>
           ) : (
-            <label className="choice" key={c.value}>
-              <input type="radio" name={field} value={c.value} checked={chosen === c.value} onChange={() => setChosen(c.value)} />
+            <label className={c.disabled ? "choice choice-off" : "choice"} key={c.value}>
+              <input type="radio" name={field} value={c.value} checked={chosen === c.value} disabled={!!c.disabled} onChange={() => setChosen(c.value)} />
               <Lines c={c} />
             </label>
           ),
@@ -153,7 +155,7 @@ function DayChoice(props: TransferCalendarProps) {
         {data?.pick && <input type="hidden" name={field} value={chosen} />}
       </fieldset>
       {/* 'Готово' only once both the day and the lesson are chosen. */}
-      {data?.pick && props.done && day && data.choices.some((c) => c.value === chosen) && (
+      {data?.pick && props.done && day && data.choices.some((c) => c.value === chosen && !c.disabled) && (
         <div className="actions">
           <button className="btn" type="submit">
             {props.done}
@@ -173,6 +175,7 @@ function Lines({ c }: { c: Choice }) {
           {l}
         </span>
       ))}
+      {c.disabled && <span className="hint">{c.disabled}</span>}
     </span>
   );
 }
