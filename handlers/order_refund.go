@@ -43,6 +43,11 @@ func (s *Server) orderRefund(c *echo.Context) error {
 	}
 	in.mode = s.refundMode(o)
 	ctx, key := c.Request().Context(), refundFilesKey(session(c), o)
+	kept, err := s.files.List(ctx, key)
+	if err != nil {
+		return err
+	}
+	in.dropKept(kept)
 	if in.remove != "" {
 		if _, ok := s.readToken(c, o, actRefund); !ok {
 			return s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm)
@@ -52,10 +57,6 @@ func (s *Server) orderRefund(c *echo.Context) error {
 			return err
 		}
 		return s.refundPage(c, http.StatusOK, o, in, errs, "")
-	}
-	kept, err := s.files.List(ctx, key)
-	if err != nil {
-		return err
 	}
 	// A repeated form is answered with its first outcome, whatever the
 	// order looks like now.

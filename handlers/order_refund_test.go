@@ -527,3 +527,31 @@ func TestRefundNoLongerAllowed(t *testing.T) {
 		t.Errorf("the provider was called %d times", n)
 	}
 }
+
+// A document kept from a refused attempt and attached again is one
+// document: kept once, sent once.
+func TestRefundKeptFileAttachedAgain(t *testing.T) {
+	a := signedIn(t)
+	id := sandbox.DemoAquaToday
+	action := "/orders/aqua/" + id + "/refund"
+	f1, f2 := doc("справка.pdf", 3000), doc("скан.jpg", 4000)
+	tickets := url.Values{"tickets": a.ticketIDs(sandbox.DemoGUID, id, gateway.TicketPaid)[:1]}
+	// No reason: refused, the file kept.
+	r := a.submitRefund(a.client, "aqua", id, tickets, []upload{f1})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.doc.Find(`button[name="remove"]`).Length() != 1 {
+		t.Fatalf("refusal: %d, %d kept", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	// The same file attached again, a copy of it under another name, and
+	// a new one; refused again.
+	again := f1
+	again.name = "копия справки.pdf"
+	r = a.resubmit(a.client, r, action, nil, []upload{f1, again, f2})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.doc.Find(`button[name="remove"]`).Length() != 2 {
+		t.Fatalf("refused again: %d, %d kept, want 2", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	r = a.resubmit(a.client, r, action, url.Values{"comment": {"Заболел"}}, []upload{f2})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refund: %d %q", r.StatusCode, r.text(".notice-err, #error-summary"))
+	}
+	sameDocs(t, a.lastRefund().Documents, f1, f2)
+}
