@@ -150,6 +150,9 @@ type dayPage struct {
 // dayAnswers are the answers of a day move and the option they chose.
 type dayAnswers struct {
 	date, choice string
+	// show: the day's 'Показать' was pressed in the move's form (without
+	// JavaScript): the page shows that day's choices, nothing is moved.
+	show         bool
 	errs         views.Errors
 	day          time.Time
 	chosen       option
@@ -162,7 +165,7 @@ func dayMove(p *dayPage, call func(ctx context.Context, s *Server, sess *Session
 
 func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAnswers {
 	if posted {
-		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field))}
+		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field)), show: c.FormValue("show") != ""}
 	}
 	a := &dayAnswers{date: c.QueryParam("date")}
 	if a.date == "" {
@@ -184,6 +187,10 @@ func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
 }
 
 func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) (int, string) {
+	if a.show {
+		a.choice = ""
+		return http.StatusOK, ""
+	}
 	d, msg := p.checkDay(s, o, a.date)
 	if msg != "" {
 		a.errs.Add("date", msg)

@@ -623,7 +623,7 @@ func TestTransferLessonPick(t *testing.T) {
 			t.Fatalf("%s: %d radio buttons", isoDay(off), n)
 		}
 		if picks.Length() == 0 {
-			if n := form.Find(`button[type=submit]`).Length(); n != 0 {
+			if n := form.Find(`button[type=submit]:not([name=show])`).Length(); n != 0 {
 				t.Errorf("%s: %d submit buttons beside 'Нет доступных занятий'", isoDay(off), n)
 			}
 			continue
@@ -647,6 +647,7 @@ func TestTransferLessonPick(t *testing.T) {
 	// that button's name and value.
 	last := r.doc.Find(`button[type=submit][name=lessonId]`).Last().AttrOr("value", "")
 	form := r.formValues(page)
+	form.Set("date", r.doc.Find("#transfer-day input[name=date]").AttrOr("value", ""))
 	form.Set("lessonId", last)
 	res := a.post(page, form)
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/orders/glk/") {
@@ -672,7 +673,7 @@ func TestTransferLessonNoneNoSubmit(t *testing.T) {
 	if !strings.Contains(r.text("fieldset.choices"), "Нет доступных занятий") {
 		t.Fatalf("no 'Нет доступных занятий': %q", r.text("fieldset.choices"))
 	}
-	if n := r.doc.Find(`form[method=post][action="` + page + `"] button[type=submit]`).Length(); n != 0 {
+	if n := r.doc.Find(`form[method=post][action="` + page + `"] button[type=submit]:not([name=show])`).Length(); n != 0 {
 		t.Errorf("%d submit buttons beside 'Нет доступных занятий'", n)
 	}
 }
@@ -844,5 +845,35 @@ func TestTransferAquaFullSessionShown(t *testing.T) {
 	res := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "sessionId": {full.AttrOr("value", "")}})
 	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.Calls("aqua/transferTicket") != 0 {
 		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.Calls("aqua/transferTicket"))
+	}
+}
+
+// Without JavaScript the day stands before the buttons that move: in the
+// move's form, first; its 'Показать занятия' shows that day and moves
+// nothing.
+func TestTransferDayBeforeTheMove(t *testing.T) {
+	a, rec := recorded(t)
+	for _, page := range []string{"/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer", "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"} {
+		r := a.get(page)
+		form := r.doc.Find(`form[method=post][action="` + page + `"]`)
+		buttons := form.Find("button[type=submit]")
+		if form.Find("#transfer-day input[type=date][name=date]").Length() != 1 || buttons.First().AttrOr("name", "") != "show" {
+			t.Fatalf("%s: the day is not first in the move's form", page)
+		}
+		if r.doc.Find(`form[method=get]#transfer-day`).Length() != 0 {
+			t.Errorf("%s: a day form of its own besides the move's", page)
+		}
+	}
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	date, _ := a.firstChoice(page, "lessonId", 4, 28)
+	form := a.get(page).formValues(page)
+	form.Set("date", date)
+	form.Set("show", "1")
+	r := a.post(page, form)
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), date[8:10]+"."+date[5:7]+"."+date[:4]) || len(r.choices("lessonId")) == 0 {
+		t.Errorf("show: %d %q", r.StatusCode, r.text("legend"))
+	}
+	if len(rec.lessons) != 0 || a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+		t.Error("'Показать занятия' moved the booking")
 	}
 }
