@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
@@ -21,7 +20,12 @@ type lessonProvider interface {
 }
 
 // errLessonStarted refuses a lesson that has begun: the provider would.
-var errLessonStarted = errors.New(msgLessonStarted)
+var errLessonStarted error = textError(msgLessonStarted)
+
+// textError is an error whose text is the customer's, as shown.
+type textError string
+
+func (e textError) Error() string { return string(e) }
 
 // lessonLength is a lesson's length: the provider gives only its start,
 // and the instructors' lessons are booked by the hour.
