@@ -1,12 +1,15 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 )
 
 func profileAnswers() url.Values {
@@ -157,5 +160,24 @@ func TestProfileProviderRefusal(t *testing.T) {
 	}
 	if got := a.get("/").text("h1"); got != "Здравствуйте, Иван" {
 		t.Errorf("greeting changed after a refusal: %q", got)
+	}
+}
+
+// profileSaysNo is a provider that refuses every profile under HTTP 200
+// with a text of its own.
+type profileSaysNo struct{ handlers.Provider }
+
+func (profileSaysNo) EditClientInfo(context.Context, string, gateway.ProfileUpdate) error {
+	return &gateway.ProviderError{Op: "edit client info", Message: "Неверная дата рождения", Status: http.StatusOK}
+}
+
+// The provider's word on the answers is shown with them, under
+// 'Проверьте данные'.
+func TestProfileRefusedAnswers(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return profileSaysNo{p} })
+	a.signIn(a.client, demoPhone)
+	r := a.post("/profile/edit", profileAnswers())
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("#error-summary"), "Неверная дата рождения") {
+		t.Errorf("refusal: %d, summary %q, notice %q", r.StatusCode, r.text("#error-summary"), r.text(".notice-err"))
 	}
 }
