@@ -511,7 +511,7 @@ func (c *Client) decode(cl call, a answer, out any) error {
 	}
 	v, ok := readVerdict(body)
 	if !ok {
-		cause := fmt.Errorf("HTTP %d, %s", a.status, describeBody(a))
+		cause := &StatusError{Status: a.status, Body: describeBody(a)}
 		if a.status >= 500 {
 			return opError(cl.op, ErrUnavailable, cause)
 		}

@@ -72,6 +72,31 @@ func Message(err error) string {
 	return ""
 }
 
+// StatusError is an answer that is not JSON: its HTTP status and what came
+// instead (never the body itself).
+type StatusError struct {
+	Status int
+	Body   string
+}
+
+func (e *StatusError) Error() string { return fmt.Sprintf("HTTP %d, %s", e.Status, e.Body) }
+
+// FailedStatus is the HTTP status of the provider's answer carried by err
+// when that status is not a success (2xx); 0 when the provider answered
+// with a success status or did not answer at all.
+func FailedStatus(err error) int {
+	status := 0
+	if pe, ok := errors.AsType[*ProviderError](err); ok {
+		status = pe.Status
+	} else if se, ok := errors.AsType[*StatusError](err); ok {
+		status = se.Status
+	}
+	if status >= 200 && status < 300 {
+		return 0
+	}
+	return status
+}
+
 // opError wraps kind (one of the sentinels above) and, when there is one, the
 // underlying cause, so both errors.Is(err, ErrUnavailable) and
 // errors.Is(err, context.DeadlineExceeded) hold.

@@ -3,8 +3,8 @@ package handlers
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
@@ -98,16 +98,18 @@ func slotField(err error) string {
 	return "from"
 }
 
-// refusedWith is err as an action's outcome that leads with lead when the
-// provider refused: 'Ошибка при регистрации возврата: <its details>'.
-// Anything else is left as it is.
-func refusedWith(err error, lead string) error {
-	f := explain(err, lead, lead)
-	if !f.answered {
+// httpFailed is err as an action's outcome that leads with lead when the
+// provider answered with an HTTP status that is not a success, whatever
+// its body: 'Ошибка при регистрации возврата: <its text or the status>'.
+// Anything else (a refusal under 200, no answer at all) is left as it is.
+func httpFailed(err error, lead string) error {
+	code := gateway.FailedStatus(err)
+	if code == 0 {
 		return err
 	}
-	details := cmp.Or(f.own, http.StatusText(f.code))
-	return &outcomeError{store.Outcome{Status: f.status, Message: strings.TrimSuffix(lead+": "+details, ": ")}}
+	f := explain(err, lead, lead)
+	details := cmp.Or(f.own, fmt.Sprintf("HTTP %d", code))
+	return &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: lead + ": " + details}}
 }
 
 // handleErrors turns a handler's error into a Russian page (or JSON for an

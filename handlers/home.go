@@ -41,7 +41,7 @@ func (s *Server) home(c *echo.Context) error {
 		}
 	}
 	h.Active, _ = s.activeAndHistory(c, set)
-	h.Failed, h.Problems = len(set.failed) > 0, set.problems()
+	h.Failed, h.AllFailed, h.Problems = len(set.failed) > 0, set.allFailed(), set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome
 	s.offerOffline(c, &p, set)

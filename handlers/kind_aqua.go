@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"strconv"
@@ -152,7 +153,8 @@ func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 }
 
 // refundAqua gives back the tickets the customer picked. The water park's
-// refusal reads 'Ошибка при регистрации возврата' with its details.
+// failure under a non-OK HTTP status reads 'Ошибка при регистрации возврата'
+// with its details; its refusal under 200 is its own text.
 func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
@@ -169,7 +171,7 @@ func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (strin
 	form := r.Form
 	msg, err := s.aqua.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
 	if err != nil {
-		return "", refusedWith(err, msgRefundAquaFailed)
+		return "", httpFailed(err, msgRefundAquaFailed)
 	}
 	return msg, nil
 }
@@ -215,7 +217,7 @@ var aquaMove = dayMove(&dayPage{
 			out = append(out, option{
 				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
 					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
-				why: why, wire: x,
+				why: why, wire: x, shown: errors.Is(why, gateway.ErrSessionFull),
 			})
 		}
 		return out, nil

@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -42,6 +43,7 @@ var hotelKind = &kind{
 	keepsCanceled: true,
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
+	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
 	cancel:        cancelHotel,
 	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 		return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
@@ -105,6 +107,15 @@ func fullName(g gateway.Guest) string {
 // right after, so that the customer need not ask for the money apart.
 func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
+		// An answer with a failed HTTP status says so, and what it leaves
+		// undone: for a paid stay, its refund.
+		if code := gateway.FailedStatus(err); code != 0 {
+			undone := msgCancelFailed
+			if o.paid {
+				undone = msgRefundFailed
+			}
+			return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone)}}
+		}
 		return "", err
 	}
 	if !o.paid {
@@ -150,12 +161,9 @@ func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
 	if posted {
 		return &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}
 	}
-	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
-	if a.in == "" && a.out == "" {
-		h := o.wire.(gateway.HotelOrder)
-		a.in, a.out = iso(s.providerTime(h.HourBeg)), iso(s.providerTime(h.HourEnd))
-	}
-	return a
+	// Nothing is chosen until the customer chooses: the current stay is
+	// shown as such, not as a choice to be judged.
+	return &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
 }
 
 // hotelCheck: check-in and check-out in order within the window, every
@@ -184,7 +192,8 @@ func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, 
 		f := explain(err, msgHotelDates, msgHotelDates)
 		return f.status, f.message
 	}
-	if err := gateway.CheckHotelRange(days, in, out, o.wire.(gateway.HotelOrder)); err != nil {
+	h := o.wire.(gateway.HotelOrder)
+	if err := gateway.CheckHotelRange(s.withOwnNights(days, h), in, out, h); err != nil {
 		a.errs.Add("dateIn", err.Error())
 		return http.StatusUnprocessableEntity, ""
 	}
@@ -201,8 +210,25 @@ func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnsw
 	return o.url(), msg, err
 }
 
-// hotelRange is the range of nights the page lists: ?from=&to= or the first
-// day of this month to the end of the next, never before today.
+// withOwnNights is days as the stay h sees them: its own rooms on its own
+// nights are free for it, as the provider frees them before it moves it.
+func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
+	rooms, family := gateway.HotelRooms(h)
+	in, out := gateway.Day(s.providerTime(h.HourBeg), s.loc), gateway.Day(s.providerTime(h.HourEnd), s.loc)
+	res := slices.Clone(days)
+	for i := range res {
+		d, err := gateway.ParseDay(gateway.HotelDayKey(res[i]), s.loc)
+		if err == nil && !d.Before(in) && d.Before(out) {
+			res[i].Vacant += rooms
+			res[i].Family += family
+		}
+	}
+	return res
+}
+
+// hotelRange is the range of nights the page asks the provider for:
+// ?from=&to= or the first day of this month to the end of the next. Days
+// before today are asked too but cannot be chosen.
 func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	today := gateway.Day(s.now(), s.loc)
 	from = today.AddDate(0, 0, 1-today.Day())
@@ -216,9 +242,6 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 		a.errs.Add("to", msgBadDay)
 	} else if err == nil {
 		to = d
-	}
-	if from.Before(today) {
-		from = today
 	}
 	if to.Before(from) || to.After(from.AddDate(0, 3, 0)) {
 		to = from.AddDate(0, 2, 0) // at most a few months in one answer
@@ -237,9 +260,12 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 	v := views.HotelTransferView{
 		Action: views.ActionView{
 			Order: o.card, Heading: "Перенести бронирование",
-			Lead:  "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
-			Notes: []string{"Заезд с 16:00, выезд до 14:00."},
-			URL:   url, Token: s.token(c, o, actTransfer), Submit: "Готово", Error: msg, Errors: a.errs,
+			Lead: "Выберите даты заезда и выезда. Стоимость проживания в номерах должна остаться прежней: " + views.Money(h.AmountRooms) + ".",
+			Notes: []string{
+				"Сейчас: " + views.Date(s.providerTime(h.HourBeg)) + " — " + views.Date(s.providerTime(h.HourEnd)) + ".",
+				"Заезд с 16:00, выезд до 14:00.",
+			},
+			URL: url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
 		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
 		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},
@@ -251,12 +277,18 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 		f := explain(err, msgHotelDates, msgHotelDates)
 		v.Error, status = f.message, max(status, f.status)
 	}
+	days = s.withOwnNights(days, h)
 	byDay := make(map[string]gateway.HotelDay, len(days))
 	for _, d := range days {
 		byDay[gateway.HotelDayKey(d)] = d
 	}
 	last := wFrom
-	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+	// Nights before today are not listed: they cannot be chosen.
+	first := from
+	if first.Before(wFrom) {
+		first = wFrom
+	}
+	for d := first; !d.After(to); d = d.AddDate(0, 0, 1) {
 		day, listed := byDay[iso(d)]
 		ok := listed && gateway.HotelDayAvailable(day, rooms, family)
 		price := gateway.HotelNightPrice(day, rooms, family)

@@ -19,6 +19,14 @@ type lessonProvider interface {
 	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
 }
 
+// errLessonStarted refuses a lesson that has begun: the provider would.
+var errLessonStarted error = textError(msgLessonStarted)
+
+// textError is an error whose text is the customer's, as shown.
+type textError string
+
+func (e textError) Error() string { return string(e) }
+
 // lessonLength is a lesson's length: the provider gives only its start,
 // and the instructors' lessons are booked by the hour.
 const lessonLength = time.Hour
@@ -82,7 +90,7 @@ var lessonMove = dayMove(&dayPage{
 	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",
 	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
 	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
-	field: "lessonId", window: gateway.TransferWindow,
+	field: "lessonId", pick: "Выбрать", window: gateway.TransferWindow,
 	first: func(s *Server, o order) time.Time {
 		from, to := gateway.TransferWindow(s.now())
 		if d := o.ref.Start; gateway.InWindow(d, from, to) {
@@ -97,8 +105,13 @@ var lessonMove = dayMove(&dayPage{
 			return nil, err
 		}
 		out := make([]option, 0, len(list))
+		now := s.now()
 		for _, x := range gateway.TransferLessons(l, list) {
-			out = append(out, s.lessonOption(x, nil))
+			var why error
+			if t := s.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
+				why = errLessonStarted
+			}
+			out = append(out, s.lessonOption(x, why))
 		}
 		// The rest are there so that a posted one is refused with its reason.
 		for _, x := range list {

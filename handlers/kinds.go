@@ -19,7 +19,10 @@ type kind struct {
 	id     gateway.Kind
 	label  string
 	labels map[action]string // buttons worded for this kind, 'Отменить запись'
-	failed string            // what a failed fetch says when the provider gave no text; "" for the generic one
+	// versus says, on the page of a paid order's cancel or refund, how the
+	// two differ for the customer's money, when the order offers both.
+	versus map[action]string
+	failed string // what a failed fetch says when the provider gave no text; "" for the generic one
 	// list fetches the customer's orders of this kind; one fetches one of
 	// them (the provider answers "not found" for anyone else's).
 	list func(ctx context.Context, s *Server, guid string) ([]order, error)
@@ -160,6 +163,15 @@ func card(title, when string, st views.KV, amount float64, lines []views.KV) vie
 
 func detail(title string, lines []views.KV) views.OrderDetail {
 	return views.OrderDetail{Title: title, Lines: lines}
+}
+
+// versusNote is what the kind says on action a's page of o about the other
+// way to get the money back ("" when it says nothing).
+func versusNote(o order, a action) string {
+	if !o.paid || !o.can[actCancel] || !o.can[actRefund] {
+		return ""
+	}
+	return o.kind.versus[a]
 }
 
 // providerTime reads one of the provider's dates (dd.mm.yyyy hh:mm:ss, ISO,

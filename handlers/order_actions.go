@@ -25,12 +25,15 @@ const (
 	actRefund   action = "refund"
 )
 
-// actionTexts are each action's button and why an order no longer allows it.
-var actionTexts = map[action]struct{ label, refused string }{
-	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить."},
-	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести."},
-	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить."},
-	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя."},
+// actionTexts are each action's button and why an order does not allow
+// it: refused when the customer posts a form, which was shown while the
+// order allowed it (so it no longer does), never when the customer only
+// opens the action, which the order may never have allowed.
+var actionTexts = map[action]struct{ label, refused, never string }{
+	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить.", "Эту запись уже подтвердили или её нельзя подтвердить."},
+	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести.", "Этот заказ нельзя перенести."},
+	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить.", "Этот заказ нельзя отменить."},
+	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
 }
 
 // label is the action's button on an order of kind k.
@@ -102,7 +105,11 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 		return order{}, err
 	}
 	if !o.can[a] && !s.replayed(c, o, a) {
-		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
+		msg := actionTexts[a].never
+		if c.Request().Method == http.MethodPost {
+			msg = actionTexts[a].refused
+		}
+		return o, s.orderError(c, http.StatusConflict, o, msg)
 	}
 	return o, nil
 }

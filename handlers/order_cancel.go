@@ -31,6 +31,9 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 	} else {
 		a.Notes = []string{msgCancelUnpaidFee}
 	}
+	if n := versusNote(o, actCancel); n != "" {
+		a.Notes = append(a.Notes, n)
+	}
 	p := s.page(c, a.Heading, "Отмена заказа в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, msg != ""
 	return render(c, status, views.ActionPage(p, a))

@@ -78,10 +78,13 @@ func TestCancelProviderFailure(t *testing.T) {
 		{"glk", sandbox.DemoLessonCancelable, "GLK/cancelRegistration", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"pavilion", sandbox.DemoPavilionCancelOnly, "Rent/cancelPavilionRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
 		{"celRoom", sandbox.DemoRoomRent, "CelRooms/cancelCelRoomRent", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
-		{"hotel", sandbox.DemoHotelPaid, "hotel/cancelOrder", "Сервис временно недоступен (sandbox fault)", http.StatusBadGateway},
+		// A hotel cancel answered with a failed HTTP status says 'Ошибка HTTP'
+		// and what is left undone: for a paid stay, the refund.
+		{"hotel", sandbox.DemoHotelPaid, "hotel/cancelOrder", "Ошибка HTTP 500. Произошла ошибка при оформлении возврата.", http.StatusBadGateway},
+		{"hotel", sandbox.DemoHotelUnpaid, "hotel/cancelOrder", "Ошибка HTTP 500. Не удалось отменить заказ.", http.StatusBadGateway},
 		{"hotel", sandbox.DemoHotelPaid, "hotel/registerRefund", "Бронирование отменено, но возврат не оформлен: Сервис временно недоступен (sandbox fault). Позвоните в службу поддержки: +7 (800) 000-00-00.", http.StatusBadGateway},
 	} {
-		t.Run(tc.fault, func(t *testing.T) {
+		t.Run(tc.fault+"/"+tc.id, func(t *testing.T) {
 			a := signedIn(t)
 			action := "/orders/" + tc.kind + "/" + tc.id + "/cancel"
 			a.sb.SetFault(tc.fault, sandbox.Fault{Status: http.StatusInternalServerError})
@@ -100,5 +103,29 @@ func TestCancelProviderFailure(t *testing.T) {
 				t.Errorf("again with the new token: %d %q", ok.StatusCode, ok.text(".notice-err"))
 			}
 		})
+	}
+}
+
+// A paid stay offers both a cancel and a refund: each page says, before
+// its button, how the two differ for the money. An unpaid one says nothing
+// of the kind.
+func TestHotelCancelVersusRefund(t *testing.T) {
+	a := signedIn(t)
+	base := "/orders/hotel/" + sandbox.DemoHotelPaid
+	for _, tc := range []struct{ page, button, says string }{
+		{base + "/cancel", "Отменить бронирование", "«Оформить возврат» — заявление на возврат"},
+		{base + "/refund", "Оформить возврат", "До даты заезда проще «Отменить бронирование»"},
+	} {
+		r := a.get(tc.page)
+		main := r.doc.Find("main")
+		html, _ := main.Html()
+		note := strings.Index(html, tc.says)
+		button := strings.Index(html, ">"+tc.button+"</button>")
+		if r.StatusCode != http.StatusOK || note < 0 || button < 0 || note > button {
+			t.Errorf("%s: %d, the note at %d, the button at %d", tc.page, r.StatusCode, note, button)
+		}
+	}
+	if r := a.get("/orders/hotel/" + sandbox.DemoHotelUnpaid + "/cancel"); strings.Contains(r.text("main"), "Оформить возврат") {
+		t.Errorf("an unpaid stay's cancel speaks of a refund: %q", r.text("main"))
 	}
 }

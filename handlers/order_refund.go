@@ -43,6 +43,11 @@ func (s *Server) orderRefund(c *echo.Context) error {
 	}
 	in.mode = s.refundMode(o)
 	ctx, key := c.Request().Context(), refundFilesKey(session(c), o)
+	kept, err := s.files.List(ctx, key)
+	if err != nil {
+		return err
+	}
+	in.dropKept(kept)
 	if in.remove != "" {
 		if _, ok := s.readToken(c, o, actRefund); !ok {
 			return s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm)
@@ -52,10 +57,6 @@ func (s *Server) orderRefund(c *echo.Context) error {
 			return err
 		}
 		return s.refundPage(c, http.StatusOK, o, in, errs, "")
-	}
-	kept, err := s.files.List(ctx, key)
-	if err != nil {
-		return err
 	}
 	// A repeated form is answered with its first outcome, whatever the
 	// order looks like now.
@@ -99,6 +100,9 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	}
 	if in.mode == gateway.RefundModeration {
 		a.Notes[1] = msgRefundModeration
+	}
+	if n := versusNote(o, actRefund); n != "" {
+		a.Notes = append(a.Notes, n)
 	}
 	p := s.page(c, a.Heading, "Возврат по заказу в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, len(errs) > 0 || msg != ""

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -448,21 +449,62 @@ func TestRefundTokenBurst(t *testing.T) {
 	}
 }
 
-// The provider's refusal of a water-park refund reads 'Ошибка при
-// регистрации возврата' with its details, and the files are kept.
+// The provider's refusal of a water-park refund under HTTP 200 is its own
+// text (or the refund's fallback), without 'Ошибка при регистрации
+// возврата', which leads only an answer with a failed HTTP status.
 func TestRefundAquaRefusal(t *testing.T) {
 	// We think the visit is tomorrow; the provider knows it is today and
 	// wants a reason and documents.
 	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 1} })
 	a.signIn(a.client, demoPhone)
 	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, nil)
-	if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(r.text(".notice-err"), "Ошибка при регистрации возврата: ") ||
-		len(r.text(".notice-err")) <= len("Ошибка при регистрации возврата: ") {
+	want := "Для возврата в день начала или позже укажите причину и приложите подтверждающие документы"
+	if r.StatusCode != http.StatusUnprocessableEntity || r.text(".notice-err") != want {
 		t.Errorf("refusal: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
 	if n := a.sb.Calls("aqua/registerRefund1C"); n != 1 {
 		t.Errorf("calls %d", n)
 	}
+}
+
+// silentRefusal refuses every water-park refund under HTTP 200 without a
+// text of its own.
+type silentRefusal struct{ handlers.Provider }
+
+func (silentRefusal) RefundAqua(context.Context, gateway.AquaRefundRequest) (string, error) {
+	return "", &gateway.ProviderError{Op: "refund aqua", Status: http.StatusOK}
+}
+
+func TestRefundAquaFailures(t *testing.T) {
+	tickets := func(a *app) url.Values {
+		return url.Values{"tickets": a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)[:1]}
+	}
+	for _, tc := range []struct {
+		name  string
+		fault sandbox.Fault
+		want  string
+	}{
+		{"500 with JSON", sandbox.Fault{Status: http.StatusInternalServerError}, "Ошибка при регистрации возврата: Сервис временно недоступен (sandbox fault)"},
+		{"502 not JSON", sandbox.Fault{Status: http.StatusBadGateway, Malformed: true}, "Ошибка при регистрации возврата: HTTP 502"},
+		{"400 not JSON", sandbox.Fault{Status: http.StatusBadRequest, Malformed: true}, "Ошибка при регистрации возврата: HTTP 400"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := signedIn(t)
+			a.sb.SetFault("aqua/registerRefund1C", tc.fault)
+			r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaPaid, tickets(a), nil)
+			if r.text(".notice-err") != tc.want || a.sb.Calls("aqua/registerRefund1C") != 1 {
+				t.Errorf("%d %q, calls %d", r.StatusCode, r.text(".notice-err"), a.sb.Calls("aqua/registerRefund1C"))
+			}
+		})
+	}
+	t.Run("200 without a text", func(t *testing.T) {
+		a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return silentRefusal{p} })
+		a.signIn(a.client, demoPhone)
+		r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaPaid, tickets(a), nil)
+		if r.text(".notice-err") != "Произошла ошибка при оформлении возврата" {
+			t.Errorf("%d %q", r.StatusCode, r.text(".notice-err"))
+		}
+	})
 }
 
 // A refund the order no longer allows is refused by the guard (409), even
@@ -484,4 +526,32 @@ func TestRefundNoLongerAllowed(t *testing.T) {
 	if n := a.sb.Calls("hotel/registerRefund"); n != 0 {
 		t.Errorf("the provider was called %d times", n)
 	}
+}
+
+// A document kept from a refused attempt and attached again is one
+// document: kept once, sent once.
+func TestRefundKeptFileAttachedAgain(t *testing.T) {
+	a := signedIn(t)
+	id := sandbox.DemoAquaToday
+	action := "/orders/aqua/" + id + "/refund"
+	f1, f2 := doc("справка.pdf", 3000), doc("скан.jpg", 4000)
+	tickets := url.Values{"tickets": a.ticketIDs(sandbox.DemoGUID, id, gateway.TicketPaid)[:1]}
+	// No reason: refused, the file kept.
+	r := a.submitRefund(a.client, "aqua", id, tickets, []upload{f1})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.doc.Find(`button[name="remove"]`).Length() != 1 {
+		t.Fatalf("refusal: %d, %d kept", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	// The same file attached again, a copy of it under another name, and
+	// a new one; refused again.
+	again := f1
+	again.name = "копия справки.pdf"
+	r = a.resubmit(a.client, r, action, nil, []upload{f1, again, f2})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.doc.Find(`button[name="remove"]`).Length() != 2 {
+		t.Fatalf("refused again: %d, %d kept, want 2", r.StatusCode, r.doc.Find(`button[name="remove"]`).Length())
+	}
+	r = a.resubmit(a.client, r, action, url.Values{"comment": {"Заболел"}}, []upload{f2})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refund: %d %q", r.StatusCode, r.text(".notice-err, #error-summary"))
+	}
+	sameDocs(t, a.lastRefund().Documents, f1, f2)
 }

@@ -1,14 +1,17 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 	"lk/views"
 )
 
@@ -365,4 +368,44 @@ func stayRooms(off, nights int) float64 {
 		}
 	}
 	return sum
+}
+
+// transferOff is the provider with lesson transfers switched off once off
+// is set.
+type transferOff struct {
+	handlers.Provider
+	off *atomic.Bool
+}
+
+func (p transferOff) LessonOrder(ctx context.Context, guid, id string) (gateway.LessonOrder, error) {
+	o, err := p.Provider.LessonOrder(ctx, guid, id)
+	if p.off.Load() {
+		o.CanTransfer = false
+	}
+	return o, err
+}
+
+// 'уже' only where the order once allowed the action: a form posted that
+// was shown while it did. An order opened that does not allow it is told
+// so without 'уже'.
+func TestNotAllowedSaysAlreadyOnlyWhenItOnceWas(t *testing.T) {
+	off := &atomic.Bool{}
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return transferOff{p, off} })
+	a.signIn(a.client, demoPhone)
+	never := a.get("/orders/pavilion/" + sandbox.DemoPavilionCancelOnly + "/transfer")
+	if never.StatusCode != http.StatusConflict || !strings.Contains(never.text("main"), "Этот заказ нельзя перенести.") {
+		t.Errorf("never movable: %d %q", never.StatusCode, never.text(".notice-err"))
+	}
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	date, lesson := a.firstChoice(page, "lessonId", 1, 28)
+	form := a.get(page + "?date=" + date).formValues(page)
+	form.Set("lessonId", lesson)
+	off.Store(true)
+	r := a.post(page, form)
+	if r.StatusCode != http.StatusConflict || !strings.Contains(r.text("main"), "Этот заказ уже нельзя перенести.") {
+		t.Errorf("no longer movable: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	if a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+		t.Error("the provider was asked to move")
+	}
 }

@@ -129,6 +129,9 @@ type option struct {
 	choice views.TransferChoice
 	why    error
 	wire   any
+	// shown: listed although why says it cannot be chosen (a full water-park
+	// session), disabled, with why; other refused options are not listed.
+	shown bool
 }
 
 // dayPage is a move to one of the options of a day: its texts, the window
@@ -137,7 +140,11 @@ type option struct {
 type dayPage struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
-	window                                                          func(now time.Time) (from, to time.Time)
+	// pick is the button of each choice ('Выбрать'), which submits the
+	// move with it; the island submits with 'Готово' once a day and a
+	// choice are picked. "" for radio buttons and the one button.
+	pick   string
+	window func(now time.Time) (from, to time.Time)
 	// day checks a day in the window against the kind's own rule; nil
 	// when there is none.
 	day     func(s *Server, o order, d time.Time) error
@@ -150,6 +157,9 @@ type dayPage struct {
 // dayAnswers are the answers of a day move and the option they chose.
 type dayAnswers struct {
 	date, choice string
+	// show: the day's 'Показать' was pressed in the move's form (without
+	// JavaScript): the page shows that day's choices, nothing is moved.
+	show         bool
 	errs         views.Errors
 	day          time.Time
 	chosen       option
@@ -162,7 +172,7 @@ func dayMove(p *dayPage, call func(ctx context.Context, s *Server, sess *Session
 
 func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAnswers {
 	if posted {
-		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field))}
+		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field)), show: c.FormValue("show") != ""}
 	}
 	a := &dayAnswers{date: c.QueryParam("date")}
 	if a.date == "" {
@@ -184,6 +194,10 @@ func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
 }
 
 func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) (int, string) {
+	if a.show {
+		a.choice = ""
+		return http.StatusOK, ""
+	}
 	d, msg := p.checkDay(s, o, a.date)
 	if msg != "" {
 		a.errs.Add("date", msg)
@@ -217,7 +231,7 @@ func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) 
 // with the answers a, the rule errors in a.errs and a failure msg.
 func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *dayAnswers, msg string) error {
 	d, dayMsg := p.checkDay(s, o, a.date)
-	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d)}
+	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
 		if a.errs.For("date") == "" {
 			a.errs.Add("date", dayMsg)
@@ -232,10 +246,15 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 			ch.Error, status = f.message, max(status, f.status)
 		}
 		for _, op := range opts {
-			if op.why == nil {
+			switch {
+			case op.why == nil:
 				op.choice.Checked = op.choice.Value == a.choice
-				ch.Choices = append(ch.Choices, op.choice)
+			case op.shown:
+				op.choice.Disabled = op.why.Error()
+			default:
+				continue
 			}
+			ch.Choices = append(ch.Choices, op.choice)
 		}
 	}
 	html := ch
@@ -266,6 +285,9 @@ func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAn
 	}
 	if p.original != nil {
 		v.Calendar.Original = p.original(o)
+	}
+	if p.pick != "" {
+		v.Action.Submit, v.Calendar.Done = "", msgDone
 	}
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}

@@ -346,3 +346,26 @@ func TestRentMoveOnlyOwnRents(t *testing.T) {
 		t.Errorf("the other customer's rent: %d", r.StatusCode)
 	}
 }
+
+// The rent move picks its day with the calendar island, like the other
+// moves, and its hours with the slot picker; without JavaScript the day's
+// form is the island's fallback.
+func TestRentMoveCalendar(t *testing.T) {
+	a := signedIn(t)
+	for _, page := range []string{"/orders/pavilion/" + sandbox.DemoPavilionRent + "/transfer", "/orders/celRoom/" + sandbox.DemoRoomRent + "/transfer"} {
+		r := a.get(page)
+		cal := r.doc.Find(`[data-island="calendar"]`)
+		if r.StatusCode != http.StatusOK || cal.Length() != 1 || cal.Find(`[data-island-fallback] form#rent-day input[type=date][name=date]`).Length() != 1 ||
+			r.doc.Find(`[data-island="slot-picker"]`).Length() != 1 {
+			t.Fatalf("%s: %d, calendar %d", page, r.StatusCode, cal.Length())
+		}
+		var p struct{ Mode, Min, Max, Value, Target string }
+		if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil {
+			t.Fatal(err)
+		}
+		in := r.doc.Find("#rent-day input[name=date]")
+		if p.Mode != "day" || p.Target != "#rent-day input[name=date]" || p.Min != in.AttrOr("min", "") || p.Max != in.AttrOr("max", "") || p.Value != in.AttrOr("value", "") {
+			t.Errorf("%s: calendar props %+v", page, p)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,10 +23,11 @@ func isoDay(off int) string {
 	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
 }
 
-// choices are the values of the radio buttons named field on r.
+// choices are the values of the radio buttons or the submit buttons named
+// field on r.
 func (r *resp) choices(field string) []string {
 	var out []string
-	r.doc.Find(`input[type=radio][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
+	r.doc.Find(`input[type=radio][name="` + field + `"], button[type=submit][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
 		out = append(out, s.AttrOr("value", ""))
 	})
 	return out
@@ -53,7 +55,15 @@ type recorder struct {
 	mu      sync.Mutex
 	lessons []gateway.ChangeLessonRequest
 	hotels  []gateway.PushReservationRequest
-	pushErr error // answered instead of the provider's when set
+	dates   [][2]time.Time // the ranges of hotel nights asked for
+	pushErr error          // answered instead of the provider's when set
+}
+
+func (r *recorder) HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error) {
+	r.mu.Lock()
+	r.dates = append(r.dates, [2]time.Time{from, to})
+	r.mu.Unlock()
+	return r.Provider.HotelDates(ctx, from, to)
 }
 
 func (r *recorder) ChangeLesson(ctx context.Context, q gateway.ChangeLessonRequest) (string, error) {
@@ -493,7 +503,7 @@ func TestTransferProviderFaults(t *testing.T) {
 	if !failed(r.StatusCode) || r.text("main > .notice-err") == "" || r.formValues(lesson).Get("token") == "" {
 		t.Errorf("changeLessonPeriod fault: %d %q", r.StatusCode, r.text("main > .notice-err"))
 	}
-	if got := r.doc.Find(`input[name=lessonId]:checked`).AttrOr("value", ""); got != lessonID {
+	if got := r.doc.Find(`.choice.chosen button[name=lessonId]`).AttrOr("value", ""); got != lessonID {
 		t.Errorf("the lesson chosen is not kept: %q", got)
 	}
 
@@ -593,5 +603,277 @@ func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
 	if src := r.doc.Find(`script[src]`).AttrOr("src", ""); r.doc.Find(`script[src]`).Length() != 1 || !strings.Contains(src, "/main-") ||
 		r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length() != 0 {
 		t.Errorf("/orders: scripts %d (%q), preloads %d", r.doc.Find(`script[src]`).Length(), src, r.doc.Find(`link[rel=modulepreload], link[rel=preload]`).Length())
+	}
+}
+
+// With JavaScript off every lesson offered is a 'Выбрать' that submits the
+// move with it; there is no other submit, so none stands beside 'Нет
+// доступных занятий'.
+func TestTransferLessonPick(t *testing.T) {
+	a, rec := recorded(t)
+	id := sandbox.DemoLessonTransferable
+	page := "/orders/glk/" + id + "/transfer"
+	var date string
+	var r *resp
+	for off := 1; off <= 28; off++ {
+		p := a.get(page + "?date=" + isoDay(off))
+		form := p.doc.Find(`form[method=post][action="` + page + `"]`)
+		picks := form.Find(`button[type=submit][name=lessonId]`)
+		if n := p.doc.Find(`input[type=radio][name=lessonId]`).Length(); n != 0 {
+			t.Fatalf("%s: %d radio buttons", isoDay(off), n)
+		}
+		if picks.Length() == 0 {
+			if n := form.Find(`button[type=submit]:not([name=show])`).Length(); n != 0 {
+				t.Errorf("%s: %d submit buttons beside 'Нет доступных занятий'", isoDay(off), n)
+			}
+			continue
+		}
+		picks.Each(func(_ int, b *goquery.Selection) {
+			if strings.TrimSpace(b.Text()) != "Выбрать" || b.AttrOr("value", "") == "" {
+				t.Errorf("%s: a lesson's button %q value %q", isoDay(off), b.Text(), b.AttrOr("value", ""))
+			}
+		})
+		if n := form.Find(`button[type=submit]:not([name])`).Length(); n != 0 {
+			t.Errorf("%s: %d submit buttons besides the lessons' 'Выбрать'", isoDay(off), n)
+		}
+		if date == "" {
+			date, r = isoDay(off), p
+		}
+	}
+	if date == "" {
+		t.Fatal("no day with lessons in a month")
+	}
+	// What a browser sends for the last 'Выбрать': the hidden fields and
+	// that button's name and value.
+	last := r.doc.Find(`button[type=submit][name=lessonId]`).Last().AttrOr("value", "")
+	form := r.formValues(page)
+	form.Set("date", r.doc.Find("#transfer-day input[name=date]").AttrOr("value", ""))
+	form.Set("lessonId", last)
+	res := a.post(page, form)
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/orders/glk/") {
+		t.Fatalf("move: %d → %q\n%s", res.StatusCode, res.Header.Get("Location"), res.text("main"))
+	}
+	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.Calls("GLK/changeLessonPeriod") != 1 {
+		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.Calls("GLK/changeLessonPeriod"))
+	}
+}
+
+// noLessons is a provider whose instructors have no lessons.
+type noLessons struct{ handlers.Provider }
+
+func (noLessons) Timetable(context.Context, gateway.TimetableQuery) ([]gateway.Lesson, error) {
+	return nil, nil
+}
+
+func TestTransferLessonNoneNoSubmit(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return noLessons{p} })
+	a.signIn(a.client, demoPhone)
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	r := a.get(page + "?date=" + isoDay(2))
+	if !strings.Contains(r.text("fieldset.choices"), "Нет доступных занятий") {
+		t.Fatalf("no 'Нет доступных занятий': %q", r.text("fieldset.choices"))
+	}
+	if n := r.doc.Find(`form[method=post][action="` + page + `"] button[type=submit]:not([name=show])`).Length(); n != 0 {
+		t.Errorf("%d submit buttons beside 'Нет доступных занятий'", n)
+	}
+}
+
+// The hotel's nights are asked from the first day of this month to the end
+// of the next; the days before today cannot be chosen.
+func TestTransferHotelRange(t *testing.T) {
+	a, rec := recorded(t)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	if r.StatusCode != http.StatusOK || len(rec.dates) != 1 {
+		t.Fatalf("GET: %d, asked %v", r.StatusCode, rec.dates)
+	}
+	now := a.clock.Now().In(gateway.ResortLocation())
+	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, gateway.ResortLocation())
+	got := rec.dates[0]
+	if got[0].Format("2006-01-02") != first.Format("2006-01-02") || got[1].Format("2006-01-02") != first.AddDate(0, 2, -1).Format("2006-01-02") {
+		t.Errorf("nights asked %s … %s", got[0].Format("2006-01-02"), got[1].Format("2006-01-02"))
+	}
+	yesterday := now.AddDate(0, 0, -1).Format("02.01.2006")
+	if strings.Contains(r.text("table.nights"), yesterday) {
+		t.Errorf("%s listed", yesterday)
+	}
+	if !strings.Contains(r.text("table.nights"), now.Format("02.01.2006")) {
+		t.Error("today is not listed")
+	}
+	var p struct{ Min string }
+	if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil || p.Min != now.Format("2006-01-02") {
+		t.Errorf("the calendar's first day %q (%v)", p.Min, err)
+	}
+}
+
+// A lesson of today that has begun is not offered, and one posted is
+// refused without a provider call; the later ones of the day stay.
+func TestTransferLessonStarted(t *testing.T) {
+	a, rec := recorded(t)
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	date, _ := a.firstChoice(page, "lessonId", 4, 28)
+	if date == "" {
+		t.Fatal("no lesson in a month")
+	}
+	before := a.get(page + "?date=" + date).choices("lessonId")
+	if len(before) < 2 {
+		t.Fatalf("%s: %v, want two lessons or more", date, before)
+	}
+	// The server's clock to 12:00 of that day in the resort: after the
+	// first lesson (10:00) began, before the later ones.
+	day, _ := time.ParseInLocation("2006-01-02", date, gateway.ResortLocation())
+	a.clock.Add(day.Add(12*time.Hour + 5*time.Minute).Sub(a.clock.Now()))
+	after := a.get(page + "?date=" + date).choices("lessonId")
+	var started []string
+	for _, v := range before {
+		if !slices.Contains(after, v) {
+			started = append(started, v)
+		}
+	}
+	if len(started) == 0 || len(after) == 0 {
+		t.Fatalf("at 12:05 offered %v of %v", after, before)
+	}
+	r := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "lessonId": {started[0]}})
+	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("lessonId") != "Это занятие уже началось: выберите другое." || len(rec.lessons) != 0 {
+		t.Errorf("a started lesson posted: %d %q, moves %v", r.StatusCode, r.fieldError("lessonId"), rec.lessons)
+	}
+}
+
+// The hotel transfer page opens with no error: the current stay is shown
+// as the current stay, nothing is chosen yet, and the stay's own nights
+// count as free for it.
+func TestTransferHotelOpens(t *testing.T) {
+	a := signedIn(t)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %d", r.StatusCode)
+	}
+	if got := r.text(".notice-err, .field-error, #error-summary"); got != "" {
+		t.Errorf("an error on opening: %q", got)
+	}
+	main := r.doc.Find("main").Clone()
+	main.Find("script").Remove()
+	for _, bad := range []string{"нет свободных", "Ошибка"} {
+		if strings.Contains(main.Text(), bad) {
+			t.Errorf("the page says %q", bad)
+		}
+	}
+	o, err := a.sandboxClient().HotelOrder(context.Background(), sandbox.DemoGUID, sandbox.DemoHotelPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
+	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
+	if want := "Сейчас: " + in.Format("02.01.2006") + " — " + out.Format("02.01.2006"); !strings.Contains(r.text("main"), want) {
+		t.Errorf("the current stay is not shown as %q", want)
+	}
+	var p struct{ From, To string }
+	_ = json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p)
+	if p.From != "" || p.To != "" || r.doc.Find("input[name=dateIn]").AttrOr("value", "") != "" {
+		t.Errorf("dates chosen before the customer chose: %+v", p)
+	}
+}
+
+// fullHotel is a hotel with no room free on any night: the stays already
+// there hold them all.
+type fullHotel struct{ handlers.Provider }
+
+func (p fullHotel) HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error) {
+	days, err := p.Provider.HotelDates(ctx, from, to)
+	for i := range days {
+		days[i].Vacant, days[i].Family = 0, 0
+	}
+	return days, err
+}
+
+// In a full hotel a stay's own nights are still free for it, and only they.
+func TestTransferHotelOwnNights(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return fullHotel{p} })
+	a.signIn(a.client, demoPhone)
+	o, err := a.sandboxClient().HotelOrder(context.Background(), sandbox.DemoGUID, sandbox.DemoHotelPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
+	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
+	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
+	var free []string
+	r.doc.Find("table.nights tbody tr:not(.off) td:first-child").Each(func(_ int, s *goquery.Selection) {
+		free = append(free, strings.Fields(s.Text())[0])
+	})
+	var want []string
+	for d := gateway.Day(in, nil); d.Before(gateway.Day(out, nil)); d = d.AddDate(0, 0, 1) {
+		want = append(want, d.Format("02.01.2006"))
+	}
+	if !slices.Equal(free, want) {
+		t.Errorf("free nights %v, want the stay's own %v", free, want)
+	}
+}
+
+// fullSession is the provider with the first session of every day full.
+type fullSession struct{ handlers.Provider }
+
+func (p fullSession) AquaSessions(ctx context.Context, d time.Time) ([]gateway.AquaSession, error) {
+	list, err := p.Provider.AquaSessions(ctx, d)
+	if len(list) > 0 {
+		list[0].AvailableCount = 0
+	}
+	return list, err
+}
+
+// A full water-park session is listed, disabled, with why; posted, it is
+// refused with that reason and the provider is not asked.
+func TestTransferAquaFullSessionShown(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return fullSession{p} })
+	a.signIn(a.client, demoPhone)
+	page := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	var r *resp
+	var date string
+	for off := 1; off <= 30 && date == ""; off++ {
+		p := a.get(page + "?date=" + isoDay(off))
+		if p.doc.Find(`input[type=radio][name=sessionId][disabled]`).Length() > 0 {
+			r, date = p, isoDay(off)
+		}
+	}
+	if date == "" {
+		t.Fatal("no full session shown in 30 days")
+	}
+	full := r.doc.Find(`input[type=radio][name=sessionId][disabled]`).First()
+	label := full.Closest("label")
+	if !strings.Contains(label.Text(), gateway.ErrSessionFull.Error()) || !strings.Contains(label.Text(), "Свободных мест: 0") {
+		t.Errorf("the full session says %q", strings.Join(strings.Fields(label.Text()), " "))
+	}
+	res := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "sessionId": {full.AttrOr("value", "")}})
+	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.Calls("aqua/transferTicket") != 0 {
+		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.Calls("aqua/transferTicket"))
+	}
+}
+
+// Without JavaScript the day stands before the buttons that move: in the
+// move's form, first; its 'Показать занятия' shows that day and moves
+// nothing.
+func TestTransferDayBeforeTheMove(t *testing.T) {
+	a, rec := recorded(t)
+	for _, page := range []string{"/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer", "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"} {
+		r := a.get(page)
+		form := r.doc.Find(`form[method=post][action="` + page + `"]`)
+		buttons := form.Find("button[type=submit]")
+		if form.Find("#transfer-day input[type=date][name=date]").Length() != 1 || buttons.First().AttrOr("name", "") != "show" {
+			t.Fatalf("%s: the day is not first in the move's form", page)
+		}
+		if r.doc.Find(`form[method=get]#transfer-day`).Length() != 0 {
+			t.Errorf("%s: a day form of its own besides the move's", page)
+		}
+	}
+	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
+	date, _ := a.firstChoice(page, "lessonId", 4, 28)
+	form := a.get(page).formValues(page)
+	form.Set("date", date)
+	form.Set("show", "1")
+	r := a.post(page, form)
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), date[8:10]+"."+date[5:7]+"."+date[:4]) || len(r.choices("lessonId")) == 0 {
+		t.Errorf("show: %d %q", r.StatusCode, r.text("legend"))
+	}
+	if len(rec.lessons) != 0 || a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+		t.Error("'Показать занятия' moved the booking")
 	}
 }

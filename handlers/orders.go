@@ -42,7 +42,11 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 
 // problems says, kind by kind in page order, what failed: the provider's
 // own message when it gave one, else the kind's own text where it has one.
+// When nothing loaded, the one failure text says it all: no list.
 func (set orderSet) problems() []string {
+	if set.allFailed() {
+		return nil
+	}
 	var out []string
 	for _, k := range kinds {
 		err, ok := set.failed[k.id]
@@ -62,6 +66,8 @@ func (set orderSet) problems() []string {
 	}
 	return out
 }
+
+func (set orderSet) allFailed() bool { return len(set.failed) == len(kinds) }
 
 // activeAndHistory sorts every loaded order into active (soonest first) and history
 // (latest first) with the one rule of gateway.SplitActiveHistory. Only
@@ -94,10 +100,10 @@ func (s *Server) orders(c *echo.Context) error {
 	p.Nav = views.NavOrders
 	s.offerOffline(c, &p, set)
 	status := http.StatusOK
-	if len(set.failed) == len(kinds) {
+	if set.allFailed() {
 		status = http.StatusServiceUnavailable
 	}
 	return render(c, status, views.OrdersPage(p, views.Orders{
-		Active: active, History: history, Failed: len(set.failed) > 0, Problems: set.problems(),
+		Active: active, History: history, Failed: len(set.failed) > 0, AllFailed: set.allFailed(), Problems: set.problems(),
 	}))
 }

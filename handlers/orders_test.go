@@ -137,7 +137,8 @@ func TestOrdersEmptyBlocks(t *testing.T) {
 		}
 	}
 
-	// When nothing loads, the page says so in each block, never blank.
+	// When nothing loads, the page says so once, never blank, and names no
+	// kind: all of them failed.
 	a := signedIn(t)
 	for _, path := range orderCalls {
 		a.sb.SetFault(path, sandbox.Fault{Status: http.StatusInternalServerError, Malformed: true})
@@ -146,8 +147,14 @@ func TestOrdersEmptyBlocks(t *testing.T) {
 	if r.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("every kind failed: status %d, want 503", r.StatusCode)
 	}
-	if r.text("h1") != "Заказы" || strings.Count(r.text("main"), "Не удалось загрузить заказы. Попробуйте позже.") < 3 {
-		t.Errorf("failure not explained:\n%s", r.text("main"))
+	if r.text("h1") != "Заказы" || strings.Count(r.text("main"), "Не удалось загрузить заказы. Попробуйте позже.") != 1 {
+		t.Errorf("failure not said exactly once:\n%s", r.text("main"))
+	}
+	if n := r.doc.Find(".notice-err li").Length(); n != 0 {
+		t.Errorf("%d kinds named when every kind failed: %q", n, r.text(".notice-err"))
+	}
+	if h := a.get("/"); strings.Count(h.text("main"), "Не удалось загрузить заказы. Попробуйте позже.") != 1 || h.doc.Find(".notice-err li").Length() != 0 {
+		t.Errorf("home with every kind failed:\n%s", h.text("main"))
 	}
 	if strings.Contains(r.body, "Заказов не найдено") {
 		t.Error("'Заказов не найдено' when the orders did not load")

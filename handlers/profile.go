@@ -80,17 +80,22 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		case fail.signOut:
 			s.endSession(c, sess)
 			return s.signedOutWith(c, fail.message)
-		case fail.own != "":
-			f.Errors.Add("", fail.own) // the provider's own text, in red
+		case fail.refused:
+			// The provider's word on the answers: among them, in red.
+			f.Errors.Add("", fail.message)
 			return show(fail.status)
 		default:
+			// The provider failing is no fault of the answers.
 			s.log.Warn("profile not saved", "err", err)
-			f.Errors.Add("", msgProfileSaved)
+			f.Error = fail.message
 			return show(http.StatusServiceUnavailable)
 		}
 	}
 	sess.Name = f.FirstName
 	if err := s.sessions.Write(c.Response(), sess); err != nil {
+		return err
+	}
+	if err := s.sessions.WriteNotice(c.Response(), msgProfileDone); err != nil {
 		return err
 	}
 	return seeOther(c, views.PathHome)

@@ -1,12 +1,15 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 )
 
 func profileAnswers() url.Values {
@@ -120,6 +123,12 @@ func TestProfileEditChangesGreeting(t *testing.T) {
 		t.Fatalf("save: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
 	}
 	r = a.get("/")
+	if got := r.text(".notice-ok"); got != "Личные данные сохранены." {
+		t.Errorf("notice %q, want 'Личные данные сохранены.'", got)
+	}
+	if got := a.get("/").text(".notice-ok"); got != "" {
+		t.Errorf("the notice again: %q", got)
+	}
 	if got := r.text("h1"); got != "Здравствуйте, Пётр" {
 		t.Errorf("h1 %q", got)
 	}
@@ -140,13 +149,35 @@ func TestProfileProviderRefusal(t *testing.T) {
 	if r.StatusCode < 400 {
 		t.Fatalf("status %d", r.StatusCode)
 	}
-	if !strings.Contains(r.text("#error-summary"), "Сервис временно недоступен (sandbox fault)") {
-		t.Errorf("provider's errorMessage not shown: %q", r.text("#error-summary"))
+	// The provider failing is no fault of the answers: not under
+	// 'Проверьте данные'.
+	if r.text(".notice-err") != "Сервис временно недоступен (sandbox fault)" || r.doc.Find("#error-summary").Length() != 0 ||
+		strings.Contains(r.text("main"), "Проверьте данные") {
+		t.Errorf("outage shown as %q, summary %q", r.text(".notice-err"), r.text("#error-summary"))
 	}
 	if got := r.doc.Find(`input[name=lastName]`).AttrOr("value", ""); got != "Петров" {
 		t.Errorf("answers lost: %q", got)
 	}
 	if got := a.get("/").text("h1"); got != "Здравствуйте, Иван" {
 		t.Errorf("greeting changed after a refusal: %q", got)
+	}
+}
+
+// profileSaysNo is a provider that refuses every profile under HTTP 200
+// with a text of its own.
+type profileSaysNo struct{ handlers.Provider }
+
+func (profileSaysNo) EditClientInfo(context.Context, string, gateway.ProfileUpdate) error {
+	return &gateway.ProviderError{Op: "edit client info", Message: "Неверная дата рождения", Status: http.StatusOK}
+}
+
+// The provider's word on the answers is shown with them, under
+// 'Проверьте данные'.
+func TestProfileRefusedAnswers(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return profileSaysNo{p} })
+	a.signIn(a.client, demoPhone)
+	r := a.post("/profile/edit", profileAnswers())
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("#error-summary"), "Неверная дата рождения") {
+		t.Errorf("refusal: %d, summary %q, notice %q", r.StatusCode, r.text("#error-summary"), r.text(".notice-err"))
 	}
 }

@@ -251,15 +251,25 @@ func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	return e
 }
 
-// documents are the kept files and this request's, each once.
-func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
-	out := slices.Clone(kept)
+// dropKept leaves out of this request's files those already kept or
+// attached twice: a file kept from a failed attempt and attached again is
+// one document, sent once and kept once, whatever its name.
+func (in *refundInput) dropKept(kept []store.RefundFile) {
+	seen := slices.Clone(kept)
+	files := in.files[:0]
 	for _, f := range in.files {
-		if !slices.ContainsFunc(out, func(g store.RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }) {
-			out = append(out, f)
+		if !slices.ContainsFunc(seen, func(g store.RefundFile) bool { return bytes.Equal(g.Data, f.Data) }) {
+			files = append(files, f)
+			seen = append(seen, f)
 		}
 	}
-	return out
+	in.files = files
+}
+
+// documents are the kept files and this request's (dropKept has left out
+// those already kept).
+func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
+	return slices.Concat(kept, in.files)
 }
 
 // request is what the kind's refund call sends.

@@ -46,6 +46,7 @@ const (
 const (
 	msgProfileFailed  = "Не удалось загрузить личные данные. Попробуйте позже."
 	msgProfileSaved   = "Не удалось сохранить данные. Попробуйте позже."
+	msgProfileDone    = "Личные данные сохранены."
 	msgNameChars      = "Уберите из поля невидимые и служебные символы: оставьте буквы, пробелы, дефис и апостроф"
 	msgNameTooLong    = "Не больше 50 символов"
 	msgGenderEmpty    = "Выберите пол"
@@ -83,6 +84,7 @@ const (
 // Cancelling.
 const (
 	msgCancelFailed    = "Не удалось отменить заказ"
+	msgHTTPError       = "Ошибка HTTP"
 	msgLessonCanceled  = "Запись отменена."
 	msgRentCanceled    = "Аренда отменена."
 	msgHotelCanceled   = "Бронирование отменено."
@@ -90,6 +92,10 @@ const (
 	msgCancelNoRefund  = "Бронирование отменено, но возврат не оформлен"
 	msgCancelQuestion  = "Вы уверены, что хотите отменить заказ?"
 	msgCancelUnpaidFee = "Заказ не оплачен, поэтому возвращать нечего."
+	// A paid stay before check-in can be cancelled or refunded: how the two
+	// differ for the money.
+	msgHotelCancelVersus = "Отмена бронирования сразу снимает бронь и возвращает всю оплату на карту: заявление не нужно. «Оформить возврат» — заявление на возврат с вашими контактными данными; сумма та же, а после даты заезда вернуть деньги можно только так, указав причину и приложив документы."
+	msgHotelRefundVersus = "Заявление на возврат снимает бронь и возвращает оплату на карту после проверки ваших данных. До даты заезда проще «Отменить бронирование»: та же сумма, без заявления и проверки."
 )
 
 // Refunds.
@@ -121,8 +127,10 @@ const (
 // Moving an order: lessons and rents, the water park, the hotel.
 const (
 	msgMoved           = "Перенос выполнен успешно"
+	msgDone            = "Готово"
 	msgLessonMoveFail  = "Не удалось перенести запись"
 	msgNoLessons       = "Нет доступных занятий"
+	msgLessonStarted   = "Это занятие уже началось: выберите другое."
 	msgTimetable       = "Не удалось загрузить расписание. Попробуйте позже."
 	msgRentMoveFailed  = "Не удалось перенести аренду"
 	msgRentMoveLead    = "Выберите день, затем начало и окончание аренды."

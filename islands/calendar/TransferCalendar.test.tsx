@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
 
@@ -39,6 +39,7 @@ describe("TransferCalendar, one day", () => {
     answer({ date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "Нет", choices: [
       { value: "S1", title: "Дневной 10:00–16:00", lines: ["Свободных мест: 40"] },
       { value: "S2", title: "Вечерний 16:00–22:00", lines: null },
+      { value: "S3", title: "Ночной 22:00–23:00", lines: ["Свободных мест: 0"], disabled: "На этом сеансе не хватает мест для всех билетов." },
     ] });
     await act(async () => {
       render(<TransferCalendar {...dayProps} />, { container });
@@ -47,6 +48,8 @@ describe("TransferCalendar, one day", () => {
     expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(true);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(0);
     expect(screen.getByText("Сеансы на 24.11.2026")).toBeTruthy();
+    expect(screen.getByLabelText(/Ночной/)).toHaveProperty("disabled", true);
+    expect(screen.getByText("На этом сеансе не хватает мест для всех билетов.")).toBeTruthy();
     fireEvent.click(screen.getByLabelText(/Дневной/));
     const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
     expect(form.getAll("date")).toEqual(["2026-11-24"]);
@@ -60,6 +63,51 @@ describe("TransferCalendar, one day", () => {
       render(<TransferCalendar {...dayProps} original={undefined} />, { container });
     });
     expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
+  });
+
+  // A lesson's page: each lesson a 'Выбрать' of its own, no other submit.
+  function lessonPage(): HTMLElement {
+    document.body.innerHTML = `
+      <form id="transfer-day" method="get"><input type="date" name="date"></form>
+      <form method="post" action="/orders/glk/1/transfer">
+        <div data-island="calendar">
+          <div data-island-fallback><input type="hidden" name="date" value="2026-11-23"><button type="submit" name="lessonId" value="old">Выбрать</button></div>
+          <div data-island-root></div>
+        </div>
+      </form>`;
+    return document.querySelector<HTMLElement>("[data-island-root]")!;
+  }
+
+  it("picks a lesson with 'Выбрать' and shows 'Готово' only then", async () => {
+    const container = lessonPage();
+    answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", pick: "Выбрать", choices: [
+      { value: "L1", title: "10:00 · Горные лыжи", lines: null },
+      { value: "L2", title: "16:00 · Горные лыжи", lines: null },
+    ] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} url="/orders/glk/1/transfer" original={undefined} done="Готово" />, { container });
+    });
+    expect(document.querySelectorAll("[data-island-fallback] [name]")).toHaveLength(0);
+    expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
+    const picks = within(container).getAllByRole("button", { name: "Выбрать" });
+    expect(picks).toHaveLength(2);
+    fireEvent.click(picks[1]);
+    expect(picks[1].getAttribute("aria-pressed")).toBe("true");
+    const done = screen.getByRole("button", { name: "Готово" });
+    expect(done.getAttribute("type")).toBe("submit");
+    const form = new FormData(document.querySelector<HTMLFormElement>('form[method="post"]')!);
+    expect(form.getAll("date")).toEqual(["2026-11-24"]);
+    expect(form.getAll("lessonId")).toEqual(["L2"]);
+  });
+
+  it("offers no 'Готово' beside 'Нет доступных занятий'", async () => {
+    const container = lessonPage();
+    answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", pick: "Выбрать", choices: [] });
+    await act(async () => {
+      render(<TransferCalendar {...dayProps} original={undefined} choice="L1" done="Готово" />, { container });
+    });
+    expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
   });
 
   it("keeps working when the fetch fails", async () => {
@@ -81,6 +129,31 @@ describe("TransferCalendar, one day", () => {
     unmount();
     expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(false);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(2);
+  });
+});
+
+describe("TransferCalendar, a day for the slot picker", () => {
+  it("fills in the page's date field and says it changed, without fetching", async () => {
+    document.body.innerHTML = `
+      <div data-island="calendar">
+        <div data-island-fallback><form id="rent-day" method="get"><input type="date" id="date" name="date" value="2026-11-24"></form></div>
+        <div data-island-root></div>
+      </div>`;
+    const container = document.querySelector<HTMLElement>("[data-island-root]")!;
+    const field = document.querySelector<HTMLInputElement>("#date")!;
+    const changed: string[] = [];
+    field.addEventListener("change", () => changed.push(field.value));
+    await act(async () => {
+      render(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" dayForm="" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, { container });
+    });
+    expect(field.name).toBe("date");
+    const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
+    await act(async () => {
+      fireEvent.click(day!);
+    });
+    expect(changed).toEqual(["2026-11-26"]);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByText(/День: 26\.11\.2026/)).toBeTruthy();
   });
 });
 

@@ -20,6 +20,10 @@ export type TransferCalendarProps = {
   value?: Day;
   url?: string;
   choice?: string;
+  done?: string;
+  /** a date field of the page that the calendar fills in (a change event
+   *  follows), for an island that reads it: the rent move's slot picker */
+  target?: string;
   original?: Day;
   start?: string;
   end?: string;
@@ -32,19 +36,22 @@ export type TransferCalendarProps = {
   texts?: Record<string, string>;
 };
 
-type Choice = { value: string; title: string; lines: string[] | null };
-type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string };
+type Choice = { value: string; title: string; lines: string[] | null; disabled?: string };
+type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
 
 /** Hides the server's day form and takes the names off the fallback's
  *  fields while the island is mounted, so that each field is sent once (and
  *  React's radio buttons are the only ones of their name in the form). */
-function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string) {
+function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string, enabled: boolean) {
   useEffect(() => {
+    if (!enabled) return;
     const island = root.current?.closest<HTMLElement>("[data-island]");
     const form = dayForm ? document.querySelector<HTMLElement>(dayForm) : null;
-    const fields = Array.from(island?.querySelectorAll<HTMLInputElement>("[data-island-fallback] input[name]") ?? []);
+    const fields = Array.from(
+      island?.querySelectorAll<HTMLInputElement | HTMLButtonElement>("[data-island-fallback] input[name], [data-island-fallback] button[name]") ?? [],
+    );
     const names = fields.map((f) => f.name);
     if (form) form.hidden = true;
     fields.forEach((f) => f.removeAttribute("name"));
@@ -52,13 +59,40 @@ function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string)
       if (form) form.hidden = false;
       fields.forEach((f, i) => (f.name = names[i]));
     };
-  }, [root, dayForm]);
+  }, [root, dayForm, enabled]);
 }
 
 export default function TransferCalendar(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
-  useTakeOver(root, props.dayForm);
-  return <div ref={root}>{props.mode === "range" ? <HotelRange {...props} /> : <DayChoice {...props} />}</div>;
+  useTakeOver(root, props.dayForm, !props.target);
+  let body = <DayChoice {...props} />;
+  if (props.mode === "range") body = <HotelRange {...props} />;
+  else if (props.target) body = <DayTarget {...props} target={props.target} />;
+  return <div ref={root}>{body}</div>;
+}
+
+/** A day for another island: the calendar fills in the page's own date
+ *  field (kept in the fallback, hidden) and says it changed. */
+function DayTarget(props: TransferCalendarProps & { target: string }) {
+  const [day, setDay] = useState<Day>(props.value ?? "");
+  const onDay = useCallback(
+    (d: Day) => {
+      setDay(d);
+      const field = document.querySelector<HTMLInputElement>(props.target);
+      if (!field) return;
+      field.value = d;
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    },
+    [props.target],
+  );
+  return (
+    <>
+      <p className="field-label">
+        {props.label}: {showDay(day) || "не выбран"}
+      </p>
+      <Calendar mode="single" min={props.min} max={props.max} value={day ? [day] : []} onDay={onDay} label={props.label} />
+    </>
+  );
 }
 
 function DayChoice(props: TransferCalendarProps) {
@@ -101,21 +135,48 @@ function DayChoice(props: TransferCalendarProps) {
         {failed && <p className="notice notice-err">{LOAD_FAILED}</p>}
         {data?.error && <p className="notice notice-err">{data.error}</p>}
         {data && !data.error && data.choices.length === 0 && <p className="muted">{data.empty}</p>}
-        {data?.choices.map((c) => (
-          <label className="choice" key={c.value}>
-            <input type="radio" name={field} value={c.value} checked={chosen === c.value} onChange={() => setChosen(c.value)} />
-            <span>
-              <strong>{c.title}</strong>
-              {(c.lines ?? []).map((l) => (
-                <span className="hint" key={l}>
-                  {l}
-                </span>
-              ))}
-            </span>
-          </label>
-        ))}
+        {data?.choices.map((c) =>
+          data.pick ? (
+            <div className={chosen === c.value ? "choice chosen" : "choice"} key={c.value}>
+              <Lines c={c} />
+              {!c.disabled && (
+                <button className="btn btn-2 pick" type="button" aria-pressed={chosen === c.value} onClick={() => setChosen(c.value)}>
+                  {data.pick}
+                </button>
+              )}
+            </div>
+          ) : (
+            <label className={c.disabled ? "choice choice-off" : "choice"} key={c.value}>
+              <input type="radio" name={field} value={c.value} checked={chosen === c.value} disabled={!!c.disabled} onChange={() => setChosen(c.value)} />
+              <Lines c={c} />
+            </label>
+          ),
+        )}
+        {data?.pick && <input type="hidden" name={field} value={chosen} />}
       </fieldset>
+      {/* 'Готово' only once both the day and the lesson are chosen. */}
+      {data?.pick && props.done && day && data.choices.some((c) => c.value === chosen && !c.disabled) && (
+        <div className="actions">
+          <button className="btn" type="submit">
+            {props.done}
+          </button>
+        </div>
+      )}
     </>
+  );
+}
+
+function Lines({ c }: { c: Choice }) {
+  return (
+    <span>
+      <strong>{c.title}</strong>
+      {(c.lines ?? []).map((l) => (
+        <span className="hint" key={l}>
+          {l}
+        </span>
+      ))}
+      {c.disabled && <span className="hint">{c.disabled}</span>}
+    </span>
   );
 }
 

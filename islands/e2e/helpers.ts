@@ -67,3 +67,28 @@ export async function signInWithCode(page: Page, digits: string): Promise<void> 
   const r2 = await page.request.post("/login/code", { form: { code }, maxRedirects: 0 });
   if (r2.status() !== 303) throw new Error(`e2e: POST /login/code answered ${r2.status()}`);
 }
+
+/** Clicks the calendar's day iso (shown first with flatpickr's own
+ *  jumpToDate); false when the day cannot be chosen. */
+export async function clickDay(page: Page, iso: string): Promise<boolean> {
+  const found = await page.evaluate((iso) => {
+    const input = document.querySelector(".cal input") as (HTMLInputElement & { _flatpickr?: { jumpToDate(d: Date): void } }) | null;
+    input?._flatpickr?.jumpToDate(new Date(`${iso}T12:00:00`));
+    document.querySelectorAll("[data-e2e-day]").forEach((el) => el.removeAttribute("data-e2e-day"));
+    for (const el of document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".cal .flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")) {
+      const d = el.dateObj;
+      if (!d) continue;
+      const s = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+      if (s === iso) {
+        if (el.classList.contains("flatpickr-disabled")) return "disabled";
+        el.setAttribute("data-e2e-day", "");
+        return "found";
+      }
+    }
+    return "";
+  }, iso);
+  if (!found) throw new Error(`day ${iso} not in the calendar`);
+  if (found === "disabled") return false;
+  await page.locator("[data-e2e-day]").click();
+  return true;
+}

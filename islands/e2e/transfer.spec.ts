@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { lastCode, newPhone } from "./helpers";
+import { clickDay, lastCode, newPhone } from "./helpers";
 
 type Props = {
   min: string;
@@ -59,31 +59,6 @@ function hotelRange(p: Props, nights: number): [string, string] {
   throw new Error("no valid hotel range");
 }
 
-/** Clicks the calendar's day iso (shown first with flatpickr's own
- *  jumpToDate); false when the day cannot be chosen. */
-async function clickDay(page: Page, iso: string): Promise<boolean> {
-  const found = await page.evaluate((iso) => {
-    const input = document.querySelector(".cal input") as (HTMLInputElement & { _flatpickr?: { jumpToDate(d: Date): void } }) | null;
-    input?._flatpickr?.jumpToDate(new Date(`${iso}T12:00:00`));
-    document.querySelectorAll("[data-e2e-day]").forEach((el) => el.removeAttribute("data-e2e-day"));
-    for (const el of document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".cal .flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")) {
-      const d = el.dateObj;
-      if (!d) continue;
-      const s = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-      if (s === iso) {
-        if (el.classList.contains("flatpickr-disabled")) return "disabled";
-        el.setAttribute("data-e2e-day", "");
-        return "found";
-      }
-    }
-    return "";
-  }, iso);
-  if (!found) throw new Error(`day ${iso} not in the calendar`);
-  if (found === "disabled") return false;
-  await page.locator("[data-e2e-day]").click();
-  return true;
-}
-
 /** "2026-11-24" as the page shows it, "24.11.2026". */
 function dmy(iso: string): string {
   return `${iso.slice(8)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
@@ -125,11 +100,13 @@ for (const { width, months } of [
         const day = addDays(min, off);
         await clickDay(page, day);
         await expect(page.locator("[data-island-root] fieldset.choices legend")).toContainText(dmy(day));
-        found = (await page.locator('input[name="lessonId"]').count()) > 0;
+        found = (await page.locator("[data-island-root]").getByRole("button", { name: "Выбрать" }).count()) > 0;
+        // 'Готово' only once both the day and a lesson are chosen.
+        await expect(page.getByRole("button", { name: "Готово" })).toHaveCount(0);
       }
       expect(found).toBe(true);
-      await page.locator('input[name="lessonId"]').first().check();
-      await page.getByRole("button", { name: "Перенести запись" }).click();
+      await page.locator("[data-island-root]").getByRole("button", { name: "Выбрать" }).first().click();
+      await page.getByRole("button", { name: "Готово" }).click();
       await expect(page.locator(".notice-ok")).toHaveText("Перенос выполнен успешно");
       await expect(page).toHaveURL(/\/orders\/glk\/\d+$/);
 
@@ -156,6 +133,10 @@ for (const { width, months } of [
       await page.goto(`${orders.hotel}/transfer`);
       await expect(page.locator(".cal .flatpickr-calendar")).toBeVisible();
       await expect(page.locator(".cal .flatpickr-month")).toHaveCount(months);
+      // Opened, it judges nothing yet: the current stay is shown as such.
+      await expect(page.locator("main .notice-err")).toHaveCount(0);
+      await expect(page.locator("main")).toContainText("Сейчас: ");
+      await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
       await axe(page, "hotel transfer");
       await page.screenshot({ path: info.outputPath(`hotel-${width}.png`), fullPage: true });
       const hp = await props(page);
@@ -203,11 +184,10 @@ test.describe("transfers without JavaScript", () => {
     for (let off = 1; off <= 20; off++) {
       await page.locator("#transfer-day input[name=date]").fill(addDays(min, off));
       await page.getByRole("button", { name: "Показать занятия" }).click();
-      if ((await page.locator('input[name="lessonId"]').count()) > 0) break;
+      if ((await page.getByRole("button", { name: "Выбрать" }).count()) > 0) break;
     }
     await page.screenshot({ path: info.outputPath("lesson-nojs-360.png"), fullPage: true });
-    await page.locator('input[name="lessonId"]').first().check();
-    await page.getByRole("button", { name: "Перенести запись" }).click();
+    await page.getByRole("button", { name: "Выбрать" }).last().click();
     await expect(page.locator(".notice-ok")).toHaveText("Перенос выполнен успешно");
 
     await page.goto(`${orders.aqua}/transfer`);
