@@ -83,6 +83,12 @@ func newAppWithClient(t testing.TB, opts ...gateway.Option) *app {
 
 func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, opts ...gateway.Option) *app {
 	t.Helper()
+	return newAppOptions(t, wrap, nil, opts...)
+}
+
+// newAppOptions lets set change the server's options before it starts.
+func newAppOptions(t testing.TB, wrap func(handlers.Provider) handlers.Provider, set func(*handlers.Options), opts ...gateway.Option) *app {
+	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,11 +116,15 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	if wrap != nil {
 		provider = wrap(gw)
 	}
-	e, err := handlers.New(handlers.Options{
+	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: store.NewMemoryLimiter(),
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now,
-	})
+	}
+	if set != nil {
+		set(&o)
+	}
+	e, err := handlers.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

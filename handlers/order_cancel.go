@@ -40,6 +40,7 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // Lessons and rents leave the customer's orders when cancelled, so the
 // customer lands on the list; other kinds stay, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actCancel)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 // canConfirm anew, whatever the page that posted showed; the customer lands
 // back where they pressed it (SPEC §4: the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actConfirm)
 	if err != nil {
 		return err

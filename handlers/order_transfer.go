@@ -27,6 +27,7 @@ func (s *Server) orderTransferForm(c *echo.Context) error {
 
 // orderTransfer is POST …/transfer: the kind's move, once per token.
 func (s *Server) orderTransfer(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actTransfer)
 	if err != nil {
 		return err

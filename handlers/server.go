@@ -49,6 +49,13 @@ type Options struct {
 	Once     store.Once        // one-time action tokens; nil means in memory
 	Files    store.RefundFiles // refund documents kept after a refusal; nil means in memory
 	Moves    store.Moves       // first ids of moved bookings; nil means in memory
+	Leases   store.Leases      // one action at a time per order; nil means in memory
+	// CallTimeout is the provider's deadline for one call (10 s when 0);
+	// an order's lease lasts that and a margin.
+	CallTimeout time.Duration
+	// UploadBudget is how many bytes of refund uploads the process reads at
+	// once; 0 means four full uploads (100 MB).
+	UploadBudget int64
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -82,6 +89,10 @@ type Server struct {
 	once      store.Once
 	files     store.RefundFiles
 	moves     store.Moves
+	uploads   *uploads
+	leases    store.Leases
+	// callTimeout is the provider's deadline, which bounds an order's lease.
+	callTimeout time.Duration
 	storePing func(context.Context) error
 	site      *views.Site
 	assets    *views.Assets
@@ -101,7 +112,8 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now, gatherer: o.Gatherer,
-		interval: o.CodeInterval,
+		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget),
+		leases: o.Leases, callTimeout: o.CallTimeout,
 	}
 	if s.limits == nil {
 		s.limits = store.NewMemoryLimiter()
@@ -120,6 +132,12 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.once == nil {
 		s.once = store.NewMemoryOnce(s.now)
+	}
+	if s.leases == nil {
+		s.leases = store.NewMemoryLeases(s.now)
+	}
+	if s.callTimeout <= 0 {
+		s.callTimeout = 10 * time.Second
 	}
 	if s.files == nil {
 		s.files = store.NewMemoryRefundFiles(s.now)
