@@ -218,5 +218,5 @@ func (c *endlessBody) Read(p []byte) (int, error) {
 // formAction is where the browser posts the form for action on page r: the
 // refund form's URL carries its token.
 func (r *resp) formAction(action string) string {
-	return r.doc.Find(`form[action="` + action + `"], form[action^="` + action + `?"]`).AttrOr("action", action)
+	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
 }

@@ -77,31 +77,31 @@ type Options struct {
 
 // Server is the personal account's HTTP handler.
 type Server struct {
-	gw        Provider // for readiness only; the handlers use their own part:
-	account   accountProvider
-	lessons   lessonProvider
-	rents     rentProvider
-	aqua      aquaProvider
-	hotel     hotelProvider
-	sessions  *Sessions
-	limits    store.Limiter
-	interval  time.Duration
-	once      store.Once
-	files     store.RefundFiles
-	moves     store.Moves
-	uploads   *uploads
-	leases    store.Leases
+	gw       Provider // for readiness only; the handlers use their own part:
+	account  accountProvider
+	lessons  lessonProvider
+	rents    rentProvider
+	aqua     aquaProvider
+	hotel    hotelProvider
+	sessions *Sessions
+	limits   store.Limiter
+	interval time.Duration
+	once     store.Once
+	files    store.RefundFiles
+	moves    store.Moves
+	uploads  *uploads
+	leases   store.Leases
 	// callTimeout is the provider's deadline, which bounds an order's lease.
 	callTimeout time.Duration
-	storePing func(context.Context) error
-	site      *views.Site
-	assets    *views.Assets
-	static    fs.FS
-	log       *slog.Logger
-	loc       *time.Location
-	now       func() time.Time
-	metrics   *metrics
-	gatherer  prometheus.Gatherer
+	storePing   func(context.Context) error
+	site        *views.Site
+	assets      *views.Assets
+	static      fs.FS
+	log         *slog.Logger
+	loc         *time.Location
+	now         func() time.Time
+	metrics     *metrics
+	gatherer    prometheus.Gatherer
 }
 
 // New builds the echo instance with every route and middleware.
