@@ -22,7 +22,9 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
 		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
-			out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
+			if !out.Unknown {
+				out.Message = msgConfirmFailed // SPEC §8 says this whatever the provider said
+			}
 			return out
 		}
 		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, o.url()), Message: msgConfirmed}

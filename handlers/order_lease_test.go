@@ -127,3 +127,105 @@ func TestCrashedLeaseEnds(t *testing.T) {
 		t.Fatalf("after the lease: %d, calls %d: %q", r.StatusCode, a.sb.Calls("hotel/cancelOrder"), r.text("main"))
 	}
 }
+
+// A double click on a rent move: the second POST of the same form arrives
+// while the first runs or after it moved the rent to a new id. Every
+// answer is the first outcome, the redirect to the moved rent, never a 404
+// or a 422 about the old rent; 10 rounds of it, each on the rent the last
+// one moved, all land on the moved rent with one provider call each.
+func TestDoubleClickOnRentMove(t *testing.T) {
+	rc := rentCases[0]
+	a := signedIn(t)
+	id := rc.id
+	for round := range 10 {
+		action := "/orders/" + rc.kind + "/" + id + "/transfer"
+		rcNow := rentCase{kind: rc.kind, id: id, change: rc.change, hours: rc.hours}
+		d := findSlotDay(t, a, rcNow)
+		p := a.get(action + "?date=" + d.date)
+		form := p.formValues(action)
+		form.Set("date", d.date)
+		form.Set("from", d.freeFrom)
+		form.Set("to", plus(d.freeFrom, rc.hours))
+		a.sb.Reset()
+		clicks := 2
+		if round == 0 {
+			clicks = 20 // a customer pressing again and again
+		}
+		answers := a.postAll(action, slicesRepeat(form, clicks), false)
+		if n := a.sb.Calls(rc.change); n != 1 {
+			t.Errorf("round %d: the provider got %d moves", round, n)
+		}
+		next := ""
+		for i, r := range answers {
+			loc := r.Header.Get("Location")
+			if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/"+rc.kind+"/") {
+				t.Fatalf("round %d, click %d: %d %q %q", round, i, r.StatusCode, loc, r.text("main"))
+			}
+			if next != "" && loc != next {
+				t.Fatalf("round %d: clicks landed on %q and %q", round, next, loc)
+			}
+			next = loc
+		}
+		if r := a.get(next); r.StatusCode != http.StatusOK {
+			t.Fatalf("round %d: the moved rent %s: %d", round, next, r.StatusCode)
+		}
+		id = strings.TrimPrefix(next, "/orders/"+rc.kind+"/")
+	}
+}
+
+func slicesRepeat(v url.Values, n int) []url.Values {
+	out := make([]url.Values, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// When the provider does not answer an action in time, the customer is
+// told that it may have been done, on the order as fetched afresh, not on
+// the form with a new token; the same form again says the same and calls
+// nobody.
+func TestActionTimeoutSaysCheckTheOrder(t *testing.T) {
+	const timedOutText = "Ответ не пришёл вовремя: возможно, действие уже выполнено. Проверьте заказ, прежде чем повторять."
+	a := newAppWithClient(t, gateway.WithRetries(0), gateway.WithTimeouts(time.Second, 300*time.Millisecond))
+	a.signIn(a.client, demoPhone)
+	transfer := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	date, session := a.firstChoice(transfer, "sessionId", 1, 30)
+	cases := []struct {
+		name, page, action, call, order string
+		set                             url.Values
+	}{
+		{"confirm", "/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/glk/" + sandbox.DemoLessonConfirmable + "/confirm", "GLK/confirmLesson", "/orders/glk/" + sandbox.DemoLessonConfirmable, nil},
+		{"cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "hotel/cancelOrder", "/orders/hotel/" + sandbox.DemoHotelPaid, nil},
+		{"transfer", transfer + "?date=" + date, transfer, "aqua/transferTicket", "/orders/aqua/" + sandbox.DemoAquaPaid, url.Values{"date": {date}, "sessionId": {session}}},
+		{"refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "Rent/registerRefund", "/orders/pavilion/" + sandbox.DemoPavilionRent, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a.sb.Reset()
+			a.sb.SetFault(tc.call, sandbox.Fault{Delay: 12 * time.Second})
+			forms, post := a.freshForms(tc.page, tc.action, 1, tc.set)
+			send := func() *resp {
+				if tc.name == "refund" {
+					return a.postFiles(a.client, post, forms[0], nil)
+				}
+				return a.postWith(a.client, post, forms[0], nil)
+			}
+			r := send()
+			if got := r.text(".notice-err"); got != timedOutText {
+				t.Errorf("%d %q", r.StatusCode, got)
+			}
+			if r.doc.Find(`form[action^="`+tc.action+`"]`).Length() != 0 && tc.name != "confirm" {
+				t.Error("the form is shown again to be sent blindly")
+			}
+			if r.StatusCode != http.StatusGatewayTimeout || r.doc.Find(`a[href="`+tc.order+`/ics"], a[href^="`+tc.order+`/"], form[action^="`+tc.order+`/"]`).Length() == 0 && tc.name != "refund" {
+				t.Errorf("not the order's page: %d %.300q", r.StatusCode, r.text("main"))
+			}
+			calls := a.sb.Calls(tc.call)
+			r = send()
+			if got := r.text(".notice-err"); got != timedOutText || a.sb.Calls(tc.call) != calls {
+				t.Errorf("the same form again: %d %q, calls %d → %d", r.StatusCode, got, calls, a.sb.Calls(tc.call))
+			}
+		})
+	}
+}
