@@ -98,6 +98,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	var (
 		revoker   store.Revoker
 		once      store.Once
+		leases    store.Leases
 		files     store.RefundFiles
 		moves     store.Moves
 		limiter   store.Limiter = store.NewMemoryLimiter()
@@ -114,6 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		revoker, once, limiter, files, moves, storePing = rs, rs, rs, rs.Files(), rs, rs.Ping
+		leases = rs.Leases()
 		log.Info("shared state in Redis")
 	} else {
 		fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
@@ -126,7 +128,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		defer fm.Close()
-		revoker, moves = fr, fm
+		// One-time action tokens and their outcomes: a form used before a
+		// restart is not used again after it.
+		fo, err := store.OpenFileOnce(filepath.Join(cfg.DataDir, "action-outcomes"), time.Now)
+		if err != nil {
+			return err
+		}
+		defer fo.Close()
+		revoker, moves, once = fr, fm, fo
 	}
 	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, revoker, time.Now)
 	if err != nil {
@@ -148,6 +157,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Sessions:  sessions,
 		Limiter:   limiter,
 		Once:      once,
+		Leases:    leases,
 		Files:     files,
 		Moves:     moves,
 		StorePing: storePing,
@@ -160,6 +170,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Gatherer:       reg,
 		Location:       cfg.Location,
 		CodeInterval:   cfg.CodeInterval,
+		CallTimeout:    cfg.CallTimeout,
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
