@@ -288,7 +288,7 @@ func backTo(c *echo.Context, fallback string) string {
 // foreign or stale token acts on nothing and asks to send the form again.
 // do runs under the order's lease (leased) and to its end even when the
 // browser gives up, so that its outcome is known.
-func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context) store.Outcome) (store.Outcome, error) {
+func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context, now order) store.Outcome) (store.Outcome, error) {
 	if out, ok := c.Get(keyReplay).(store.Outcome); ok {
 		return out, nil
 	}
@@ -309,9 +309,10 @@ func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx contex
 // reaches the provider for an order, however many forms, tabs and
 // instances there are. A form arriving while the same action runs on the
 // order gets that action's outcome; while another action runs, it is told
-// the order is being changed. Under the lease the order is fetched again:
-// what the guard saw may be what another form has just changed.
-func (s *Server) leased(ctx context.Context, c *echo.Context, o order, a action, key string, do func(context.Context) store.Outcome) store.Outcome {
+// the order is being changed. Under the lease the order is fetched again
+// and do gets it, to check the answers against: what the guard saw may be
+// what another form has just changed.
+func (s *Server) leased(ctx context.Context, c *echo.Context, o order, a action, key string, do func(context.Context, order) store.Outcome) store.Outcome {
 	busy := store.Outcome{Status: http.StatusConflict, Message: msgOrderBusy}
 	lease, me := leaseKey(o), string(a)+" "+key
 	taken, cur, err := s.leases.Take(ctx, lease, me, s.leaseTTL())
@@ -344,7 +345,7 @@ func (s *Server) leased(ctx context.Context, c *echo.Context, o order, a action,
 	case !now.can[a]:
 		return store.Outcome{Status: http.StatusConflict, Message: actionTexts[a].refused}
 	}
-	return do(ctx)
+	return do(ctx, now)
 }
 
 // leaseKey is the order's key among the leases: one action at a time.

@@ -45,7 +45,7 @@ func (s *Server) orderCancel(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context, _ order) store.Outcome {
 		msg, err := o.kind.cancel(ctx, s, session(c), o)
 		if err != nil {
 			return s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)

@@ -19,7 +19,7 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context, _ order) store.Outcome {
 		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 			if !out.Unknown {

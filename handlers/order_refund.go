@@ -95,7 +95,12 @@ func (s *Server) orderRefund(c *echo.Context) error {
 			return s.refundPage(c, http.StatusUnprocessableEntity, o, in, errs, "")
 		}
 	}
-	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context, now order) store.Outcome {
+		// Another tab may have refunded tickets since the answers were
+		// checked: they are checked again against the order as it is.
+		if errs := in.check(now, kept); len(errs) > 0 {
+			return store.Outcome{Status: http.StatusUnprocessableEntity, Message: firstError(errs)}
+		}
 		msg, err := o.kind.refund(ctx, s, o, in.request(o, kept))
 		if err != nil {
 			s.keepRefundFiles(ctx, key, &in)
