@@ -111,3 +111,49 @@ func TestOneActionPerOrderAcrossInstances(t *testing.T) {
 		})
 	}
 }
+
+// One instance without Redis keeps the forms' tokens and outcomes in its
+// data folder: a form that cancelled before a restart, sent again after
+// it, gets its first outcome and reaches the provider no more.
+func TestUsedFormOutlivesARestart(t *testing.T) {
+	path := t.TempDir() + "/action-outcomes"
+	var opts handlers.Options
+	var first *store.FileOnce
+	a := newAppOptions(t, nil, func(o *handlers.Options) {
+		var err error
+		if first, err = store.OpenFileOnce(path, o.Now); err != nil {
+			t.Fatal(err)
+		}
+		o.Once = first
+		opts = *o
+	}, gateway.WithRetries(0))
+	a.signIn(a.client, demoPhone)
+	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel"
+	forms, post := a.freshForms(page, page, 1, nil)
+	a.sb.Reset()
+	r := a.postWith(a.client, post, forms[0], nil)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("cancel: %d %q", r.StatusCode, r.text("main"))
+	}
+	where := r.Header.Get("Location")
+	first.Close() // the instance stops
+
+	again, err := store.OpenFileOnce(path, opts.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	opts.Once, opts.Registry, opts.Gatherer = again, nil, nil
+	e, err := handlers.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarted := httptest.NewTLSServer(e)
+	t.Cleanup(restarted.Close)
+	req, _ := http.NewRequest(http.MethodPost, restarted.URL+post, strings.NewReader(forms[0].Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r = a.do(a.client, req)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != where || a.sb.Calls("hotel/cancelOrder") != 1 {
+		t.Errorf("after the restart: %d %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("hotel/cancelOrder"))
+	}
+}
