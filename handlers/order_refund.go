@@ -99,6 +99,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 		// Another tab may have refunded tickets since the answers were
 		// checked: they are checked again against the order as it is.
 		if errs := in.check(now, kept); len(errs) > 0 {
+			s.keepRefundFiles(ctx, key, &in)
 			return store.Outcome{Status: http.StatusUnprocessableEntity, Message: firstError(errs)}
 		}
 		msg, err := o.kind.refund(ctx, s, o, in.request(o, kept))
