@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -417,13 +416,4 @@ func (s *Server) failed(o order, a action, err error, refused, unreachable strin
 	}
 	f := explain(err, refused, unreachable)
 	return store.Outcome{Status: f.status, Message: f.message}
-}
-
-// timedOut tells a provider call that got no answer in time.
-func timedOut(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	ne, ok := errors.AsType[net.Error](err)
-	return ok && ne.Timeout()
 }
