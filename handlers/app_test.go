@@ -89,6 +89,12 @@ func newAppFull(t testing.TB, wrap func(handlers.Provider) handlers.Provider, op
 	return newAppSetup(t, setup{wrap: wrap, gateway: opts})
 }
 
+// newAppOptions lets set change the server's options before it starts.
+func newAppOptions(t testing.TB, wrap func(handlers.Provider) handlers.Provider, set func(*handlers.Options), opts ...gateway.Option) *app {
+	t.Helper()
+	return newAppSetup(t, setup{wrap: wrap, gateway: opts, options: set})
+}
+
 // newAppAt is the app with the server and the sandbox on one clock standing
 // at now (a.clock moves both), and now's zone as the resort's (LK_TIMEZONE).
 func newAppAt(t testing.TB, now time.Time) *app {

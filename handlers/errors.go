@@ -2,8 +2,10 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 
 	"github.com/a-h/templ"
@@ -87,6 +89,16 @@ func explain(err error, refused, unreachable string) failure {
 		f.status, f.message = http.StatusServiceUnavailable, unreachable
 	}
 	return f
+}
+
+// timedOut tells a provider call that got no answer in time: for an
+// action, the provider may have done it all the same.
+func timedOut(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	ne, ok := errors.AsType[net.Error](err)
+	return ok && ne.Timeout()
 }
 
 // slotField is the field of a rent move a broken rule of its hours points

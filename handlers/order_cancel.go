@@ -43,11 +43,12 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // Lessons and rents leave the customer's orders when cancelled, so the
 // customer lands on the list; other kinds stay, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actCancel)
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context, _ order) store.Outcome {
 		msg, err := o.kind.cancel(ctx, s, session(c), o)
 		if err != nil {
 			return s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)

@@ -14,14 +14,17 @@ import (
 // canConfirm anew, whatever the page that posted showed; the customer lands
 // back where they pressed it (the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actConfirm)
 	if err != nil {
 		return err
 	}
-	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context, _ order) store.Outcome {
 		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
-			out.Message = msgConfirmFailed // this text, whatever the provider said
+			if !out.Unknown {
+				out.Message = msgConfirmFailed // this text, whatever the provider said
+			}
 			return out
 		}
 		return store.Outcome{Status: http.StatusSeeOther, Location: backTo(c, o.url()), Message: msgConfirmed}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v5"
 
@@ -13,33 +14,62 @@ import (
 )
 
 // orderRefundForm is GET …/refund: the amount, the contact prefilled from
-// the profile (asked for while the order is fetched), the tickets of a
-// water-park order, and the reason and documents when the start date has
-// come.
+// the profile, the tickets of a water-park order, and the reason and
+// documents when the start date has come. The profile is asked for only
+// once the order is known to be the customer's.
 func (s *Server) orderRefundForm(c *echo.Context) error {
-	profile := s.profileLater(c)
 	o, err := s.guard(c, actRefund)
 	if err != nil {
 		return err
 	}
-	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, profile(), session(c)), nil, "")
+	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
+	if err != nil {
+		s.log.Warn("refund form without the profile", "err", err)
+	}
+	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, session(c)), nil, "")
 }
 
-// orderRefund is POST …/refund (multipart/form-data). The body is read
-// first, within the upload limits, because the guard reads the token from
-// it. A file's 'Удалить' shows the form again without that file; otherwise
-// the rules are checked on the server (422 with every answer kept, no
-// provider call), then the kind's call is made once per token. When a rule
-// or the provider refuses, the documents sent are kept for an hour, so the
-// next POST sends them without choosing them again.
+// orderRefund is POST …/refund (multipart/form-data). Before a byte of the
+// body is read, the kind must offer refunds, the order must be the
+// session's own (404 and no provider call otherwise), and the upload must
+// find room: one at a time per session and a bounded number of bytes in the
+// process; without room the customer gets 503 with Retry-After and the
+// form again with what was typed (the files are read past, not kept). The
+// documents are read only when the order allows a refund now; otherwise the
+// body is read past for the token, so that a repeated form still gets its
+// first outcome. A file's 'Удалить' shows the form again without that
+// file; otherwise the rules are checked on the server (422 with every
+// answer kept, no provider call), then the kind's call is made once per
+// token. When a rule or the provider refuses, the documents sent are kept
+// for an hour, so the next POST sends them without choosing them again.
 func (s *Server) orderRefund(c *echo.Context) error {
-	in, err := readRefundInput(c)
+	defer s.releaseForm(c)
+	o, err := s.reach(c, actRefund)
 	if err != nil {
 		return err
 	}
-	o, err := s.guard(c, actRefund)
+	release, ok := s.uploads.take(session(c).ID, c.Request().ContentLength)
+	if !ok {
+		in, err := readRefundInput(c, false)
+		if err != nil {
+			return err
+		}
+		in.mode = s.refundMode(o)
+		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
+		return s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy)
+	}
+	defer release()
+	in, err := readRefundInput(c, o.can[actRefund])
 	if err != nil {
 		return err
+	}
+	// A form without its token in the URL (shown before it was put there)
+	// is claimed now that the body is read.
+	if err := s.claimForm(c, o, actRefund); err != nil {
+		return err
+	}
+	if !o.can[actRefund] && !s.replaying(c) {
+		return s.orderError(c, http.StatusConflict, o, actionTexts[actRefund].refused)
 	}
 	in.mode = s.refundMode(o)
 	ctx, key := c.Request().Context(), refundFilesKey(session(c), o)
@@ -60,13 +90,19 @@ func (s *Server) orderRefund(c *echo.Context) error {
 	}
 	// A repeated form is answered with its first outcome, whatever the
 	// order looks like now.
-	if !s.replayed(c, o, actRefund) {
+	if !s.replaying(c) {
 		if errs := in.check(o, kept); len(errs) > 0 {
 			errs = append(errs, s.keepRefundFiles(ctx, key, &in)...)
 			return s.refundPage(c, http.StatusUnprocessableEntity, o, in, errs, "")
 		}
 	}
-	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actRefund, func(ctx context.Context, now order) store.Outcome {
+		// Another tab may have refunded tickets since the answers were
+		// checked: they are checked again against the order as it is.
+		if errs := in.check(now, kept); len(errs) > 0 {
+			s.keepRefundFiles(ctx, key, &in)
+			return store.Outcome{Status: http.StatusUnprocessableEntity, Message: firstError(errs)}
+		}
 		msg, err := o.kind.refund(ctx, s, o, in.request(o, kept))
 		if err != nil {
 			s.keepRefundFiles(ctx, key, &in)
@@ -92,10 +128,13 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if err != nil {
 		return err
 	}
+	// The token rides in the form's URL too, so that a repeated upload is
+	// known before its body is read.
+	token := s.token(c, o, actRefund)
 	a := views.ActionView{
 		Order: o.card, Heading: actRefund.label(o.kind), Lead: msgRefundQuestion,
 		Notes: []string{in.amountNote(o), msgRefundDirect},
-		URL:   views.OrderPath(string(o.kind.id), o.id, string(actRefund)), Token: s.token(c, o, actRefund),
+		URL:   views.OrderPath(string(o.kind.id), o.id, string(actRefund)) + "?token=" + url.QueryEscape(token), Token: token,
 		Submit: actRefund.label(o.kind), Multipart: true, Error: msg, Errors: errs,
 	}
 	if in.mode == gateway.RefundModeration {

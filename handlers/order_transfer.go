@@ -27,6 +27,7 @@ func (s *Server) orderTransferForm(c *echo.Context) error {
 
 // orderTransfer is POST …/transfer: the kind's move, once per token.
 func (s *Server) orderTransfer(c *echo.Context) error {
+	defer s.releaseForm(c)
 	o, err := s.guard(c, actTransfer)
 	if err != nil {
 		return err
@@ -75,7 +76,12 @@ func (m *move[A]) submit(s *Server, c *echo.Context, o order) error {
 	if status, msg := m.check(c.Request().Context(), s, o, a); status != 0 {
 		return m.show(s, c, o, status, a, msg)
 	}
-	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context) store.Outcome {
+	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context, now order) store.Outcome {
+		// Another tab may have moved the order since the answers were
+		// checked: they are checked again against the order as it is.
+		if status, msg := m.check(ctx, s, now, a); status != 0 {
+			return store.Outcome{Status: status, Message: cmp.Or(msg, m.refused)}
+		}
 		next, msg, err := m.call(ctx, s, session(c), o, a)
 		if err != nil {
 			return s.failed(o, actTransfer, err, m.refused, m.unreachable)

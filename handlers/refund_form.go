@@ -56,17 +56,22 @@ type refundInput struct {
 	fileErrs views.Errors       // files refused while reading
 	tooMany  bool               // more than refundMaxFiles in this request
 	remove   string             // a kept file's id: its 'Удалить' was pressed
-	mode     gateway.RefundKind
+	// skipFiles reads past the documents: the body is read only for the
+	// fields typed and the token.
+	skipFiles bool
+	bodySize  int64 // the body's Content-Length, -1 when unknown
+	mode      gateway.RefundKind
 }
 
 // readRefundInput reads the posted form. A multipart body is streamed part by
 // part: each file is read up to 10 MB (the rest of a bigger one is skipped),
 // an 11th file is not read at all, and the whole body stays within the
-// route's 25 MB (bodyLimit). Nothing is written to disk. The values are put
-// back on the request so that the guard can read the token.
-func readRefundInput(c *echo.Context) (refundInput, error) {
-	var in refundInput
+// route's 25 MB (bodyLimit); with files false no file is kept at all, only
+// the fields typed. Nothing is written to disk. The values are put back on
+// the request so that the token can be read.
+func readRefundInput(c *echo.Context, files bool) (refundInput, error) {
 	r := c.Request()
+	in := refundInput{skipFiles: !files, bodySize: r.ContentLength}
 	body := &overLimit{ReadCloser: r.Body}
 	r.Body = body
 	values := url.Values{}
@@ -139,12 +144,19 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 	case p.FileName() == "": // 'no file chosen' is an empty part without a name
 		_, err := io.Copy(io.Discard, p)
 		return err
+	case in.skipFiles:
+		_, err := io.Copy(io.Discard, p)
+		return err
 	case len(in.files) >= refundMaxFiles:
 		in.tooMany = true
 		_, err := io.Copy(io.Discard, p)
 		return err
 	}
-	data, err := io.ReadAll(io.LimitReader(p, refundMaxFileSize+1))
+	// One buffer the size the body allows, not one doubled as it fills:
+	// the copies left behind would be most of what an upload costs.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(in.bodySize, 512), refundMaxFileSize+1)))
+	_, err := buf.ReadFrom(io.LimitReader(p, refundMaxFileSize+1))
+	data := buf.Bytes()
 	if err == nil {
 		_, err = io.Copy(io.Discard, p) // the rest of a file too big
 	}
@@ -333,22 +345,6 @@ func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Sessio
 		in.tickets = nil
 	}
 	return in
-}
-
-// profileLater asks for the customer's profile now and gives it when called,
-// so that it is fetched while the guard fetches the order. A failure leaves
-// the contact empty for the customer to type.
-func (s *Server) profileLater(c *echo.Context) func() gateway.PersonalInfo {
-	ch := make(chan gateway.PersonalInfo, 1)
-	ctx, token := c.Request().Context(), session(c).Token
-	go func() {
-		info, err := s.account.ClientInfo(ctx, token)
-		if err != nil {
-			s.log.Warn("refund form without the profile", "err", err)
-		}
-		ch <- info
-	}()
-	return func() gateway.PersonalInfo { return <-ch }
 }
 
 // view is the form's view model.

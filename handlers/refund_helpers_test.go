@@ -42,7 +42,7 @@ func (u upload) sum() string { s := sha256.Sum256(u.data); return hex.EncodeToSt
 // the checked boxes that are not disabled (files are added by postFiles).
 func (r *resp) browserForm(action string) url.Values {
 	v := url.Values{}
-	form := r.doc.Find(`form[action="` + action + `"]`)
+	form := r.doc.Find(`form[action="` + action + `"], form[action^="` + action + `?"]`)
 	form.Find(`input`).Each(func(_ int, in *goquery.Selection) {
 		name := in.AttrOr("name", "")
 		_, disabled := in.Attr("disabled")
@@ -115,7 +115,7 @@ func (a *app) resubmit(c *http.Client, p *resp, action string, extra url.Values,
 	for k, vs := range extra {
 		form[k] = vs
 	}
-	return a.postFiles(c, action, form, files)
+	return a.postFiles(c, p.formAction(action), form, files)
 }
 
 // lastRefund is the last refund request the sandbox received.
@@ -213,4 +213,10 @@ func (c *endlessBody) Read(p []byte) (int, error) {
 	}
 	c.left -= n
 	return n, nil
+}
+
+// formAction is where the browser posts the form for action on page r: the
+// refund form's URL carries its token.
+func (r *resp) formAction(action string) string {
+	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
 }

@@ -52,6 +52,13 @@ type Options struct {
 	Once     store.Once        // one-time action tokens; nil means in memory
 	Files    store.RefundFiles // refund documents kept after a refusal; nil means in memory
 	Moves    store.Moves       // first ids of moved bookings; nil means in memory
+	Leases   store.Leases      // one action at a time per order; nil means in memory
+	// CallTimeout is the provider's deadline for one call (10 s when 0);
+	// an order's lease lasts that and a margin.
+	CallTimeout time.Duration
+	// UploadBudget is how many bytes of refund uploads the process reads at
+	// once; 0 means four full uploads (100 MB).
+	UploadBudget int64
 	// StorePing tells whether the shared store answers, for /readyz; nil
 	// when the state is this process's own.
 	StorePing func(context.Context) error
@@ -112,6 +119,10 @@ type Server struct {
 	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
 	publicURL    string       // without a trailing slash
 	formBodyTime time.Duration
+	uploads      *uploads
+	leases       store.Leases
+	// callTimeout is the provider's deadline, which bounds an order's lease.
+	callTimeout time.Duration
 }
 
 // New builds the echo instance with every route and middleware.
@@ -122,7 +133,7 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
-		interval: o.CodeInterval, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
+		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
 	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
 	if s.publicURL == "" {
@@ -154,6 +165,12 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.once == nil {
 		s.once = store.NewMemoryOnce(s.now)
+	}
+	if s.leases == nil {
+		s.leases = store.NewMemoryLeases(s.now)
+	}
+	if s.callTimeout <= 0 {
+		s.callTimeout = 10 * time.Second
 	}
 	if s.files == nil {
 		s.files = store.NewMemoryRefundFiles(s.now)

@@ -89,7 +89,12 @@ func TestMovesContract(t *testing.T) {
 
 func onces(t *testing.T) map[string]store.Once {
 	r, _ := openRedis(t)
-	return map[string]store.Once{"memory": store.NewMemoryOnce(time.Now), "redis": r}
+	f, err := store.OpenFileOnce(tempFile(t, "action-outcomes"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return map[string]store.Once{"memory": store.NewMemoryOnce(time.Now), "redis": r, "file": f}
 }
 
 func TestOnceContract(t *testing.T) {

@@ -3,6 +3,8 @@ package store
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -207,4 +209,150 @@ func (m *FileMoves) Moved(_ context.Context, key, first string, until time.Time)
 func (m *FileMoves) First(_ context.Context, key string) (string, error) {
 	v, _ := m.get(key)
 	return v, nil
+}
+
+// del forgets key, on disk too.
+func (t *fileTable) del(key string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.rows[key]; !ok {
+		return nil
+	}
+	if err := writeRow(t.f, key, fileRow{until: time.Unix(0, 0)}); err != nil { // expired: dropped when read
+		return fmt.Errorf("store: write %s: %w", filepath.Base(t.f.Name()), err)
+	}
+	if err := t.f.Sync(); err != nil {
+		return fmt.Errorf("store: write %s: %w", filepath.Base(t.f.Name()), err)
+	}
+	delete(t.rows, key)
+	return nil
+}
+
+// row is key's value and expiry, if it has not expired.
+func (t *fileTable) row(key string) (fileRow, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r, ok := t.rows[key]
+	return r, ok && r.until.After(t.now())
+}
+
+// FileOnce is a Once for one instance that outlives a restart: a one-time
+// token used before a restart is still used after it, with its outcome. A
+// claim is written with the time its work may take at most, so a crash
+// during the work leaves the key claimed only that long.
+type FileOnce struct {
+	t       *fileTable
+	mu      sync.Mutex // a check and its change are one step
+	waiting map[string]*fileWait
+}
+
+// fileWait is a key claimed by this process: done is closed once out is set.
+type fileWait struct {
+	done chan struct{}
+	out  *Outcome
+}
+
+// OpenFileOnce opens (or creates) the file of outcomes at path.
+func OpenFileOnce(path string, now func() time.Time) (*FileOnce, error) {
+	t, err := openFileTable(path, now)
+	if err != nil {
+		return nil, err
+	}
+	return &FileOnce{t: t, waiting: map[string]*fileWait{}}, nil
+}
+
+// Close closes the file.
+func (o *FileOnce) Close() error { return o.t.Close() }
+
+// A claimed key's value is "-" until its outcome, which is kept as base64
+// JSON (a row's value has no spaces).
+const fileClaimed = "-"
+
+func encodeOutcome(out Outcome) (string, error) {
+	b, err := json.Marshal(out)
+	return base64.RawURLEncoding.EncodeToString(b), err
+}
+
+func (o *FileOnce) outcome(key string) (*Outcome, bool, error) {
+	r, ok := o.t.row(key)
+	if !ok || r.value == fileClaimed {
+		return nil, ok, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(r.value)
+	if err != nil {
+		return nil, true, fmt.Errorf("store: outcome of %s: %w", key, err)
+	}
+	out, err := decodeOutcome(key, string(b))
+	return out, true, err
+}
+
+// Claim takes key for ttl when it is not claimed.
+func (o *FileOnce) Claim(_ context.Context, key string, ttl time.Duration) (bool, *Outcome, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out, ok, err := o.outcome(key)
+	if err != nil || ok {
+		return false, out, err
+	}
+	if err := o.t.put(key, fileClaimed, o.t.now().Add(ttl)); err != nil {
+		return false, nil, err
+	}
+	o.waiting[key] = &fileWait{done: make(chan struct{})}
+	return true, nil, nil
+}
+
+// Settle records out for ttl (with ttl 0 forgets key) and wakes the waiting.
+func (o *FileOnce) Settle(_ context.Context, key string, out Outcome, ttl time.Duration) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var err error
+	if ttl > 0 {
+		var v string
+		if v, err = encodeOutcome(out); err == nil {
+			err = o.t.put(key, v, o.t.now().Add(ttl))
+		}
+	} else {
+		err = o.t.del(key)
+	}
+	if w := o.waiting[key]; w != nil {
+		w.out = &out
+		close(w.done)
+		delete(o.waiting, key)
+	}
+	return err
+}
+
+// Await waits for key's outcome. A key claimed before a restart, whose
+// work no one here runs, is waited for until its claim runs out.
+func (o *FileOnce) Await(ctx context.Context, key string) (*Outcome, error) {
+	o.mu.Lock()
+	out, ok, err := o.outcome(key)
+	w := o.waiting[key]
+	r, _ := o.t.row(key)
+	o.mu.Unlock()
+	switch {
+	case err != nil || !ok || out != nil:
+		return out, err
+	case w != nil:
+		select {
+		case <-w.done:
+			return w.out, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	timer := time.NewTimer(r.until.Sub(o.t.now()))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Claimed tells whether key is claimed.
+func (o *FileOnce) Claimed(_ context.Context, key string) (bool, error) {
+	_, ok := o.t.row(key)
+	return ok, nil
 }

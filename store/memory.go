@@ -193,6 +193,38 @@ func (m *memoryOnce) Claimed(_ context.Context, key string) (bool, error) {
 	return ok, nil
 }
 
+// ---- leases ----
+
+type memoryLeases struct {
+	keys *expiring[string]
+	now  func() time.Time
+}
+
+// NewMemoryLeases makes Leases for one instance.
+func NewMemoryLeases(now func() time.Time) Leases {
+	return &memoryLeases{keys: newExpiring[string](), now: now}
+}
+
+func (m *memoryLeases) Take(_ context.Context, key, holder string, ttl time.Duration) (bool, string, error) {
+	m.keys.mu.Lock()
+	defer m.keys.mu.Unlock()
+	now := m.now()
+	if cur, ok := m.keys.get(key, now); ok {
+		return false, cur, nil
+	}
+	m.keys.put(key, holder, now.Add(ttl), now)
+	return true, holder, nil
+}
+
+func (m *memoryLeases) Release(_ context.Context, key, holder string) error {
+	m.keys.mu.Lock()
+	defer m.keys.mu.Unlock()
+	if cur, ok := m.keys.get(key, m.now()); ok && cur == holder {
+		m.keys.del(key)
+	}
+	return nil
+}
+
 // ---- refund files kept for a retry ----
 
 // memoryRefundTotal bounds what one instance keeps for everyone.

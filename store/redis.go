@@ -184,6 +184,46 @@ func (r *Redis) Claimed(ctx context.Context, key string) (bool, error) {
 	return n > 0, err
 }
 
+// ---- leases (Leases) ----
+
+// redisLeases are the Leases of a Redis; its own type, since a Redis is a
+// Limiter too.
+type redisLeases struct{ r *Redis }
+
+// Leases are the order leases kept in this Redis.
+func (r *Redis) Leases() Leases { return redisLeases{r} }
+
+func (l redisLeases) key(key string) string { return l.r.prefix + "lease:" + key }
+
+// Take takes key with SET NX PX: exactly one holder on any instance, for
+// ttl at most, so that a crashed instance's lease ends by itself.
+func (l redisLeases) Take(ctx context.Context, key, holder string, ttl time.Duration) (bool, string, error) {
+	r := l.r
+	for range 3 {
+		err := r.c.SetArgs(ctx, l.key(key), holder, redis.SetArgs{Mode: "NX", TTL: ttl}).Err()
+		if err == nil {
+			return true, holder, nil
+		}
+		if !errors.Is(err, redis.Nil) {
+			return false, "", err
+		}
+		cur, err := r.c.Get(ctx, l.key(key)).Result()
+		if errors.Is(err, redis.Nil) { // ended between the two commands
+			continue
+		}
+		return false, cur, err
+	}
+	return false, "", errors.New("store: lease: taken and released again and again")
+}
+
+// releaseLease deletes a lease only while it is still the holder's.
+var releaseLease = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Release ends holder's lease on key.
+func (l redisLeases) Release(ctx context.Context, key, holder string) error {
+	return releaseLease.Run(ctx, l.r.c, []string{l.key(key)}, holder).Err()
+}
+
 // ---- metrics ----
 
 // metrics counts and times every Redis command as a go-redis hook.

@@ -67,6 +67,10 @@ type Outcome struct {
 	Status   int    `json:"s"`
 	Location string `json:"l,omitempty"`
 	Message  string `json:"m,omitempty"`
+	// Unknown: the provider did not answer in time, so the work may have
+	// been done; Message is shown with the order as it is now, and the
+	// same form is not tried again.
+	Unknown bool `json:"u,omitempty"`
 }
 
 // Succeeded tells a success from a failure.
@@ -125,6 +129,19 @@ func Do(ctx context.Context, o Once, key string, claim time.Duration, keep func(
 			return *out, nil
 		}
 	}
+}
+
+// Leases let one piece of work at a time run on a key (an order) among
+// everyone sharing them, across instances. A lease ends when its holder
+// releases it or, should the holder crash, when its time is up, so that
+// nothing stays locked for longer than the work could take.
+type Leases interface {
+	// Take gives key to holder for ttl, in one atomic step, when nobody
+	// holds it; otherwise taken is false and current names the holder.
+	Take(ctx context.Context, key, holder string, ttl time.Duration) (taken bool, current string, err error)
+	// Release ends holder's lease on key; a lease that has ended or passed
+	// to another is left alone.
+	Release(ctx context.Context, key, holder string) error
 }
 
 // RefundFile is a document a customer attached to a refund: its bytes and

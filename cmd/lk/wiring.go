@@ -61,7 +61,8 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 // stores is the shared state the handlers keep beyond a request.
 type stores struct {
 	revoker store.Revoker
-	once    store.Once // nil: in memory
+	once    store.Once   // nil: in memory
+	leases  store.Leases // nil: in memory
 	files   store.RefundFiles
 	moves   store.Moves
 	limiter store.Limiter
@@ -82,7 +83,7 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 			return stores{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		log.Info("shared state in Redis")
-		return stores{revoker: rs, once: rs, files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping},
+		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping},
 			func() { rs.Close() }, nil
 	}
 	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
@@ -94,8 +95,16 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 		fr.Close()
 		return stores{}, nil, err
 	}
-	return stores{revoker: fr, moves: fm, limiter: store.NewMemoryLimiter()},
-		func() { fm.Close(); fr.Close() }, nil
+	// One-time action tokens and their outcomes: a form used before a
+	// restart is not used again after it.
+	fo, err := store.OpenFileOnce(filepath.Join(cfg.DataDir, "action-outcomes"), time.Now)
+	if err != nil {
+		fm.Close()
+		fr.Close()
+		return stores{}, nil, err
+	}
+	return stores{revoker: fr, moves: fm, once: fo, limiter: store.NewMemoryLimiter()},
+		func() { fo.Close(); fm.Close(); fr.Close() }, nil
 }
 
 // newHandler builds the product's HTTP handler: sessions, assets, pages.
@@ -122,12 +131,12 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 		log.Warn("pages are served without islands", "err", err)
 	}
 	return handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: st.limiter, Once: st.once, Files: st.files,
+		Provider: provider, Sessions: sessions, Limiter: st.limiter, Once: st.once, Leases: st.leases, Files: st.files,
 		Moves: st.moves, StorePing: st.ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
-		CodeInterval: cfg.CodeInterval, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
+		CodeInterval: cfg.CodeInterval, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 	})
 }
 

@@ -1,0 +1,237 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+	"lk/handlers"
+	"lk/store"
+)
+
+var cyrillicText = regexp.MustCompile(`\p{Cyrillic}{4,}`)
+
+// freshForms opens the form page n times (n tabs, a form reloaded), each
+// with its own token, and gives the forms for action.
+func (a *app) freshForms(page, action string, n int, set url.Values) (forms []url.Values, post string) {
+	a.t.Helper()
+	for range n {
+		p := a.get(page)
+		f := p.browserForm(action)
+		if f.Get("token") == "" {
+			a.t.Fatalf("%s: no form for %s (%d)", page, action, p.StatusCode)
+		}
+		for k, v := range set {
+			f[k] = v
+		}
+		forms, post = append(forms, f), p.formAction(action)
+	}
+	return forms, post
+}
+
+// postAll posts every form at once; multipart when files is not nil.
+func (a *app) postAll(post string, forms []url.Values, multipart bool) []*resp {
+	out := make([]*resp, len(forms))
+	var wg sync.WaitGroup
+	for i, f := range forms {
+		wg.Go(func() {
+			if multipart {
+				out[i] = a.postFiles(a.client, post, f, nil)
+			} else {
+				out[i] = a.postWith(a.client, post, f, nil)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// 30 forms of one order, each with its own token, posted at once (tabs, a
+// form reloaded): one action reaches the provider, for a cancel, a refund
+// and a water-park transfer. Every answer is a Russian page or the first
+// outcome.
+func TestOneActionPerOrder(t *testing.T) {
+	const n = 30
+	a := signedIn(t)
+	paid := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)[:1]
+	transfer := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	date, session := a.firstChoice(transfer, "sessionId", 1, 30)
+	cases := []struct {
+		name, page, action, call string
+		set                      url.Values
+		multipart                bool
+	}{
+		{"hotel cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "hotel/cancelOrder", nil, false},
+		{"aqua transfer", transfer + "?date=" + date, transfer, "aqua/transferTicket", url.Values{"date": {date}, "sessionId": {session}}, false},
+		{"aqua refund", "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", "aqua/registerRefund1C", url.Values{"tickets": paid}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a.sb.Reset()
+			forms, post := a.freshForms(tc.page, tc.action, n, tc.set)
+			a.sb.SetFault(tc.call, sandbox.Fault{Delay: 100 * time.Millisecond, Times: 1})
+			answers := a.postAll(post, forms, tc.multipart)
+			if got := a.sb.Calls(tc.call); got != 1 {
+				t.Errorf("the provider got %d calls", got)
+			}
+			ok := 0
+			for i, r := range answers {
+				switch {
+				case r.StatusCode == http.StatusSeeOther:
+					ok++
+				// A tab whose form is checked after the first changed the
+				// order is told why it cannot, in Russian, without a call.
+				case (r.StatusCode == http.StatusConflict || r.StatusCode == http.StatusUnprocessableEntity) &&
+					cyrillicText.MatchString(r.text(".notice-err, #error-summary")):
+				default:
+					t.Errorf("answer %d: %d %q", i, r.StatusCode, r.text("main"))
+				}
+			}
+			if ok == 0 {
+				t.Error("no form succeeded")
+			}
+		})
+	}
+}
+
+// A lease left by an instance that crashed during the provider call holds
+// the order only for the lease's time (the provider's deadline and a
+// margin, under a minute): meanwhile a form is told in Russian that the
+// order is being changed, with no provider call; after it, the form acts.
+func TestCrashedLeaseEnds(t *testing.T) {
+	var leases store.Leases
+	a := newAppOptions(t, nil, func(o *handlers.Options) {
+		leases = store.NewMemoryLeases(o.Now)
+		o.Leases = leases
+	}, gateway.WithRetries(0))
+	a.signIn(a.client, demoPhone)
+	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel"
+	// What a crashed instance leaves: the order's lease, taken for a
+	// cancel whose form's outcome never comes.
+	if ok, _, _ := leases.Take(context.Background(), "order:hotel:"+sandbox.DemoHotelPaid, "cancel action:crashed", 30*time.Second); !ok {
+		t.Fatal("lease not taken")
+	}
+	forms, post := a.freshForms(page, page, 2, nil)
+	a.sb.Reset()
+	r := a.postWith(a.client, post, forms[0], nil)
+	if r.StatusCode != http.StatusConflict || !strings.Contains(r.text(".notice-err"), "С этим заказом сейчас выполняется другое действие") {
+		t.Fatalf("while the lease lasts: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	if n := a.sb.Calls("hotel/cancelOrder"); n != 0 {
+		t.Fatalf("the provider was called %d times", n)
+	}
+	a.clock.Add(31 * time.Second)
+	r = a.postWith(a.client, post, forms[1], nil)
+	if r.StatusCode != http.StatusSeeOther || a.sb.Calls("hotel/cancelOrder") != 1 {
+		t.Fatalf("after the lease: %d, calls %d: %q", r.StatusCode, a.sb.Calls("hotel/cancelOrder"), r.text("main"))
+	}
+}
+
+// A double click on a rent move: the second POST of the same form arrives
+// while the first runs or after it moved the rent to a new id. Every
+// answer is the first outcome, the redirect to the moved rent, never a 404
+// or a 422 about the old rent; 10 rounds of it, each on the rent the last
+// one moved, all land on the moved rent with one provider call each.
+func TestDoubleClickOnRentMove(t *testing.T) {
+	rc := rentCases[0]
+	a := signedIn(t)
+	id := rc.id
+	for round := range 10 {
+		action := "/orders/" + rc.kind + "/" + id + "/transfer"
+		rcNow := rentCase{kind: rc.kind, id: id, change: rc.change, hours: rc.hours}
+		d := findSlotDay(t, a, rcNow)
+		p := a.get(action + "?date=" + d.date)
+		form := p.formValues(action)
+		form.Set("date", d.date)
+		form.Set("from", d.freeFrom)
+		form.Set("to", plus(d.freeFrom, rc.hours))
+		a.sb.Reset()
+		clicks := 2
+		if round == 0 {
+			clicks = 20 // a customer pressing again and again
+		}
+		answers := a.postAll(action, slicesRepeat(form, clicks), false)
+		if n := a.sb.Calls(rc.change); n != 1 {
+			t.Errorf("round %d: the provider got %d moves", round, n)
+		}
+		next := ""
+		for i, r := range answers {
+			loc := r.Header.Get("Location")
+			if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/"+rc.kind+"/") {
+				t.Fatalf("round %d, click %d: %d %q %q", round, i, r.StatusCode, loc, r.text("main"))
+			}
+			if next != "" && loc != next {
+				t.Fatalf("round %d: clicks landed on %q and %q", round, next, loc)
+			}
+			next = loc
+		}
+		if r := a.get(next); r.StatusCode != http.StatusOK {
+			t.Fatalf("round %d: the moved rent %s: %d", round, next, r.StatusCode)
+		}
+		id = strings.TrimPrefix(next, "/orders/"+rc.kind+"/")
+	}
+}
+
+func slicesRepeat(v url.Values, n int) []url.Values {
+	out := make([]url.Values, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// When the provider does not answer an action in time, the customer is
+// told that it may have been done, on the order as fetched afresh, not on
+// the form with a new token; the same form again says the same and calls
+// nobody.
+func TestActionTimeoutSaysCheckTheOrder(t *testing.T) {
+	const timedOutText = "Ответ не пришёл вовремя: возможно, действие уже выполнено. Проверьте заказ, прежде чем повторять."
+	a := newAppWithClient(t, gateway.WithRetries(0), gateway.WithTimeouts(time.Second, 300*time.Millisecond))
+	a.signIn(a.client, demoPhone)
+	transfer := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	date, session := a.firstChoice(transfer, "sessionId", 1, 30)
+	cases := []struct {
+		name, page, action, call, order string
+		set                             url.Values
+	}{
+		{"confirm", "/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/glk/" + sandbox.DemoLessonConfirmable + "/confirm", "GLK/confirmLesson", "/orders/glk/" + sandbox.DemoLessonConfirmable, nil},
+		{"cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "hotel/cancelOrder", "/orders/hotel/" + sandbox.DemoHotelPaid, nil},
+		{"transfer", transfer + "?date=" + date, transfer, "aqua/transferTicket", "/orders/aqua/" + sandbox.DemoAquaPaid, url.Values{"date": {date}, "sessionId": {session}}},
+		{"refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "Rent/registerRefund", "/orders/pavilion/" + sandbox.DemoPavilionRent, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a.sb.Reset()
+			a.sb.SetFault(tc.call, sandbox.Fault{Delay: 12 * time.Second})
+			forms, post := a.freshForms(tc.page, tc.action, 1, tc.set)
+			send := func() *resp {
+				if tc.name == "refund" {
+					return a.postFiles(a.client, post, forms[0], nil)
+				}
+				return a.postWith(a.client, post, forms[0], nil)
+			}
+			r := send()
+			if got := r.text(".notice-err"); got != timedOutText {
+				t.Errorf("%d %q", r.StatusCode, got)
+			}
+			if r.doc.Find(`form[action^="`+tc.action+`"]`).Length() != 0 && tc.name != "confirm" {
+				t.Error("the form is shown again to be sent blindly")
+			}
+			if r.StatusCode != http.StatusGatewayTimeout || r.doc.Find(`a[href="`+tc.order+`/ics"], a[href^="`+tc.order+`/"], form[action^="`+tc.order+`/"]`).Length() == 0 && tc.name != "refund" {
+				t.Errorf("not the order's page: %d %.300q", r.StatusCode, r.text("main"))
+			}
+			calls := a.sb.Calls(tc.call)
+			r = send()
+			if got := r.text(".notice-err"); got != timedOutText || a.sb.Calls(tc.call) != calls {
+				t.Errorf("the same form again: %d %q, calls %d → %d", r.StatusCode, got, calls, a.sb.Calls(tc.call))
+			}
+		})
+	}
+}
