@@ -193,6 +193,10 @@ func runAlongside(t testing.TB) {
 	}
 }
 
+// runAlone keeps a test out of the parallel run: one that measures the
+// whole process (its peak memory) must not count the others' work.
+func runAlone(t *testing.T) { alongside.Store(t, true) }
+
 // newClient is a browser of its own: its own cookies, no redirects followed.
 func (a *app) newClient() *http.Client {
 	jar, _ := cookiejar.New(nil)

@@ -47,6 +47,7 @@ func resetPeakRSS(t *testing.T) {
 // every answer is a Russian page (503 with Retry-After and the reason kept
 // for the uploads turned away).
 func TestUploadBurstKeepsMemoryBounded(t *testing.T) {
+	runAlone(t)
 	a := signedIn(t)
 	lesson := "/orders/glk/" + sandbox.DemoLessonCancelable + "/refund"
 	aqua := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
