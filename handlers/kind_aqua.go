@@ -3,7 +3,6 @@ package handlers
 import (
 	"cmp"
 	"context"
-	"errors"
 	"regexp"
 	"slices"
 	"strconv"
@@ -217,7 +216,9 @@ var aquaMove = dayMove(&dayPage{
 			out = append(out, option{
 				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
 					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
-				why: why, wire: x, shown: errors.Is(why, gateway.ErrSessionFull),
+				// A full session is listed, disabled, with why (a rule's
+				// verdict, not a provider error).
+				why: why, wire: x, shown: why == gateway.ErrSessionFull,
 			})
 		}
 		return out, nil

@@ -165,10 +165,10 @@ type dayAnswers struct {
 	date, choice string
 	// show: the day's 'Показать' was pressed in the move's form (without
 	// JavaScript): the page shows that day's choices, nothing is moved.
-	show         bool
-	errs         views.Errors
-	day          time.Time
-	chosen       option
+	show   bool
+	errs   views.Errors
+	day    time.Time
+	chosen option
 }
 
 // dayMove is the move of a dayPage, made by call.
