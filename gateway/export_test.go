@@ -16,4 +16,13 @@ func DecodeV1(body []byte, out any) error {
 }
 
 // Waiting is how many callers wait for shared reads in flight.
-func Waiting(c *Client) int { return c.flights.waiting() }
+func Waiting(c *Client) int {
+	g := &c.flights
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, f := range g.m {
+		n += f.waiters
+	}
+	return n
+}

@@ -124,14 +124,3 @@ func (g *flights) forget() {
 	defer g.mu.Unlock()
 	clear(g.m)
 }
-
-// waiting is how many callers wait for reads in flight, for tests.
-func (g *flights) waiting() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	n := 0
-	for _, f := range g.m {
-		n += f.waiters
-	}
-	return n
-}
