@@ -378,14 +378,18 @@ type AquaOrder struct {
 	Tickets       []Ticket `json:"tickets"`
 }
 
-// AquaOrdersAnswer is the answer of aqua/getAquaOrders: lists, or
-// currentOrder when asked for one order (single=true).
-type AquaOrdersAnswer struct {
+// SplitOrders is the answer of the calls that list a customer's orders
+// split by the provider into active and history, or give currentOrder when
+// asked for one order (single=true).
+type SplitOrders[O any] struct {
 	Answer
-	ActiveOrders  []AquaOrder `json:"activeOrders,omitempty"`
-	HistoryOrders []AquaOrder `json:"historyOrders,omitempty"`
-	CurrentOrder  *AquaOrder  `json:"currentOrder,omitempty"`
+	ActiveOrders  []O `json:"activeOrders,omitempty"`
+	HistoryOrders []O `json:"historyOrders,omitempty"`
+	CurrentOrder  *O  `json:"currentOrder,omitempty"`
 }
+
+// AquaOrdersAnswer is the answer of aqua/getAquaOrders.
+type AquaOrdersAnswer = SplitOrders[AquaOrder]
 
 // AquaSession is a water-park session of a day.
 type AquaSession struct {
@@ -447,12 +451,7 @@ type HotelOrder struct {
 }
 
 // HotelOrdersAnswer is the answer of hotel/getHotelOrders.
-type HotelOrdersAnswer struct {
-	Answer
-	ActiveOrders  []HotelOrder `json:"activeOrders,omitempty"`
-	HistoryOrders []HotelOrder `json:"historyOrders,omitempty"`
-	CurrentOrder  *HotelOrder  `json:"currentOrder,omitempty"`
-}
+type HotelOrdersAnswer = SplitOrders[HotelOrder]
 
 // HotelDay is the hotel's availability on one night.
 type HotelDay struct {

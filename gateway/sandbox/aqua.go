@@ -79,38 +79,46 @@ func (s *Sandbox) takeSession(ctx context.Context, q querier, id string, n int) 
 // visit day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.
 func (s *Sandbox) handleAquaOrders(w http.ResponseWriter, r *http.Request) {
+	splitOrders[gateway.AquaOrder](s, w, r, kindAqua, func(m orderMeta) string { return m.Start })
+}
+
+// splitOrders serves a call that lists a customer's orders of kind split
+// into activeOrders (not canceled, the day last reads off the order today or
+// later, soonest first) and historyOrders (the rest, latest first), or
+// answers currentOrder with single=true&orderId=.
+func splitOrders[O any](s *Sandbox, w http.ResponseWriter, r *http.Request, kind string, last func(orderMeta) string) {
 	q := r.URL.Query()
 	client, id := q.Get("userId"), q.Get("orderId")
 	if client == "" {
-		writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
+		writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
 		return
 	}
 	if isTrue(q.Get("single")) || id != "" {
-		var o gateway.AquaOrder
-		m, err := getOrder(r.Context(), s.db, kindAqua, id, &o)
+		var o O
+		m, err := getOrder(r.Context(), s.db, kind, id, &o)
 		if errors.Is(err, errNotFound) || err == nil && m.Client != client {
-			writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
+			writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
 			return
 		}
 		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
+		writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
 		return
 	}
-	list, err := listOrders[gateway.AquaOrder](r.Context(), s.db, kindAqua, client)
+	list, err := listOrders[O](r.Context(), s.db, kind, client)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	today := fmtDay(s.today())
-	ans := gateway.AquaOrdersAnswer{Answer: gateway.Answer{Success: true}, ActiveOrders: []gateway.AquaOrder{}, HistoryOrders: []gateway.AquaOrder{}}
+	ans := gateway.SplitOrders[O]{Answer: gateway.Answer{Success: true}, ActiveOrders: []O{}, HistoryOrders: []O{}}
 	for _, o := range list {
-		if !o.Meta.Canceled && o.Meta.Start >= today {
+		if !o.Meta.Canceled && last(o.Meta) >= today {
 			ans.ActiveOrders = append(ans.ActiveOrders, o.Order)
 		} else {
-			ans.HistoryOrders = append([]gateway.AquaOrder{o.Order}, ans.HistoryOrders...)
+			ans.HistoryOrders = append([]O{o.Order}, ans.HistoryOrders...)
 		}
 	}
 	writeJSON(w, http.StatusOK, ans)

@@ -43,41 +43,7 @@ func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, 
 // check-out day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.
 func (s *Sandbox) handleHotelOrders(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	client, id := q.Get("userId"), q.Get("orderId")
-	if client == "" {
-		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
-		return
-	}
-	if isTrue(q.Get("single")) || id != "" {
-		var o gateway.HotelOrder
-		m, err := getOrder(r.Context(), s.db, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) || err == nil && m.Client != client {
-			writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
-			return
-		}
-		if err != nil {
-			s.internal(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
-		return
-	}
-	list, err := listOrders[gateway.HotelOrder](r.Context(), s.db, kindHotel, client)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	today := fmtDay(s.today())
-	ans := gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, ActiveOrders: []gateway.HotelOrder{}, HistoryOrders: []gateway.HotelOrder{}}
-	for _, o := range list {
-		if !o.Meta.Canceled && o.Meta.End >= today {
-			ans.ActiveOrders = append(ans.ActiveOrders, o.Order)
-		} else {
-			ans.HistoryOrders = append([]gateway.HotelOrder{o.Order}, ans.HistoryOrders...)
-		}
-	}
-	writeJSON(w, http.StatusOK, ans)
+	splitOrders[gateway.HotelOrder](s, w, r, kindHotel, func(m orderMeta) string { return m.End })
 }
 
 func formOrderID(r *http.Request) string {
