@@ -157,16 +157,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.AquaOrder
-		m, err := getOrder(ctx, tx, kindAqua, in.OrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindAqua, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос билетов по этому заказу недоступен")
 		}
@@ -180,7 +171,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 			return refusal("Перенос возможен на даты с сегодняшнего дня на 30 дней вперёд")
 		}
 		var sess gateway.AquaSession
-		err = getRow(ctx, tx, &sess, `SELECT data FROM aqua_sessions WHERE id = ? AND day = ?`, in.SessionID, fmtDay(day))
+		err := getRow(ctx, tx, &sess, `SELECT data FROM aqua_sessions WHERE id = ? AND day = ?`, in.SessionID, fmtDay(day))
 		if errors.Is(err, errNotFound) {
 			return refusal("Сеанс не найден")
 		}
@@ -246,16 +237,7 @@ func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
 		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
 		return
 	}
-	err = s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.AquaOrder
-		m, err := getOrder(ctx, tx, kindAqua, in.ReturnOrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err = orderTx(s, r.Context(), kindAqua, in.ReturnOrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanCancel {
 			return refusal("Возврат по этому заказу недоступен")
 		}

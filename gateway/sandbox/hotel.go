@@ -59,15 +59,7 @@ func formOrderID(r *http.Request) string {
 // handleHotelCancel serves hotel/cancelOrder (form data OrderId).
 func (s *Sandbox) handleHotelCancel(w http.ResponseWriter, r *http.Request) {
 	id := formOrderID(r)
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		var o gateway.HotelOrder
-		m, err := getOrder(r.Context(), tx, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if o.Canceled {
 			return refusal("Заказ уже отменен")
 		}
@@ -101,16 +93,7 @@ func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request) {
 		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
 		return
 	}
-	err = s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.HotelOrder
-		m, err := getOrder(ctx, tx, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err = orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if m.Refunded {
 			return refusal(msgAlreadyRefnd)
 		}
@@ -168,16 +151,7 @@ func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) 
 	if !decode(w, r, &in) {
 		return
 	}
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.HotelOrder
-		m, err := getOrder(ctx, tx, kindHotel, in.OrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindHotel, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос этого бронирования недоступен")
 		}
