@@ -82,6 +82,26 @@ func (s *Sandbox) handleAquaOrders(w http.ResponseWriter, r *http.Request) {
 	splitOrders[gateway.AquaOrder](s, w, r, kindAqua, func(m orderMeta) string { return m.Start })
 }
 
+// pdfOrder reads the order of kind a PDF is asked for (query orderId); false
+// when it has answered instead: not found, canceled or an internal error.
+func pdfOrder[O any](s *Sandbox, w http.ResponseWriter, r *http.Request, kind string, canceled func(O) bool) (O, bool) {
+	var o O
+	_, err := getOrder(r.Context(), s.db, kind, r.URL.Query().Get("orderId"), &o)
+	if errors.Is(err, errNotFound) {
+		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
+		return o, false
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return o, false
+	}
+	if canceled(o) {
+		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+		return o, false
+	}
+	return o, true
+}
+
 // splitOrders serves a call that lists a customer's orders of kind split
 // into activeOrders (not canceled, the day last reads off the order today or
 // later, soonest first) and historyOrders (the rest, latest first), or
@@ -287,18 +307,8 @@ func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Sandbox) handleAquaPDF(w http.ResponseWriter, r *http.Request) {
-	var o gateway.AquaOrder
-	_, err := getOrder(r.Context(), s.db, kindAqua, r.URL.Query().Get("orderId"), &o)
-	if errors.Is(err, errNotFound) {
-		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
-		return
-	}
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	if o.Canceled {
-		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+	o, ok := pdfOrder(s, w, r, kindAqua, func(o gateway.AquaOrder) bool { return o.Canceled })
+	if !ok {
 		return
 	}
 	for _, t := range o.Tickets {

@@ -206,18 +206,8 @@ func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Sandbox) handleHotelPDF(w http.ResponseWriter, r *http.Request) {
-	var o gateway.HotelOrder
-	_, err := getOrder(r.Context(), s.db, kindHotel, r.URL.Query().Get("orderId"), &o)
-	if errors.Is(err, errNotFound) {
-		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
-		return
-	}
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	if o.Canceled {
-		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+	o, ok := pdfOrder(s, w, r, kindHotel, func(o gateway.HotelOrder) bool { return o.Canceled })
+	if !ok {
 		return
 	}
 	pdf, err := VoucherPDF(o)
