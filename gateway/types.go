@@ -116,17 +116,18 @@ type Lesson struct {
 	Cost         float64 `json:"cost"`
 }
 
-// LessonsAnswer is the answer of GLK/getTimetableForCurrentClient.
-type LessonsAnswer struct {
+// Timetabled is the answer of the calls that give a list under
+// "timetable".
+type Timetabled[T any] struct {
 	Answer
-	Timetable []LessonOrder `json:"timetable"`
+	Timetable []T `json:"timetable"`
 }
 
+// LessonsAnswer is the answer of GLK/getTimetableForCurrentClient.
+type LessonsAnswer = Timetabled[LessonOrder]
+
 // TimetableAnswer is the answer of GLK/getTimetable.
-type TimetableAnswer struct {
-	Answer
-	Timetable []Lesson `json:"timetable"`
-}
+type TimetableAnswer = Timetabled[Lesson]
 
 // ConfirmLessonRequest is the body of GLK/confirmLesson.
 type ConfirmLessonRequest struct {
@@ -212,16 +213,10 @@ func rentID(d []RentDetail) string {
 }
 
 // PavilionOrdersAnswer is the answer of Rent/getPavilionRentTimetableForCurrentClient.
-type PavilionOrdersAnswer struct {
-	Answer
-	Timetable []PavilionOrder `json:"timetable"`
-}
+type PavilionOrdersAnswer = Timetabled[PavilionOrder]
 
 // RoomOrdersAnswer is the answer of CelRooms/getCelRoomsTimetableForCurrentClient.
-type RoomOrdersAnswer struct {
-	Answer
-	Timetable []RoomOrder `json:"timetable"`
-}
+type RoomOrdersAnswer = Timetabled[RoomOrder]
 
 // TimetableHour is one hour of a pavilion's or room's day.
 type TimetableHour struct {
@@ -239,10 +234,7 @@ type Schedule struct {
 
 // ScheduleAnswer is the answer of Rent/getPavilionRentTimetable and
 // CelRooms/getCelRoomsTimetable; the first element is the day asked for.
-type ScheduleAnswer struct {
-	Answer
-	Timetable []Schedule `json:"timetable"`
-}
+type ScheduleAnswer = Timetabled[Schedule]
 
 // CancelRentRequest is the body of Rent/cancelPavilionRent and CelRooms/cancelCelRoomRent.
 type CancelRentRequest struct {
