@@ -252,12 +252,11 @@ func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	docs, err := decodeDocs(in.Documents)
-	if err != nil {
-		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+	docs, ok := refundDocs(w, in.Documents)
+	if !ok {
 		return
 	}
-	err = orderTx(s, r.Context(), kindAqua, in.ReturnOrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
+	err := orderTx(s, r.Context(), kindAqua, in.ReturnOrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanCancel {
 			return refusal("Возврат по этому заказу недоступен")
 		}

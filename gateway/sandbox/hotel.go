@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"lk/gateway"
@@ -88,20 +87,13 @@ func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		id = in.FormRefund.OrderID
 	}
-	docs, err := decodeDocs(in.Documents)
-	if err != nil {
-		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+	docs, ok := refundDocs(w, in.Documents)
+	if !ok {
 		return
 	}
-	err = orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
-		if m.Refunded {
-			return refusal(msgAlreadyRefnd)
-		}
-		if !o.Canceled && !o.CanCancel {
-			return refusal("Возврат по этому заказу недоступен")
-		}
-		if s.needsModeration(s.parseDT(o.HourBeg)) && !hasReason(&in.FormRefund, docs) {
-			return refusal(msgNeedReason)
+	err := orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
+		if err := s.refundable(m, o.Canceled, o.CanCancel, o.HourBeg, &in.FormRefund, docs); err != nil {
+			return err
 		}
 		body := in
 		body.Documents = stripFiles(in.Documents)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"lk/gateway"
@@ -342,12 +341,11 @@ func (s *Sandbox) rentRefund(kind string) http.HandlerFunc {
 		if rentID == "" {
 			rentID = in.FormRefund.OrderID
 		}
-		docs, err := decodeDocs(in.Documents)
-		if err != nil {
-			fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+		docs, ok := refundDocs(w, in.Documents)
+		if !ok {
 			return
 		}
-		err = s.inTx(r.Context(), func(tx *sql.Tx) error {
+		err := s.inTx(r.Context(), func(tx *sql.Tx) error {
 			o, m, err := s.getRent(r.Context(), tx, kind, rentID)
 			if errors.Is(err, errNotFound) {
 				return refusal(msgNotFound)
@@ -355,14 +353,8 @@ func (s *Sandbox) rentRefund(kind string) http.HandlerFunc {
 			if err != nil {
 				return err
 			}
-			if m.Refunded {
-				return refusal(msgAlreadyRefnd)
-			}
-			if !m.Canceled && !o.CanCancel {
-				return refusal("Возврат по этому заказу недоступен")
-			}
-			if s.needsModeration(s.parseDT(o.HourBeg)) && !hasReason(&in.FormRefund, docs) {
-				return refusal(msgNeedReason)
+			if err := s.refundable(m, m.Canceled, o.CanCancel, o.HourBeg, &in.FormRefund, docs); err != nil {
+				return err
 			}
 			body := map[string]any{"documents": stripFiles(in.Documents), "rentItem": in.RentItem, "formRefund": in.FormRefund}
 			if err := s.storeRefund(r.Context(), tx, path, rentID, &in.FormRefund, docs, nil, body); err != nil {
