@@ -37,6 +37,92 @@ func missing(op, name string) error {
 	return fmt.Errorf("gateway: %s: %s is empty", op, name)
 }
 
+// orders names where a customer's orders of one kind are read: the path and
+// the query key that says whose they are ("clientId" or "userId").
+type orders struct{ path, owner string }
+
+// list reads every order of ownerID.
+func list[A any](ctx context.Context, c *Client, op string, o orders, ownerID string) (A, error) {
+	if ownerID == "" {
+		var a A
+		return a, missing(op, o.owner)
+	}
+	return doAs[A](ctx, c, call{op: op, method: http.MethodGet, path: o.path,
+		query: url.Values{o.owner: {ownerID}}}, nil)
+}
+
+// one reads the single order whose id (under key in the query) is id; pick
+// finds it in the answer and says false when the answer holds another one.
+func one[A, O any](ctx context.Context, c *Client, op string, o orders, ownerID, key, id string, pick func(*A) (O, bool)) (O, error) {
+	var found O
+	if ownerID == "" {
+		return found, missing(op, o.owner)
+	}
+	if id == "" {
+		return found, opError(op, ErrNotFound, nil)
+	}
+	_, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: o.path,
+		query: url.Values{o.owner: {ownerID}, key: {id}, "single": {"true"}},
+	}, func(a *A) error {
+		var ok bool
+		if found, ok = pick(a); !ok {
+			return ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		var zero O
+		return zero, err
+	}
+	return found, nil
+}
+
+// byID picks the order whose id is id out of a list.
+func byID[O any](list []O, id string, idOf func(O) string) (O, bool) {
+	for _, o := range list {
+		if idOf(o) == id {
+			return o, true
+		}
+	}
+	var zero O
+	return zero, false
+}
+
+// current picks the provider's currentOrder when it is the one asked for.
+func current[O any](o *O, id string, idOf func(O) string) (O, bool) {
+	if o == nil || idOf(*o) != id {
+		var zero O
+		return zero, false
+	}
+	return *o, true
+}
+
+// forClient runs a write on behalf of clientID, refused before anything is
+// sent when it is empty; its answer is not read.
+func (c *Client) forClient(ctx context.Context, clientID string, cl call) error {
+	if clientID == "" {
+		return missing(cl.op, "clientId")
+	}
+	return c.do(ctx, cl, nil, nil)
+}
+
+// asClient is forClient for a write whose answer is decoded into A.
+func asClient[A any](ctx context.Context, c *Client, clientID string, cl call) (A, error) {
+	if clientID == "" {
+		var a A
+		return a, missing(cl.op, "clientId")
+	}
+	return doAs[A](ctx, c, cl, nil)
+}
+
+var (
+	lessonOrders   = orders{"GLK/getTimetableForCurrentClient", "clientId"}
+	pavilionOrders = orders{"Rent/getPavilionRentTimetableForCurrentClient", "clientId"}
+	roomOrders     = orders{"CelRooms/getCelRoomsTimetableForCurrentClient", "clientId"}
+	aquaOrders     = orders{"aqua/getAquaOrders", "userId"}
+	hotelOrders    = orders{"hotel/getHotelOrders", "userId"}
+)
+
 // ---- auth and registration ----
 
 // Login asks the provider to send an SMS code to phone (digits, 79001234567);
@@ -109,37 +195,16 @@ func (c *Client) Register(ctx context.Context, r Registration) error {
 
 // LessonOrders lists the customer's lesson bookings.
 func (c *Client) LessonOrders(ctx context.Context, clientID string) ([]LessonOrder, error) {
-	const op = "get lesson orders"
-	if clientID == "" {
-		return nil, missing(op, "clientId")
-	}
-	a, err := doAs[LessonsAnswer](ctx, c, call{op: op, method: http.MethodGet,
-		path: "GLK/getTimetableForCurrentClient", query: url.Values{"clientId": {clientID}}}, nil)
+	a, err := list[LessonsAnswer](ctx, c, "get lesson orders", lessonOrders, clientID)
 	return a.Timetable, err
 }
 
 // LessonOrder fetches one lesson booking by its doc_ID.
 func (c *Client) LessonOrder(ctx context.Context, clientID, lessonID string) (LessonOrder, error) {
-	const op = "get lesson order"
-	if clientID == "" {
-		return LessonOrder{}, missing(op, "clientId")
-	}
-	if lessonID == "" {
-		return LessonOrder{}, opError(op, ErrNotFound, nil)
-	}
-	var found LessonOrder
-	_, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "GLK/getTimetableForCurrentClient",
-		query: url.Values{"clientId": {clientID}, "lessonId": {lessonID}, "single": {"true"}},
-	}, func(a *LessonsAnswer) error {
-		for _, o := range a.Timetable {
-			if o.DocID == lessonID {
-				found = o
-				return nil
-			}
-		}
-		return ErrNotFound
-	})
-	return found, err
+	return one(ctx, c, "get lesson order", lessonOrders, clientID, "lessonId", lessonID,
+		func(a *LessonsAnswer) (LessonOrder, bool) {
+			return byID(a.Timetable, lessonID, func(o LessonOrder) string { return o.DocID })
+		})
 }
 
 // TimetableQuery selects an instructor's lessons on a day.
@@ -166,30 +231,21 @@ func (c *Client) Timetable(ctx context.Context, q TimetableQuery) ([]Lesson, err
 
 // ConfirmLesson confirms a booking (its doc_ID).
 func (c *Client) ConfirmLesson(ctx context.Context, clientID, lessonID string) error {
-	if clientID == "" {
-		return missing("confirm lesson", "clientId")
-	}
-	return c.do(ctx, call{op: "confirm lesson", method: http.MethodPost, path: "GLK/confirmLesson",
-		json: ConfirmLessonRequest{ClientID: clientID, LessonID: lessonID}}, nil, nil)
+	return c.forClient(ctx, clientID, call{op: "confirm lesson", method: http.MethodPost, path: "GLK/confirmLesson",
+		json: ConfirmLessonRequest{ClientID: clientID, LessonID: lessonID}})
 }
 
 // CancelLesson cancels a booking.
 func (c *Client) CancelLesson(ctx context.Context, r CancelLessonRequest) error {
-	if r.ClientID == "" {
-		return missing("cancel lesson", "clientId")
-	}
-	return c.do(ctx, call{op: "cancel lesson", method: http.MethodPost, path: "GLK/cancelRegistration",
-		json: r, emptyOK: true}, nil, nil)
+	return c.forClient(ctx, r.ClientID, call{op: "cancel lesson", method: http.MethodPost, path: "GLK/cancelRegistration",
+		json: r, emptyOK: true})
 }
 
 // ChangeLesson moves a booking to another lesson and returns the new
 // booking's doc_ID ("" when the provider does not say).
 func (c *Client) ChangeLesson(ctx context.Context, r ChangeLessonRequest) (string, error) {
-	if r.ClientID == "" {
-		return "", missing("change lesson", "clientId")
-	}
-	a, err := doAs[ChangeLessonAnswer](ctx, c, call{op: "change lesson", method: http.MethodPost,
-		path: "GLK/changeLessonPeriod", json: r}, nil)
+	a, err := asClient[ChangeLessonAnswer](ctx, c, r.ClientID, call{op: "change lesson", method: http.MethodPost,
+		path: "GLK/changeLessonPeriod", json: r})
 	return a.NewLessonID, err
 }
 
@@ -197,37 +253,16 @@ func (c *Client) ChangeLesson(ctx context.Context, r ChangeLessonRequest) (strin
 
 // PavilionOrders lists the customer's pavilion rents.
 func (c *Client) PavilionOrders(ctx context.Context, clientID string) ([]PavilionOrder, error) {
-	const op = "get pavilion orders"
-	if clientID == "" {
-		return nil, missing(op, "clientId")
-	}
-	a, err := doAs[PavilionOrdersAnswer](ctx, c, call{op: op, method: http.MethodGet,
-		path: "Rent/getPavilionRentTimetableForCurrentClient", query: url.Values{"clientId": {clientID}}}, nil)
+	a, err := list[PavilionOrdersAnswer](ctx, c, "get pavilion orders", pavilionOrders, clientID)
 	return a.Timetable, err
 }
 
 // PavilionOrder fetches one pavilion rent by its rentId (iD_Rent).
 func (c *Client) PavilionOrder(ctx context.Context, clientID, rentID string) (PavilionOrder, error) {
-	const op = "get pavilion order"
-	if clientID == "" {
-		return PavilionOrder{}, missing(op, "clientId")
-	}
-	if rentID == "" {
-		return PavilionOrder{}, opError(op, ErrNotFound, nil)
-	}
-	var found PavilionOrder
-	_, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "Rent/getPavilionRentTimetableForCurrentClient",
-		query: url.Values{"clientId": {clientID}, "rentId": {rentID}, "single": {"true"}},
-	}, func(a *PavilionOrdersAnswer) error {
-		for _, o := range a.Timetable {
-			if o.RentID() == rentID {
-				found = o
-				return nil
-			}
-		}
-		return ErrNotFound
-	})
-	return found, err
+	return one(ctx, c, "get pavilion order", pavilionOrders, clientID, "rentId", rentID,
+		func(a *PavilionOrdersAnswer) (PavilionOrder, bool) {
+			return byID(a.Timetable, rentID, PavilionOrder.RentID)
+		})
 }
 
 // PavilionSchedule fetches a pavilion's hours on date; ErrNotFound when the
@@ -253,11 +288,8 @@ func (c *Client) schedule(ctx context.Context, op, path string, q url.Values) (S
 
 // CancelPavilionRent cancels a pavilion rent.
 func (c *Client) CancelPavilionRent(ctx context.Context, r CancelRentRequest) error {
-	if r.ClientID == "" {
-		return missing("cancel pavilion rent", "clientId")
-	}
-	return c.do(ctx, call{op: "cancel pavilion rent", method: http.MethodPost, path: "Rent/cancelPavilionRent",
-		json: r, emptyOK: true}, nil, nil)
+	return c.forClient(ctx, r.ClientID, call{op: "cancel pavilion rent", method: http.MethodPost, path: "Rent/cancelPavilionRent",
+		json: r, emptyOK: true})
 }
 
 // RefundPavilion registers a refund request and returns the provider's
@@ -277,11 +309,8 @@ func (c *Client) refund(ctx context.Context, op, path string, body any, docs []F
 
 // ChangePavilionRent moves a rent to other hours and returns the new rent's id.
 func (c *Client) ChangePavilionRent(ctx context.Context, r ChangePavilionRequest) (string, error) {
-	if r.ClientID == "" {
-		return "", missing("change pavilion rent", "clientId")
-	}
-	a, err := doAs[ChangeRentAnswer](ctx, c, call{op: "change pavilion rent", method: http.MethodPost,
-		path: "Rent/changePavilionRentPeriod", json: r}, nil)
+	a, err := asClient[ChangeRentAnswer](ctx, c, r.ClientID, call{op: "change pavilion rent", method: http.MethodPost,
+		path: "Rent/changePavilionRentPeriod", json: r})
 	return a.NewRentID, err
 }
 
@@ -289,37 +318,14 @@ func (c *Client) ChangePavilionRent(ctx context.Context, r ChangePavilionRequest
 
 // RoomOrders lists the customer's celebration-room rents.
 func (c *Client) RoomOrders(ctx context.Context, clientID string) ([]RoomOrder, error) {
-	const op = "get room orders"
-	if clientID == "" {
-		return nil, missing(op, "clientId")
-	}
-	a, err := doAs[RoomOrdersAnswer](ctx, c, call{op: op, method: http.MethodGet,
-		path: "CelRooms/getCelRoomsTimetableForCurrentClient", query: url.Values{"clientId": {clientID}}}, nil)
+	a, err := list[RoomOrdersAnswer](ctx, c, "get room orders", roomOrders, clientID)
 	return a.Timetable, err
 }
 
 // RoomOrder fetches one celebration-room rent by its rentId.
 func (c *Client) RoomOrder(ctx context.Context, clientID, rentID string) (RoomOrder, error) {
-	const op = "get room order"
-	if clientID == "" {
-		return RoomOrder{}, missing(op, "clientId")
-	}
-	if rentID == "" {
-		return RoomOrder{}, opError(op, ErrNotFound, nil)
-	}
-	var found RoomOrder
-	_, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "CelRooms/getCelRoomsTimetableForCurrentClient",
-		query: url.Values{"clientId": {clientID}, "rentId": {rentID}, "single": {"true"}},
-	}, func(a *RoomOrdersAnswer) error {
-		for _, o := range a.Timetable {
-			if o.RentID() == rentID {
-				found = o
-				return nil
-			}
-		}
-		return ErrNotFound
-	})
-	return found, err
+	return one(ctx, c, "get room order", roomOrders, clientID, "rentId", rentID,
+		func(a *RoomOrdersAnswer) (RoomOrder, bool) { return byID(a.Timetable, rentID, RoomOrder.RentID) })
 }
 
 // RoomSchedule fetches a celebration room's hours on date.
@@ -330,11 +336,8 @@ func (c *Client) RoomSchedule(ctx context.Context, celRoomID string, date time.T
 
 // CancelRoomRent cancels a celebration-room rent.
 func (c *Client) CancelRoomRent(ctx context.Context, r CancelRentRequest) error {
-	if r.ClientID == "" {
-		return missing("cancel room rent", "clientId")
-	}
-	return c.do(ctx, call{op: "cancel room rent", method: http.MethodPost, path: "CelRooms/cancelCelRoomRent",
-		json: r, emptyOK: true}, nil, nil)
+	return c.forClient(ctx, r.ClientID, call{op: "cancel room rent", method: http.MethodPost, path: "CelRooms/cancelCelRoomRent",
+		json: r, emptyOK: true})
 }
 
 // RefundRoom registers a refund request and returns the provider's message.
@@ -346,11 +349,8 @@ func (c *Client) RefundRoom(ctx context.Context, r RoomRefundRequest) (string, e
 
 // ChangeRoomRent moves a rent to other hours and returns the new rent's id.
 func (c *Client) ChangeRoomRent(ctx context.Context, r ChangeRoomRequest) (string, error) {
-	if r.ClientID == "" {
-		return "", missing("change room rent", "clientId")
-	}
-	a, err := doAs[ChangeRentAnswer](ctx, c, call{op: "change room rent", method: http.MethodPost,
-		path: "CelRooms/changeCelRoomRentPeriod", json: r}, nil)
+	a, err := asClient[ChangeRentAnswer](ctx, c, r.ClientID, call{op: "change room rent", method: http.MethodPost,
+		path: "CelRooms/changeCelRoomRentPeriod", json: r})
 	return a.NewRentID, err
 }
 
@@ -358,36 +358,16 @@ func (c *Client) ChangeRoomRent(ctx context.Context, r ChangeRoomRequest) (strin
 
 // AquaOrders lists the customer's water-park orders as the provider splits them.
 func (c *Client) AquaOrders(ctx context.Context, userID string) (active, history []AquaOrder, err error) {
-	const op = "get aqua orders"
-	if userID == "" {
-		return nil, nil, missing(op, "userId")
-	}
-	a, err := doAs[AquaOrdersAnswer](ctx, c, call{op: op, method: http.MethodGet,
-		path: "aqua/getAquaOrders", query: url.Values{"userId": {userID}}}, nil)
+	a, err := list[AquaOrdersAnswer](ctx, c, "get aqua orders", aquaOrders, userID)
 	return a.ActiveOrders, a.HistoryOrders, err
 }
 
 // AquaOrder fetches one water-park order; ErrNotFound when currentOrder is null.
 func (c *Client) AquaOrder(ctx context.Context, userID, orderID string) (AquaOrder, error) {
-	const op = "get aqua order"
-	if userID == "" {
-		return AquaOrder{}, missing(op, "userId")
-	}
-	if orderID == "" {
-		return AquaOrder{}, opError(op, ErrNotFound, nil)
-	}
-	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "aqua/getAquaOrders",
-		query: url.Values{"userId": {userID}, "orderId": {orderID}, "single": {"true"}},
-	}, func(a *AquaOrdersAnswer) error {
-		if a.CurrentOrder == nil || a.CurrentOrder.OrderID != orderID {
-			return ErrNotFound
-		}
-		return nil
-	})
-	if err != nil {
-		return AquaOrder{}, err
-	}
-	return *a.CurrentOrder, nil
+	return one(ctx, c, "get aqua order", aquaOrders, userID, "orderId", orderID,
+		func(a *AquaOrdersAnswer) (AquaOrder, bool) {
+			return current(a.CurrentOrder, orderID, func(o AquaOrder) string { return o.OrderID })
+		})
 }
 
 // RefundAqua registers a refund of tickets and returns the provider's message.
@@ -431,36 +411,16 @@ func (c *Client) pdf(ctx context.Context, op, path, orderID string) ([]byte, err
 
 // HotelOrders lists the customer's hotel orders as the provider splits them.
 func (c *Client) HotelOrders(ctx context.Context, userID string) (active, history []HotelOrder, err error) {
-	const op = "get hotel orders"
-	if userID == "" {
-		return nil, nil, missing(op, "userId")
-	}
-	a, err := doAs[HotelOrdersAnswer](ctx, c, call{op: op, method: http.MethodGet,
-		path: "hotel/getHotelOrders", query: url.Values{"userId": {userID}}}, nil)
+	a, err := list[HotelOrdersAnswer](ctx, c, "get hotel orders", hotelOrders, userID)
 	return a.ActiveOrders, a.HistoryOrders, err
 }
 
 // HotelOrder fetches one hotel order; ErrNotFound when currentOrder is null.
 func (c *Client) HotelOrder(ctx context.Context, userID, orderID string) (HotelOrder, error) {
-	const op = "get hotel order"
-	if userID == "" {
-		return HotelOrder{}, missing(op, "userId")
-	}
-	if orderID == "" {
-		return HotelOrder{}, opError(op, ErrNotFound, nil)
-	}
-	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: "hotel/getHotelOrders",
-		query: url.Values{"userId": {userID}, "orderId": {orderID}, "single": {"true"}},
-	}, func(a *HotelOrdersAnswer) error {
-		if a.CurrentOrder == nil || a.CurrentOrder.OrderID != orderID {
-			return ErrNotFound
-		}
-		return nil
-	})
-	if err != nil {
-		return HotelOrder{}, err
-	}
-	return *a.CurrentOrder, nil
+	return one(ctx, c, "get hotel order", hotelOrders, userID, "orderId", orderID,
+		func(a *HotelOrdersAnswer) (HotelOrder, bool) {
+			return current(a.CurrentOrder, orderID, func(o HotelOrder) string { return o.OrderID })
+		})
 }
 
 // CancelHotelOrder cancels a hotel order (a form post).

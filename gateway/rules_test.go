@@ -29,6 +29,16 @@ func TestStatusLabel(t *testing.T) {
 	}
 }
 
+// checkEach checks f on every input of tests against its wanted output.
+func checkEach[I, O comparable](t *testing.T, name string, f func(I) O, tests map[I]O) {
+	t.Helper()
+	for in, want := range tests {
+		if got := f(in); got != want {
+			t.Errorf("%s(%#v) = %#v, want %#v", name, in, got, want)
+		}
+	}
+}
+
 func TestTicketStatusSuffix(t *testing.T) {
 	tests := map[string]string{
 		TicketRefunded: "(оформлен возврат)",
@@ -37,11 +47,7 @@ func TestTicketStatusSuffix(t *testing.T) {
 		"":             "",
 		"unknown":      "",
 	}
-	for status, want := range tests {
-		if got := TicketStatusSuffix(status); got != want {
-			t.Errorf("TicketStatusSuffix(%q) = %q, want %q", status, got, want)
-		}
-	}
+	checkEach(t, "TicketStatusSuffix", TicketStatusSuffix, tests)
 }
 
 func TestCanShowDocument(t *testing.T) {
@@ -294,29 +300,35 @@ func TestIsVIP(t *testing.T) {
 		"Взрослый, весь день": false,
 		"V I P":               false,
 	}
-	for name, want := range tests {
-		if got := IsVIP(name); got != want {
-			t.Errorf("IsVIP(%q) = %v, want %v", name, got, want)
-		}
-	}
+	checkEach(t, "IsVIP", IsVIP, tests)
 	if !TicketsVIP([]Ticket{{Title: "Детский"}, {Title: "VIP взрослый"}}) || TicketsVIP([]Ticket{{Title: "Детский"}}) || TicketsVIP(nil) {
 		t.Error("TicketsVIP")
 	}
 }
 
+// sessionCase is a CheckSession case at 15:40 on 21.11.2026 and what its
+// test wants of the answer.
+type sessionCase[W any] struct {
+	name    string
+	s       AquaSession
+	vip     bool
+	date    time.Time
+	tickets int
+	want    W
+}
+
+// sessionNow and the sessions the CheckSession tables use.
+var (
+	sessionNow                    = at(2026, 11, 21, 15, 40)
+	sessionToday, sessionTomorrow = at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0)
+	sessionDay                    = AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
+	sessionVIP                    = AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
+)
+
 func TestCheckSessionAllows(t *testing.T) {
-	now := at(2026, 11, 21, 15, 40)
-	today, tomorrow, yesterday := at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0), at(2026, 11, 20, 0, 0)
-	day := AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
-	vip := AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
-	tests := []struct {
-		name    string
-		s       AquaSession
-		vip     bool
-		date    time.Time
-		tickets int
-		want    bool
-	}{
+	today, tomorrow, yesterday := sessionToday, sessionTomorrow, at(2026, 11, 20, 0, 0)
+	day, vip := sessionDay, sessionVIP
+	tests := []sessionCase[bool]{
 		{"ordinary tomorrow", day, false, tomorrow, 3, true},
 		{"VIP ticket, ordinary session", day, true, tomorrow, 1, false},
 		{"ordinary ticket, VIP session", vip, false, tomorrow, 1, false},
@@ -332,7 +344,7 @@ func TestCheckSessionAllows(t *testing.T) {
 		{"yesterday", day, false, yesterday, 1, false},
 	}
 	for _, tt := range tests {
-		if got := CheckSession(tt.s, tt.vip, tt.date, now, tt.tickets) == nil; got != tt.want {
+		if got := CheckSession(tt.s, tt.vip, tt.date, sessionNow, tt.tickets) == nil; got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -471,11 +483,7 @@ func TestMaskPhone(t *testing.T) {
 		"12":                 "***",
 		"":                   "",
 	}
-	for in, want := range tests {
-		if got := MaskPhone(in); got != want {
-			t.Errorf("MaskPhone(%q) = %q, want %q", in, got, want)
-		}
-	}
+	checkEach(t, "MaskPhone", MaskPhone, tests)
 }
 
 func TestDates(t *testing.T) {
@@ -546,18 +554,9 @@ func TestTicketGateCode(t *testing.T) {
 }
 
 func TestCheckSessionSaysWhichRule(t *testing.T) {
-	now := at(2026, 11, 21, 15, 40)
-	today, tomorrow := at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0)
-	day := AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
-	vip := AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
-	tests := []struct {
-		name    string
-		s       AquaSession
-		vip     bool
-		date    time.Time
-		tickets int
-		want    error
-	}{
+	today, tomorrow := sessionToday, sessionTomorrow
+	day, vip := sessionDay, sessionVIP
+	tests := []sessionCase[error]{
 		{"fits", day, false, tomorrow, 3, nil},
 		{"VIP tickets, ordinary session", day, true, tomorrow, 1, ErrSessionVIP},
 		{"ordinary tickets, VIP session", vip, false, tomorrow, 1, ErrSessionRegular},
@@ -567,7 +566,7 @@ func TestCheckSessionSaysWhichRule(t *testing.T) {
 		{"no tickets", day, false, tomorrow, 0, ErrNoTickets},
 	}
 	for _, tt := range tests {
-		if got := CheckSession(tt.s, tt.vip, tt.date, now, tt.tickets); !errors.Is(got, tt.want) {
+		if got := CheckSession(tt.s, tt.vip, tt.date, sessionNow, tt.tickets); !errors.Is(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}

@@ -116,17 +116,18 @@ type Lesson struct {
 	Cost         float64 `json:"cost"`
 }
 
-// LessonsAnswer is the answer of GLK/getTimetableForCurrentClient.
-type LessonsAnswer struct {
+// Timetabled is the answer of the calls that give a list under
+// "timetable".
+type Timetabled[T any] struct {
 	Answer
-	Timetable []LessonOrder `json:"timetable"`
+	Timetable []T `json:"timetable"`
 }
 
+// LessonsAnswer is the answer of GLK/getTimetableForCurrentClient.
+type LessonsAnswer = Timetabled[LessonOrder]
+
 // TimetableAnswer is the answer of GLK/getTimetable.
-type TimetableAnswer struct {
-	Answer
-	Timetable []Lesson `json:"timetable"`
-}
+type TimetableAnswer = Timetabled[Lesson]
 
 // ConfirmLessonRequest is the body of GLK/confirmLesson.
 type ConfirmLessonRequest struct {
@@ -212,16 +213,10 @@ func rentID(d []RentDetail) string {
 }
 
 // PavilionOrdersAnswer is the answer of Rent/getPavilionRentTimetableForCurrentClient.
-type PavilionOrdersAnswer struct {
-	Answer
-	Timetable []PavilionOrder `json:"timetable"`
-}
+type PavilionOrdersAnswer = Timetabled[PavilionOrder]
 
 // RoomOrdersAnswer is the answer of CelRooms/getCelRoomsTimetableForCurrentClient.
-type RoomOrdersAnswer struct {
-	Answer
-	Timetable []RoomOrder `json:"timetable"`
-}
+type RoomOrdersAnswer = Timetabled[RoomOrder]
 
 // TimetableHour is one hour of a pavilion's or room's day.
 type TimetableHour struct {
@@ -239,10 +234,7 @@ type Schedule struct {
 
 // ScheduleAnswer is the answer of Rent/getPavilionRentTimetable and
 // CelRooms/getCelRoomsTimetable; the first element is the day asked for.
-type ScheduleAnswer struct {
-	Answer
-	Timetable []Schedule `json:"timetable"`
-}
+type ScheduleAnswer = Timetabled[Schedule]
 
 // CancelRentRequest is the body of Rent/cancelPavilionRent and CelRooms/cancelCelRoomRent.
 type CancelRentRequest struct {
@@ -378,14 +370,18 @@ type AquaOrder struct {
 	Tickets       []Ticket `json:"tickets"`
 }
 
-// AquaOrdersAnswer is the answer of aqua/getAquaOrders: lists, or
-// currentOrder when asked for one order (single=true).
-type AquaOrdersAnswer struct {
+// SplitOrders is the answer of the calls that list a customer's orders
+// split by the provider into active and history, or give currentOrder when
+// asked for one order (single=true).
+type SplitOrders[O any] struct {
 	Answer
-	ActiveOrders  []AquaOrder `json:"activeOrders,omitempty"`
-	HistoryOrders []AquaOrder `json:"historyOrders,omitempty"`
-	CurrentOrder  *AquaOrder  `json:"currentOrder,omitempty"`
+	ActiveOrders  []O `json:"activeOrders,omitempty"`
+	HistoryOrders []O `json:"historyOrders,omitempty"`
+	CurrentOrder  *O  `json:"currentOrder,omitempty"`
 }
+
+// AquaOrdersAnswer is the answer of aqua/getAquaOrders.
+type AquaOrdersAnswer = SplitOrders[AquaOrder]
 
 // AquaSession is a water-park session of a day.
 type AquaSession struct {
@@ -447,12 +443,7 @@ type HotelOrder struct {
 }
 
 // HotelOrdersAnswer is the answer of hotel/getHotelOrders.
-type HotelOrdersAnswer struct {
-	Answer
-	ActiveOrders  []HotelOrder `json:"activeOrders,omitempty"`
-	HistoryOrders []HotelOrder `json:"historyOrders,omitempty"`
-	CurrentOrder  *HotelOrder  `json:"currentOrder,omitempty"`
-}
+type HotelOrdersAnswer = SplitOrders[HotelOrder]
 
 // HotelDay is the hotel's availability on one night.
 type HotelDay struct {

@@ -16,14 +16,20 @@ import (
 
 // Every implementation of an interface passes the same contract.
 
-func revokers(t *testing.T) map[string]store.Revoker {
+// implementations gives memory, a file one that open makes in a fresh
+// file and the Redis one, by name, as I.
+func implementations[I any, F interface{ Close() error }](t *testing.T, file string, open func(string, func() time.Time) (F, error), memory I) map[string]I {
 	r, _ := openRedis(t)
-	f, err := store.OpenFileRevoker(tempFile(t, "revoked"), time.Now)
+	f, err := open(tempFile(t, file), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	return map[string]store.Revoker{"memory": store.NewMemoryRevoker(time.Now), "file": f, "redis": r}
+	return map[string]I{"memory": memory, "file": any(f).(I), "redis": any(r).(I)}
+}
+
+func revokers(t *testing.T) map[string]store.Revoker {
+	return implementations[store.Revoker](t, "revoked", store.OpenFileRevoker, store.NewMemoryRevoker(time.Now))
 }
 
 func TestRevokerContract(t *testing.T) {
@@ -47,13 +53,7 @@ func TestRevokerContract(t *testing.T) {
 }
 
 func moves(t *testing.T) map[string]store.Moves {
-	r, _ := openRedis(t)
-	f, err := store.OpenFileMoves(tempFile(t, "moved"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return map[string]store.Moves{"memory": store.NewMemoryMoves(time.Now), "file": f, "redis": r}
+	return implementations[store.Moves](t, "moved", store.OpenFileMoves, store.NewMemoryMoves(time.Now))
 }
 
 func TestMovesContract(t *testing.T) {

@@ -161,17 +161,22 @@ func (t *fileTable) Close() error {
 	return t.f.Close()
 }
 
+// openTable opens the fileTable at path as the store wrap makes of it.
+func openTable[T any](path string, now func() time.Time, wrap func(*fileTable) *T) (*T, error) {
+	t, err := openFileTable(path, now)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(t), nil
+}
+
 // FileRevoker is a Revoker for one instance that outlives a
 // restart: the deny-list of sign-outs in a fileTable.
 type FileRevoker struct{ *fileTable }
 
 // OpenFileRevoker opens (or creates) the deny-list file at path.
 func OpenFileRevoker(path string, now func() time.Time) (*FileRevoker, error) {
-	t, err := openFileTable(path, now)
-	if err != nil {
-		return nil, err
-	}
-	return &FileRevoker{t}, nil
+	return openTable(path, now, func(t *fileTable) *FileRevoker { return &FileRevoker{t} })
 }
 
 // Revoke records id until its cookie would expire.
@@ -190,11 +195,7 @@ type FileMoves struct{ *fileTable }
 
 // OpenFileMoves opens (or creates) the file of moves at path.
 func OpenFileMoves(path string, now func() time.Time) (*FileMoves, error) {
-	t, err := openFileTable(path, now)
-	if err != nil {
-		return nil, err
-	}
-	return &FileMoves{t}, nil
+	return openTable(path, now, func(t *fileTable) *FileMoves { return &FileMoves{t} })
 }
 
 // Moved records the first id of key.

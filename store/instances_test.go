@@ -37,16 +37,23 @@ func newCluster(t *testing.T) *cluster {
 	return newClusterOn(t, startRedis(t))
 }
 
-// newClusterOn is a cluster on the Redis srv.
-func newClusterOn(t *testing.T, srv *redisServer) *cluster {
+// sandboxServer is a fresh sandbox of the provider, served until the test ends.
+func sandboxServer(t *testing.T) (*sandbox.Sandbox, *httptest.Server) {
 	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
-	t.Cleanup(sbSrv.Close)
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(srv.Close)
+	return sb, srv
+}
+
+// newClusterOn is a cluster on the Redis srv.
+func newClusterOn(t *testing.T, srv *redisServer) *cluster {
+	t.Helper()
+	sb, sbSrv := sandboxServer(t)
 	key := handlers.RandomKey()
 	static, _ := fs.Sub(lk.Static, "static")
 	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
@@ -302,13 +309,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 // The embedded default keeps sign-outs in the data folder: a signed-out
 // cookie stays refused after the server restarts with the same keys.
 func TestSignOutSurvivesRestart(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
-	t.Cleanup(sbSrv.Close)
+	sb, sbSrv := sandboxServer(t)
 	key, path := handlers.RandomKey(), tempFile(t, "revoked-sessions")
 	static, _ := fs.Sub(lk.Static, "static")
 	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")

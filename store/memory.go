@@ -61,6 +61,20 @@ func (e *expiring[V]) sweep(now time.Time) {
 }
 
 // del forgets key.
+// set is put under the map's lock.
+func (e *expiring[V]) set(key string, v V, until, now time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.put(key, v, until, now)
+}
+
+// lookup is get under the map's lock.
+func (e *expiring[V]) lookup(key string, now time.Time) (V, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.get(key, now)
+}
+
 func (e *expiring[V]) del(key string) { delete(e.items, key) }
 
 func (e *expiring[V]) expire(key string, it expiringItem[V]) {
@@ -83,16 +97,12 @@ func NewMemoryRevoker(now func() time.Time) Revoker {
 }
 
 func (m *memoryRevoker) Revoke(_ context.Context, id string, until time.Time) error {
-	m.ids.mu.Lock()
-	defer m.ids.mu.Unlock()
-	m.ids.put(id, struct{}{}, until, m.now())
+	m.ids.set(id, struct{}{}, until, m.now())
 	return nil
 }
 
 func (m *memoryRevoker) Revoked(_ context.Context, id string) (bool, error) {
-	m.ids.mu.Lock()
-	defer m.ids.mu.Unlock()
-	_, ok := m.ids.get(id, m.now())
+	_, ok := m.ids.lookup(id, m.now())
 	return ok, nil
 }
 
@@ -109,16 +119,12 @@ func NewMemoryMoves(now func() time.Time) Moves {
 }
 
 func (m *memoryMoves) Moved(_ context.Context, key, first string, until time.Time) error {
-	m.keys.mu.Lock()
-	defer m.keys.mu.Unlock()
-	m.keys.put(key, first, until, m.now())
+	m.keys.set(key, first, until, m.now())
 	return nil
 }
 
 func (m *memoryMoves) First(_ context.Context, key string) (string, error) {
-	m.keys.mu.Lock()
-	defer m.keys.mu.Unlock()
-	first, _ := m.keys.get(key, m.now())
+	first, _ := m.keys.lookup(key, m.now())
 	return first, nil
 }
 

@@ -79,38 +79,66 @@ func (s *Sandbox) takeSession(ctx context.Context, q querier, id string, n int) 
 // visit day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.
 func (s *Sandbox) handleAquaOrders(w http.ResponseWriter, r *http.Request) {
+	splitOrders[gateway.AquaOrder](s, w, r, kindAqua, func(m orderMeta) string { return m.Start })
+}
+
+// pdfOrder reads the order of kind a PDF is asked for (query orderId); false
+// when it has answered instead: not found, canceled or an internal error.
+func pdfOrder[O any](s *Sandbox, w http.ResponseWriter, r *http.Request, kind string, canceled func(O) bool) (O, bool) {
+	var o O
+	_, err := getOrder(r.Context(), s.db, kind, r.URL.Query().Get("orderId"), &o)
+	if errors.Is(err, errNotFound) {
+		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
+		return o, false
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return o, false
+	}
+	if canceled(o) {
+		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+		return o, false
+	}
+	return o, true
+}
+
+// splitOrders serves a call that lists a customer's orders of kind split
+// into activeOrders (not canceled, the day last reads off the order today or
+// later, soonest first) and historyOrders (the rest, latest first), or
+// answers currentOrder with single=true&orderId=.
+func splitOrders[O any](s *Sandbox, w http.ResponseWriter, r *http.Request, kind string, last func(orderMeta) string) {
 	q := r.URL.Query()
 	client, id := q.Get("userId"), q.Get("orderId")
 	if client == "" {
-		writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
+		writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
 		return
 	}
 	if isTrue(q.Get("single")) || id != "" {
-		var o gateway.AquaOrder
-		m, err := getOrder(r.Context(), s.db, kindAqua, id, &o)
+		var o O
+		m, err := getOrder(r.Context(), s.db, kind, id, &o)
 		if errors.Is(err, errNotFound) || err == nil && m.Client != client {
-			writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
+			writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
 			return
 		}
 		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, gateway.AquaOrdersAnswer{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
+		writeJSON(w, http.StatusOK, gateway.SplitOrders[O]{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
 		return
 	}
-	list, err := listOrders[gateway.AquaOrder](r.Context(), s.db, kindAqua, client)
+	list, err := listOrders[O](r.Context(), s.db, kind, client)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	today := fmtDay(s.today())
-	ans := gateway.AquaOrdersAnswer{Answer: gateway.Answer{Success: true}, ActiveOrders: []gateway.AquaOrder{}, HistoryOrders: []gateway.AquaOrder{}}
+	ans := gateway.SplitOrders[O]{Answer: gateway.Answer{Success: true}, ActiveOrders: []O{}, HistoryOrders: []O{}}
 	for _, o := range list {
-		if !o.Meta.Canceled && o.Meta.Start >= today {
+		if !o.Meta.Canceled && last(o.Meta) >= today {
 			ans.ActiveOrders = append(ans.ActiveOrders, o.Order)
 		} else {
-			ans.HistoryOrders = append([]gateway.AquaOrder{o.Order}, ans.HistoryOrders...)
+			ans.HistoryOrders = append([]O{o.Order}, ans.HistoryOrders...)
 		}
 	}
 	writeJSON(w, http.StatusOK, ans)
@@ -149,16 +177,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.AquaOrder
-		m, err := getOrder(ctx, tx, kindAqua, in.OrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindAqua, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос билетов по этому заказу недоступен")
 		}
@@ -172,7 +191,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 			return refusal("Перенос возможен на даты с сегодняшнего дня на 30 дней вперёд")
 		}
 		var sess gateway.AquaSession
-		err = getRow(ctx, tx, &sess, `SELECT data FROM aqua_sessions WHERE id = ? AND day = ?`, in.SessionID, fmtDay(day))
+		err := getRow(ctx, tx, &sess, `SELECT data FROM aqua_sessions WHERE id = ? AND day = ?`, in.SessionID, fmtDay(day))
 		if errors.Is(err, errNotFound) {
 			return refusal("Сеанс не найден")
 		}
@@ -233,21 +252,11 @@ func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	docs, err := decodeDocs(in.Documents)
-	if err != nil {
-		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+	docs, ok := refundDocs(w, in.Documents)
+	if !ok {
 		return
 	}
-	err = s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.AquaOrder
-		m, err := getOrder(ctx, tx, kindAqua, in.ReturnOrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindAqua, in.ReturnOrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanCancel {
 			return refusal("Возврат по этому заказу недоступен")
 		}
@@ -297,18 +306,8 @@ func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Sandbox) handleAquaPDF(w http.ResponseWriter, r *http.Request) {
-	var o gateway.AquaOrder
-	_, err := getOrder(r.Context(), s.db, kindAqua, r.URL.Query().Get("orderId"), &o)
-	if errors.Is(err, errNotFound) {
-		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
-		return
-	}
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	if o.Canceled {
-		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+	o, ok := pdfOrder(s, w, r, kindAqua, func(o gateway.AquaOrder) bool { return o.Canceled })
+	if !ok {
 		return
 	}
 	for _, t := range o.Tickets {

@@ -88,18 +88,17 @@ func tokenHash(token string) string {
 }
 
 func (s *Sandbox) clientByPhone(ctx context.Context, q querier, phone string) (gateway.PersonalInfo, error) {
-	var p gateway.PersonalInfo
-	err := q.QueryRowContext(ctx, `SELECT guid, phone, fio, email, birthdate, gender FROM clients WHERE phone = ?`, phone).
-		Scan(&p.GUID, &p.Tel, &p.FIO, &p.Email, &p.Birthdate, &p.Gender)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, errNotFound
-	}
-	return p, err
+	return clientBy(ctx, q, "phone", phone)
 }
 
 func (s *Sandbox) clientByGUID(ctx context.Context, q querier, guid string) (gateway.PersonalInfo, error) {
+	return clientBy(ctx, q, "guid", guid)
+}
+
+// clientBy reads the client whose column (a constant name) is v.
+func clientBy(ctx context.Context, q querier, column, v string) (gateway.PersonalInfo, error) {
 	var p gateway.PersonalInfo
-	err := q.QueryRowContext(ctx, `SELECT guid, phone, fio, email, birthdate, gender FROM clients WHERE guid = ?`, guid).
+	err := q.QueryRowContext(ctx, `SELECT guid, phone, fio, email, birthdate, gender FROM clients WHERE `+column+` = ?`, v).
 		Scan(&p.GUID, &p.Tel, &p.FIO, &p.Email, &p.Birthdate, &p.Gender)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, errNotFound

@@ -133,16 +133,19 @@ func loadBooking(ctx context.Context, q querier, client, docID string) (gateway.
 	return o, m, "", err
 }
 
-// actionResult answers what an action's transaction decided.
-func (s *Sandbox) actionResult(w http.ResponseWriter, r *http.Request, err error, msg string, success any) {
-	switch {
-	case err != nil:
-		s.internal(w, r, err)
-	case msg != "":
-		fail(w, msg)
-	default:
-		writeJSON(w, http.StatusOK, success)
-	}
+// bookingTx runs f in a transaction on the client's live booking; none is
+// the refusal loadBooking names.
+func (s *Sandbox) bookingTx(ctx context.Context, client, docID string, f func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		o, m, notFound, err := loadBooking(ctx, tx, client, docID)
+		if err != nil {
+			return err
+		}
+		if notFound != "" {
+			return refusal(notFound)
+		}
+		return f(tx, m, o)
+	})
 }
 
 func (s *Sandbox) handleConfirmLesson(w http.ResponseWriter, r *http.Request) {
@@ -150,21 +153,14 @@ func (s *Sandbox) handleConfirmLesson(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	var msg string
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		o, m, notFound, err := loadBooking(r.Context(), tx, in.ClientID, in.LessonID)
-		if err != nil || notFound != "" {
-			msg = notFound
-			return err
-		}
+	err := s.bookingTx(r.Context(), in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {
 		if !o.CanConfirm {
-			msg = "Подтверждение записи недоступно"
-			return nil
+			return refusal("Подтверждение записи недоступно")
 		}
 		o.CanConfirm = false
 		return putOrder(r.Context(), tx, m, o)
 	})
-	s.actionResult(w, r, err, msg, gateway.Answer{Success: true, Message: "Запись подтверждена"})
+	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Запись подтверждена"})
 }
 
 func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request) {
@@ -172,16 +168,9 @@ func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	var msg string
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		o, m, notFound, err := loadBooking(r.Context(), tx, in.ClientID, in.LessonID)
-		if err != nil || notFound != "" {
-			msg = notFound
-			return err
-		}
+	err := s.bookingTx(r.Context(), in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {
 		if !o.CanCancel {
-			msg = "Отмена записи недоступна"
-			return nil
+			return refusal("Отмена записи недоступна")
 		}
 		o.CanConfirm, o.CanTransfer, o.CanCancel = false, false, false
 		m.Canceled = true
@@ -190,7 +179,7 @@ func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request) {
 		}
 		return s.takeLesson(r.Context(), tx, m.Ref, -1)
 	})
-	s.actionResult(w, r, err, msg, gateway.Answer{Success: true, Message: "Запись отменена"})
+	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Запись отменена"})
 }
 
 // handleChangeLesson serves GLK/changeLessonPeriod: the booking moves to
@@ -201,28 +190,22 @@ func (s *Sandbox) handleChangeLesson(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	var msg, newID string
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		o, m, notFound, err := loadBooking(ctx, tx, in.ClientID, in.LessonID)
-		if err != nil || notFound != "" {
-			msg = notFound
-			return err
-		}
+	var newID string
+	ctx := r.Context()
+	err := s.bookingTx(ctx, in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {
 		if !o.CanTransfer {
-			msg = "Перенос записи недоступен"
-			return nil
+			return refusal("Перенос записи недоступен")
 		}
 		var l gateway.Lesson
-		err = getRow(ctx, tx, &l, `SELECT data FROM lessons WHERE id = ?`, in.NewLessonID)
+		err := getRow(ctx, tx, &l, `SELECT data FROM lessons WHERE id = ?`, in.NewLessonID)
 		if errors.Is(err, errNotFound) {
-			msg = "Занятие не найдено"
-			return nil
+			return refusal("Занятие не найдено")
 		}
 		if err != nil {
 			return err
 		}
 		start := s.parseDT(l.DateBeg)
+		var msg string
 		switch {
 		case l.LessonID == m.Ref:
 			msg = "Вы уже записаны на это занятие"
@@ -236,11 +219,10 @@ func (s *Sandbox) handleChangeLesson(w http.ResponseWriter, r *http.Request) {
 			msg = "На занятии нет свободных мест"
 		}
 		if msg != "" {
-			return nil
+			return refusal(msg)
 		}
 		if d, ok := s.parseAny(in.NewLessonDate); ok && in.NewLessonDate != "" && !d.Equal(start) && !d.Equal(dayOf(start)) {
-			msg = "Дата занятия не совпадает с расписанием"
-			return nil
+			return refusal("Дата занятия не совпадает с расписанием")
 		}
 		if err := s.takeLesson(ctx, tx, m.Ref, -1); err != nil {
 			return err
@@ -267,9 +249,11 @@ func (s *Sandbox) handleChangeLesson(w http.ResponseWriter, r *http.Request) {
 		}
 		return s.takeLesson(ctx, tx, l.LessonID, 1)
 	})
-	if err == nil && msg != "" {
-		writeJSON(w, http.StatusOK, gateway.ChangeLessonAnswer{Answer: gateway.Answer{ErrorMessage: msg}})
+	// A refusal keeps this call's answer type rather than answerTx's bare one.
+	var ref refusal
+	if errors.As(err, &ref) {
+		writeJSON(w, http.StatusOK, gateway.ChangeLessonAnswer{Answer: gateway.Answer{ErrorMessage: string(ref)}})
 		return
 	}
-	s.actionResult(w, r, err, "", gateway.ChangeLessonAnswer{Answer: gateway.Answer{Success: true, Message: "Перенос выполнен успешно"}, NewLessonID: newID})
+	s.answerTx(w, r, err, gateway.ChangeLessonAnswer{Answer: gateway.Answer{Success: true, Message: "Перенос выполнен успешно"}, NewLessonID: newID})
 }

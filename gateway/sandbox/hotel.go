@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"lk/gateway"
@@ -43,41 +42,7 @@ func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, 
 // check-out day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.
 func (s *Sandbox) handleHotelOrders(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	client, id := q.Get("userId"), q.Get("orderId")
-	if client == "" {
-		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNoClient}})
-		return
-	}
-	if isTrue(q.Get("single")) || id != "" {
-		var o gateway.HotelOrder
-		m, err := getOrder(r.Context(), s.db, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) || err == nil && m.Client != client {
-			writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{ErrorMessage: msgNotFound}})
-			return
-		}
-		if err != nil {
-			s.internal(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, CurrentOrder: &o})
-		return
-	}
-	list, err := listOrders[gateway.HotelOrder](r.Context(), s.db, kindHotel, client)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	today := fmtDay(s.today())
-	ans := gateway.HotelOrdersAnswer{Answer: gateway.Answer{Success: true}, ActiveOrders: []gateway.HotelOrder{}, HistoryOrders: []gateway.HotelOrder{}}
-	for _, o := range list {
-		if !o.Meta.Canceled && o.Meta.End >= today {
-			ans.ActiveOrders = append(ans.ActiveOrders, o.Order)
-		} else {
-			ans.HistoryOrders = append([]gateway.HotelOrder{o.Order}, ans.HistoryOrders...)
-		}
-	}
-	writeJSON(w, http.StatusOK, ans)
+	splitOrders[gateway.HotelOrder](s, w, r, kindHotel, func(m orderMeta) string { return m.End })
 }
 
 func formOrderID(r *http.Request) string {
@@ -93,15 +58,7 @@ func formOrderID(r *http.Request) string {
 // handleHotelCancel serves hotel/cancelOrder (form data OrderId).
 func (s *Sandbox) handleHotelCancel(w http.ResponseWriter, r *http.Request) {
 	id := formOrderID(r)
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		var o gateway.HotelOrder
-		m, err := getOrder(r.Context(), tx, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if o.Canceled {
 			return refusal("Заказ уже отменен")
 		}
@@ -130,29 +87,13 @@ func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		id = in.FormRefund.OrderID
 	}
-	docs, err := decodeDocs(in.Documents)
-	if err != nil {
-		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+	docs, ok := refundDocs(w, in.Documents)
+	if !ok {
 		return
 	}
-	err = s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.HotelOrder
-		m, err := getOrder(ctx, tx, kindHotel, id, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
+	err := orderTx(s, r.Context(), kindHotel, id, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
+		if err := s.refundable(m, o.Canceled, o.CanCancel, o.HourBeg, &in.FormRefund, docs); err != nil {
 			return err
-		}
-		if m.Refunded {
-			return refusal(msgAlreadyRefnd)
-		}
-		if !o.Canceled && !o.CanCancel {
-			return refusal("Возврат по этому заказу недоступен")
-		}
-		if s.needsModeration(s.parseDT(o.HourBeg)) && !hasReason(&in.FormRefund, docs) {
-			return refusal(msgNeedReason)
 		}
 		body := in
 		body.Documents = stripFiles(in.Documents)
@@ -202,16 +143,7 @@ func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) 
 	if !decode(w, r, &in) {
 		return
 	}
-	err := s.inTx(r.Context(), func(tx *sql.Tx) error {
-		ctx := r.Context()
-		var o gateway.HotelOrder
-		m, err := getOrder(ctx, tx, kindHotel, in.OrderID, &o)
-		if errors.Is(err, errNotFound) {
-			return refusal(msgNotFound)
-		}
-		if err != nil {
-			return err
-		}
+	err := orderTx(s, r.Context(), kindHotel, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос этого бронирования недоступен")
 		}
@@ -266,18 +198,8 @@ func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Sandbox) handleHotelPDF(w http.ResponseWriter, r *http.Request) {
-	var o gateway.HotelOrder
-	_, err := getOrder(r.Context(), s.db, kindHotel, r.URL.Query().Get("orderId"), &o)
-	if errors.Is(err, errNotFound) {
-		writeJSON(w, http.StatusNotFound, gateway.Answer{ErrorMessage: msgNotFound})
-		return
-	}
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	if o.Canceled {
-		writeJSON(w, http.StatusConflict, gateway.Answer{ErrorMessage: "Заказ отменен"})
+	o, ok := pdfOrder(s, w, r, kindHotel, func(o gateway.HotelOrder) bool { return o.Canceled })
+	if !ok {
 		return
 	}
 	pdf, err := VoucherPDF(o)

@@ -354,13 +354,29 @@ func (d *pdfDoc) title(s string) {
 	d.pdf.Ln(1)
 }
 
+// block starts a block that needs room mm of the page (on a new page when
+// it does not fit) gap mm below the last one, written in c.
+func (d *pdfDoc) block(room, gap float64, c [3]int) {
+	if d.pdf.GetY()+room > pdfPageH-pdfMarginB {
+		d.pdf.AddPage()
+	}
+	d.pdf.Ln(gap)
+	d.setColor(c)
+}
+
+// label prints a muted label of width w at x, leaving the text color for
+// the value that follows on its line.
+func (d *pdfDoc) label(x, w, h, size float64, s string) {
+	d.pdf.SetX(x)
+	d.setColor(pdfMuted)
+	d.pdf.SetFont(pdfFont, "", size)
+	d.pdf.CellFormat(w, h, s, "", 0, "L", false, 0, "")
+	d.setColor(pdfText)
+}
+
 func (d *pdfDoc) section(s string) {
 	pdf := d.pdf
-	if pdf.GetY()+16 > pdfPageH-pdfMarginB {
-		pdf.AddPage()
-	}
-	pdf.Ln(2)
-	d.setColor(pdfAccent)
+	d.block(16, 2, pdfAccent)
 	pdf.SetFont(pdfFont, "B", 12.5)
 	pdf.CellFormat(pdfContentW, 7, s, "", 1, "L", false, 0, "")
 	d.drawColor(pdfLine)
@@ -376,11 +392,7 @@ func (d *pdfDoc) fieldsW(rows [][2]string, w float64) {
 	pdf := d.pdf
 	const labelW = 42.0
 	for _, r := range rows {
-		pdf.SetX(pdfMarginX)
-		d.setColor(pdfMuted)
-		pdf.SetFont(pdfFont, "", 10.5)
-		pdf.CellFormat(labelW, 6.5, r[0], "", 0, "L", false, 0, "")
-		d.setColor(pdfText)
+		d.label(pdfMarginX, labelW, 6.5, 10.5, r[0])
 		if r[0] == "Статус" || r[0] == "Статус заказа" {
 			d.setColor(pdfStatusColor(r[1]))
 		}
@@ -406,11 +418,7 @@ func (d *pdfDoc) people(label string, ps []gateway.Guest) {
 		return
 	}
 	const labelW = 18.0
-	pdf.SetX(pdfMarginX + 4)
-	d.setColor(pdfMuted)
-	pdf.SetFont(pdfFont, "", 10)
-	pdf.CellFormat(labelW, 5.5, label, "", 0, "L", false, 0, "")
-	d.setColor(pdfText)
+	d.label(pdfMarginX+4, labelW, 5.5, 10, label)
 	pdf.SetFont(pdfFont, "", 10.5)
 	pdf.MultiCell(pdfContentW-4-labelW, 5.5, strings.Join(names, ", "), "", "L", false)
 }
@@ -418,11 +426,7 @@ func (d *pdfDoc) people(label string, ps []gateway.Guest) {
 // note prints a small framed paragraph, on a new page if it does not fit.
 func (d *pdfDoc) note(s string) {
 	pdf := d.pdf
-	if pdf.GetY()+22 > pdfPageH-pdfMarginB {
-		pdf.AddPage()
-	}
-	pdf.Ln(4)
-	d.setColor(pdfMuted)
+	d.block(22, 4, pdfMuted)
 	pdf.SetFont(pdfFont, "", 9)
 	pdf.MultiCell(pdfContentW, 4.8, s, "", "L", false)
 }

@@ -90,16 +90,22 @@ func TestRub(t *testing.T) {
 	}
 }
 
-func TestTicketPDF(t *testing.T) {
-	o := pdftestAqua(3)
-	b, err := TicketPDF(o)
+// pdftestRender writes what render makes to name in a fresh folder and
+// reads its text back ("" where there is no tool to read it).
+func pdftestRender(t *testing.T, name string, render func() ([]byte, error)) (dir, path, text string) {
+	t.Helper()
+	b, err := render()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := pdftestDir(t)
-	path := pdftestWrite(t, dir, "ticket.pdf", b)
+	dir = pdftestDir(t)
+	path = pdftestWrite(t, dir, name, b)
+	return dir, path, pdftestText(t, path)
+}
 
-	text := pdftestText(t, path)
+func TestTicketPDF(t *testing.T) {
+	o := pdftestAqua(3)
+	dir, path, text := pdftestRender(t, "ticket.pdf", func() ([]byte, error) { return TicketPDF(o) })
 	if text != "" {
 		want := []string{"Курорт", "Аквапарк", "Заказ № A-3001", "06.02.2026", "₽", "1 500 ₽", "3 750,50 ₽",
 			"Дневной 10:00–16:00", "Оплачен", "Ожидает оплаты", "Оформлен возврат", "Детский, весь день"}
@@ -124,13 +130,7 @@ func TestTicketPDF(t *testing.T) {
 func TestTicketPDFPages(t *testing.T) {
 	o := pdftestAqua(11)
 	o.Tickets[4].Barcode = "" // falls back to the ticket number
-	b, err := TicketPDF(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := pdftestDir(t)
-	path := pdftestWrite(t, dir, "ticket-pages.pdf", b)
-	text := pdftestText(t, path)
+	_, _, text := pdftestRender(t, "ticket-pages.pdf", func() ([]byte, error) { return TicketPDF(o) })
 	if text == "" {
 		return
 	}
@@ -155,14 +155,7 @@ func TestTicketPDFEmpty(t *testing.T) {
 
 func TestVoucherPDF(t *testing.T) {
 	o := pdftestHotel()
-	b, err := VoucherPDF(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := pdftestDir(t)
-	path := pdftestWrite(t, dir, "voucher.pdf", b)
-
-	text := pdftestText(t, path)
+	dir, path, text := pdftestRender(t, "voucher.pdf", func() ([]byte, error) { return VoucherPDF(o) })
 	if text != "" {
 		pdftestContains(t, text, "Курорт", "Отель", "Ваучер на проживание", "Заказ № H-9001",
 			"13.02.2026, 16:00", "15.02.2026, 14:00", "2 ночи", "Номер 204 — Стандарт двухместный",
@@ -176,12 +169,7 @@ func TestVoucherPDF(t *testing.T) {
 
 	o.Canceled = true
 	o.Rooms, o.FamilyRooms = nil, nil
-	b, err = VoucherPDF(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path = pdftestWrite(t, dir, "voucher-canceled.pdf", b)
-	if text := pdftestText(t, path); text != "" {
+	if _, _, text := pdftestRender(t, "voucher-canceled.pdf", func() ([]byte, error) { return VoucherPDF(o) }); text != "" {
 		pdftestContains(t, text, "Отменен", "Номера не указаны.")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -75,6 +76,32 @@ func (s *Sandbox) refunds(ctx context.Context) ([]StoredRefund, error) {
 var errBadFile = errors.New("bad file")
 
 // decodeDocs decodes the base64 documents; the error names the bad file.
+// refundDocs decodes a refund's documents; false when it has answered that
+// they could not be read.
+func refundDocs(w http.ResponseWriter, files []gateway.File) ([]StoredDocument, bool) {
+	docs, err := decodeDocs(files)
+	if err != nil {
+		fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+		return nil, false
+	}
+	return docs, true
+}
+
+// refundable refuses a refund of an order refunded already, of a live one
+// that cannot be canceled, and one on or after its start (begin) without a
+// reason and documents.
+func (s *Sandbox) refundable(m orderMeta, canceled, canCancel bool, begin string, form *gateway.RefundForm, docs []StoredDocument) error {
+	switch {
+	case m.Refunded:
+		return refusal(msgAlreadyRefnd)
+	case !canceled && !canCancel:
+		return refusal("Возврат по этому заказу недоступен")
+	case s.needsModeration(s.parseDT(begin)) && !hasReason(form, docs):
+		return refusal(msgNeedReason)
+	}
+	return nil
+}
+
 func decodeDocs(files []gateway.File) ([]StoredDocument, error) {
 	out := []StoredDocument{}
 	for _, f := range files {

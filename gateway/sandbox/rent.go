@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"lk/gateway"
@@ -271,6 +270,15 @@ func (s *Sandbox) rentSchedule(kind string) http.HandlerFunc {
 	}
 }
 
+// rentItem reads the rent a refund names in the provider's shape of kind.
+func rentItem[O any](raw json.RawMessage, from func(O) rent) (rent, error) {
+	var o O
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return rent{}, err
+	}
+	return from(o), nil
+}
+
 // rentCancel serves Rent/cancelPavilionRent and CelRooms/cancelCelRoomRent.
 func (s *Sandbox) rentCancel(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -278,19 +286,16 @@ func (s *Sandbox) rentCancel(kind string) http.HandlerFunc {
 		if !decode(w, r, &in) {
 			return
 		}
-		var msg string
 		err := s.inTx(r.Context(), func(tx *sql.Tx) error {
 			o, m, err := s.getRent(r.Context(), tx, kind, in.RentID)
 			if errors.Is(err, errNotFound) || err == nil && (m.Client != in.ClientID || m.Canceled) {
-				msg = msgNotFound
-				return nil
+				return refusal(msgNotFound)
 			}
 			if err != nil {
 				return err
 			}
 			if !o.CanCancel {
-				msg = "Отмена этой аренды недоступна"
-				return nil
+				return refusal("Отмена этой аренды недоступна")
 			}
 			o.CanCancel, o.CanTransfer = false, false
 			m.Canceled = true
@@ -299,14 +304,7 @@ func (s *Sandbox) rentCancel(kind string) http.HandlerFunc {
 			}
 			return s.markHours(r.Context(), tx, kind, o, 0)
 		})
-		switch {
-		case err != nil:
-			s.internal(w, r, err)
-		case msg != "":
-			fail(w, msg)
-		default:
-			writeJSON(w, http.StatusOK, gateway.Answer{Success: true, Message: "Аренда отменена"})
-		}
+		s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Аренда отменена"})
 	}
 }
 
@@ -328,52 +326,35 @@ func (s *Sandbox) rentRefund(kind string) http.HandlerFunc {
 		}
 		var item rent
 		if len(in.RentItem) > 0 {
+			var err error
 			if kind == roomKind {
-				var o gateway.RoomOrder
-				if json.Unmarshal(in.RentItem, &o) != nil {
-					badRequest(w, "Некорректный запрос")
-					return
-				}
-				item = fromRoom(o)
+				item, err = rentItem(in.RentItem, fromRoom)
 			} else {
-				var o gateway.PavilionOrder
-				if json.Unmarshal(in.RentItem, &o) != nil {
-					badRequest(w, "Некорректный запрос")
-					return
-				}
-				item = fromPavilion(o)
+				item, err = rentItem(in.RentItem, fromPavilion)
+			}
+			if err != nil {
+				badRequest(w, "Некорректный запрос")
+				return
 			}
 		}
 		rentID := item.id()
 		if rentID == "" {
 			rentID = in.FormRefund.OrderID
 		}
-		docs, err := decodeDocs(in.Documents)
-		if err != nil {
-			fail(w, "Ошибка загрузки файлов: "+strings.TrimPrefix(err.Error(), errBadFile.Error()+": "))
+		docs, ok := refundDocs(w, in.Documents)
+		if !ok {
 			return
 		}
-		var msg string
-		err = s.inTx(r.Context(), func(tx *sql.Tx) error {
+		err := s.inTx(r.Context(), func(tx *sql.Tx) error {
 			o, m, err := s.getRent(r.Context(), tx, kind, rentID)
 			if errors.Is(err, errNotFound) {
-				msg = msgNotFound
-				return nil
+				return refusal(msgNotFound)
 			}
 			if err != nil {
 				return err
 			}
-			if m.Refunded {
-				msg = msgAlreadyRefnd
-				return nil
-			}
-			if !m.Canceled && !o.CanCancel {
-				msg = "Возврат по этому заказу недоступен"
-				return nil
-			}
-			if s.needsModeration(s.parseDT(o.HourBeg)) && !hasReason(&in.FormRefund, docs) {
-				msg = msgNeedReason
-				return nil
+			if err := s.refundable(m, m.Canceled, o.CanCancel, o.HourBeg, &in.FormRefund, docs); err != nil {
+				return err
 			}
 			body := map[string]any{"documents": stripFiles(in.Documents), "rentItem": in.RentItem, "formRefund": in.FormRefund}
 			if err := s.storeRefund(r.Context(), tx, path, rentID, &in.FormRefund, docs, nil, body); err != nil {
@@ -390,14 +371,7 @@ func (s *Sandbox) rentRefund(kind string) http.HandlerFunc {
 			}
 			return nil
 		})
-		switch {
-		case err != nil:
-			s.internal(w, r, err)
-		case msg != "":
-			fail(w, msg)
-		default:
-			writeJSON(w, http.StatusOK, gateway.Answer{Success: true, Message: msgRefundOK})
-		}
+		s.answerTx(w, r, err, gateway.Answer{Success: true, Message: msgRefundOK})
 	}
 }
 

@@ -686,16 +686,11 @@ func (b *seeder) hotel(orderID, client string, inOff, nights int, rooms, family 
 
 // releaseAll gives back what a client's live orders hold.
 func (s *Sandbox) releaseAll(ctx context.Context, tx *sql.Tx, client string) error {
-	lessons, err := listOrders[gateway.LessonOrder](ctx, tx, kindLesson, client)
+	err := eachLive(ctx, tx, kindLesson, client, func(l stored[gateway.LessonOrder]) error {
+		return s.takeLesson(ctx, tx, l.Meta.Ref, -1)
+	})
 	if err != nil {
 		return err
-	}
-	for _, l := range lessons {
-		if !l.Meta.Canceled {
-			if err := s.takeLesson(ctx, tx, l.Meta.Ref, -1); err != nil {
-				return err
-			}
-		}
 	}
 	for _, kind := range []string{kindPavilion, kindRoom} {
 		rents, err := s.listRents(ctx, tx, kind, client)
@@ -710,25 +705,28 @@ func (s *Sandbox) releaseAll(ctx context.Context, tx *sql.Tx, client string) err
 			}
 		}
 	}
-	aqua, err := listOrders[gateway.AquaOrder](ctx, tx, kindAqua, client)
+	err = eachLive(ctx, tx, kindAqua, client, func(a stored[gateway.AquaOrder]) error {
+		return s.takeSession(ctx, tx, a.Meta.Ref, -activeTickets(a.Order))
+	})
 	if err != nil {
 		return err
 	}
-	for _, a := range aqua {
-		if !a.Meta.Canceled {
-			if err := s.takeSession(ctx, tx, a.Meta.Ref, -activeTickets(a.Order)); err != nil {
-				return err
-			}
-		}
-	}
-	hotel, err := listOrders[gateway.HotelOrder](ctx, tx, kindHotel, client)
+	return eachLive(ctx, tx, kindHotel, client, func(h stored[gateway.HotelOrder]) error {
+		return s.takeNights(ctx, tx, s.parseDT(h.Order.HourBeg), s.parseDT(h.Order.HourEnd),
+			len(h.Order.Rooms), len(h.Order.FamilyRooms), -1)
+	})
+}
+
+// eachLive calls f on every order of kind of client that is not canceled,
+// in listOrders' order, and stops at its first error.
+func eachLive[O any](ctx context.Context, q querier, kind, client string, f func(stored[O]) error) error {
+	list, err := listOrders[O](ctx, q, kind, client)
 	if err != nil {
 		return err
 	}
-	for _, h := range hotel {
-		if !h.Meta.Canceled {
-			if err := s.takeNights(ctx, tx, s.parseDT(h.Order.HourBeg), s.parseDT(h.Order.HourEnd),
-				len(h.Order.Rooms), len(h.Order.FamilyRooms), -1); err != nil {
+	for _, o := range list {
+		if !o.Meta.Canceled {
+			if err := f(o); err != nil {
 				return err
 			}
 		}

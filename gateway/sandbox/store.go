@@ -112,6 +112,22 @@ func (s *Sandbox) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	return s.inTxLocked(ctx, f)
 }
 
+// orderTx runs f in a transaction on the order of kind with id; an order
+// that is not there is the refusal msgNotFound.
+func orderTx[O any](s *Sandbox, ctx context.Context, kind, id string, f func(ctx context.Context, tx *sql.Tx, m orderMeta, o O) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var o O
+		m, err := getOrder(ctx, tx, kind, id, &o)
+		if errors.Is(err, errNotFound) {
+			return refusal(msgNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		return f(ctx, tx, m, o)
+	})
+}
+
 func (s *Sandbox) inTxLocked(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
