@@ -27,7 +27,8 @@ func isoDay(off int) string {
 // field on r.
 func (r *resp) choices(field string) []string {
 	var out []string
-	r.doc.Find(`input[type=radio][name="` + field + `"], button[type=submit][name="` + field + `"]`).Each(func(_ int, s *goquery.Selection) {
+	// Only what can be chosen: a full session is listed, disabled.
+	r.doc.Find(`input[type=radio][name="` + field + `"]:not([disabled]), button[type=submit][name="` + field + `"]:not([disabled])`).Each(func(_ int, s *goquery.Selection) {
 		out = append(out, s.AttrOr("value", ""))
 	})
 	return out

@@ -116,16 +116,16 @@ for (const { width, months } of [
       await axe(page, "water-park transfer");
       await page.screenshot({ path: info.outputPath(`aqua-${width}.png`), fullPage: true });
       await page.waitForLoadState("networkidle");
-      if ((await page.locator('input[name="sessionId"]').count()) === 0) {
+      if ((await page.locator('input[name="sessionId"]:not([disabled])').count()) === 0) {
         const p = await props(page);
         for (let off = 1; off <= 30; off++) {
           const day = addDays(p.min, off);
           if (!(await clickDay(page, day))) continue;
           await expect(page.locator("[data-island-root] fieldset.choices legend")).toContainText(`${day.slice(8)}.${day.slice(5, 7)}`);
-          if ((await page.locator('input[name="sessionId"]').count()) > 0) break;
+          if ((await page.locator('input[name="sessionId"]:not([disabled])').count()) > 0) break;
         }
       }
-      await page.locator('[data-island-root] input[name="sessionId"]').first().check();
+      await page.locator('[data-island-root] input[name="sessionId"]:not([disabled])').first().check();
       await page.getByRole("button", { name: "Перенести билеты" }).click();
       await expect(page.locator(".notice-ok")).toHaveText("Вы успешно перенесли билеты на другую дату");
 
@@ -192,11 +192,11 @@ test.describe("transfers without JavaScript", () => {
 
     await page.goto(`${orders.aqua}/transfer`);
     const amin = (await props(page)).min;
-    for (let off = 0; off <= 30 && (await page.locator('input[name="sessionId"]').count()) === 0; off++) {
+    for (let off = 0; off <= 30 && (await page.locator('input[name="sessionId"]:not([disabled])').count()) === 0; off++) {
       await page.locator("#transfer-day input[name=date]").fill(addDays(amin, off));
       await page.getByRole("button", { name: "Показать сеансы" }).click();
     }
-    await page.locator('input[name="sessionId"]').first().check();
+    await page.locator('input[name="sessionId"]:not([disabled])').first().check();
     await page.getByRole("button", { name: "Перенести билеты" }).click();
     await expect(page.locator(".notice-ok")).toHaveText("Вы успешно перенесли билеты на другую дату");
 
