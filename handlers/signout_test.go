@@ -22,7 +22,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	copied := a.newClient()
 	copied.Jar.SetCookies(u, a.client.Jar.Cookies(u))
 
-	redis.stop()
+	redis.Stop()
 	r := a.post("/logout", nil)
 	if r.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("sign-out with Redis down: %d → %q", r.StatusCode, r.Header.Get("Location"))
@@ -42,7 +42,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 		t.Errorf("the refused sign-out cleared the offline copies: %q", got)
 	}
 
-	redis.start()
+	redis.Restart()
 	waitRedis(t, rs)
 	if r := a.get("/orders"); r.StatusCode != http.StatusOK {
 		t.Fatalf("after the refused sign-out, Redis back: /orders %d; the customer was told the sign-out did not happen", r.StatusCode)
@@ -52,8 +52,8 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" || r.Header.Get("Clear-Site-Data") == "" {
 		t.Fatalf("sign-out with Redis up: %d → %q", r.StatusCode, r.Header.Get("Location"))
 	}
-	redis.stop() // a crash right after the answer
-	redis.start()
+	redis.Stop() // a crash right after the answer
+	redis.Restart()
 	waitRedis(t, rs)
 	if r := a.getWith(copied, "/orders"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
 		t.Errorf("after a Redis restart a copy of the signed-out cookie opens /orders: %d", r.StatusCode)

@@ -19,6 +19,7 @@ import (
 	"lk/gateway/sandbox"
 	"lk/handlers"
 	"lk/store"
+	"lk/store/redistest"
 	"lk/views"
 )
 
@@ -64,7 +65,7 @@ func newClusterOn(t *testing.T, srv *redisServer) *cluster {
 			t.Fatal(err)
 		}
 		// Each instance its own connections to the one Redis.
-		r, err := store.OpenRedis(srv.url(), nil)
+		r, err := store.OpenRedis(srv.URL(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +273,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 	owner := c.browser()
 	c.signIn(owner, "79000000000", 0, 0)
 	calls := c.sb.Calls("auth/login2f")
-	c.redis.stop()
+	c.redis.Stop()
 
 	if res, _ := c.do(owner, 0, http.MethodGet, "/readyz", nil); res.StatusCode == http.StatusOK {
 		t.Error("/readyz is 200 with Redis stopped")
@@ -292,7 +293,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 		t.Errorf("/login without Redis: %d", res.StatusCode)
 	}
 
-	c.redis.restart()
+	c.redis.Restart()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		res, _ := c.do(owner, 1, http.MethodGet, "/orders", nil)
@@ -353,7 +354,7 @@ func TestSignOutSurvivesRestart(t *testing.T) {
 // Redis's crash: a copy of the signed-out cookie stays out on both
 // instances, while another customer's session goes on.
 func TestSignOutSurvivesRedisCrash(t *testing.T) {
-	c := newClusterOn(t, startRedisWith(t, durableRedis...))
+	c := newClusterOn(t, startRedisWith(t, redistest.Durable...))
 	owner, other := c.browser(), c.browser()
 	c.signIn(owner, "79000000000", 0, 0)
 	c.signIn(other, sandbox.OtherPhone, 1, 1)
@@ -362,8 +363,8 @@ func TestSignOutSurvivesRedisCrash(t *testing.T) {
 	if res, _ := c.do(owner, 1, http.MethodPost, "/logout", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-out: %d", res.StatusCode)
 	}
-	c.redis.stop() // SIGKILL
-	c.redis.restart()
+	c.redis.Stop() // SIGKILL
+	c.redis.Restart()
 
 	replay := c.browser()
 	replay.Jar.SetCookies(u, saved)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"lk/store"
+	"lk/store/redistest"
 )
 
 // kept is what must outlive a Redis restart, written before it.
@@ -98,11 +99,11 @@ func (k *kept) lost() []string {
 // Redis run as the README's topology asks (the append-only file, flushed
 // before each answer) and killed at once: everything comes back.
 func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
-	srv := startRedisWith(t, durableRedis...)
+	srv := startRedisWith(t, redistest.Durable...)
 	r, _ := openRedisOn(t, srv)
 	k := keep(t, r)
-	srv.stop() // SIGKILL: no chance to write anything more
-	srv.restart()
+	srv.Stop() // SIGKILL: no chance to write anything more
+	srv.Restart()
 	ready(t, r)
 	if lost := k.lost(); len(lost) > 0 {
 		t.Errorf("lost in the restart: %s", strings.Join(lost, ", "))
@@ -115,8 +116,8 @@ func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
 func TestVolatileRedisLosesStateInARestart(t *testing.T) {
 	r, srv := openRedis(t)
 	k := keep(t, r)
-	srv.stop()
-	srv.restart()
+	srv.Stop()
+	srv.Restart()
 	ready(t, r)
 	if lost := k.lost(); len(lost) != 6 {
 		t.Errorf("lost only %q: is the restart real?", lost)
@@ -130,9 +131,9 @@ func TestPersistenceSettingsChecked(t *testing.T) {
 		settings []string
 		refused  string // in the error; "" when accepted
 	}{
-		{"durable", durableRedis, ""},
+		{"durable", redistest.Durable, ""},
 		{"fsync every second", []string{"--appendonly", "yes", "--appendfsync", "everysec"}, ""},
-		{"no append-only file", volatileRedis, "appendonly is no"},
+		{"no append-only file", redistest.Volatile, "appendonly is no"},
 		{"snapshots only", []string{"--save", "60 1", "--appendonly", "no"}, "appendonly is no"},
 		{"keys with a TTL evicted", []string{"--appendonly", "yes", "--maxmemory-policy", "volatile-lru"}, "maxmemory-policy is volatile-lru"},
 		{"any key evicted", []string{"--appendonly", "yes", "--maxmemory-policy", "allkeys-lru"}, "maxmemory-policy is allkeys-lru"},
@@ -158,8 +159,8 @@ func TestPersistenceSettingsChecked(t *testing.T) {
 func TestPersistenceUncheckedIsAWarning(t *testing.T) {
 	ctx := context.Background()
 	down, srv := openRedis(t)
-	srv.stop()
-	refusing, _ := openRedisOn(t, startRedisWith(t, append(durableRedis, "--rename-command", "CONFIG", "")...))
+	srv.Stop()
+	refusing, _ := openRedisOn(t, startRedisWith(t, append(redistest.Durable, "--rename-command", "CONFIG", "")...))
 	for name, r := range map[string]*store.Redis{"down": down, "CONFIG refused": refusing} {
 		var logs bytes.Buffer
 		if err := r.CheckAtStart(ctx, slog.New(slog.NewJSONHandler(&logs, nil))); err != nil {
@@ -179,7 +180,7 @@ func TestPersistenceUncheckedIsAWarning(t *testing.T) {
 func TestRedisMessagesAreJSON(t *testing.T) {
 	srv := startRedis(t)
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), redisClientEnv+"="+srv.url())
+	cmd.Env = append(os.Environ(), redisClientEnv+"="+srv.URL())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, _ := cmd.StdinPipe()
@@ -195,7 +196,7 @@ func TestRedisMessagesAreJSON(t *testing.T) {
 			break
 		}
 	}
-	srv.stop()
+	srv.Stop()
 	stdin.Close() // go on: Redis is gone now
 	for lines.Scan() {
 		out = append(out, lines.Text())

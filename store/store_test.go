@@ -72,7 +72,7 @@ func TestRedisOutageAndRecovery(t *testing.T) {
 	if err := r.Revoke(ctx, "s", time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	srv.stop()
+	srv.Stop()
 	if err := r.Ping(ctx); err == nil {
 		t.Fatal("ping answered with Redis stopped")
 	}
@@ -82,7 +82,7 @@ func TestRedisOutageAndRecovery(t *testing.T) {
 	if _, _, err := r.Claim(ctx, "k", time.Minute); err == nil {
 		t.Error("Claim answered with Redis stopped")
 	}
-	srv.restart()
+	srv.Restart()
 	deadline := time.Now().Add(5 * time.Second)
 	for r.Ping(ctx) != nil {
 		if time.Now().After(deadline) {
