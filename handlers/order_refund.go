@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 
@@ -46,6 +47,11 @@ func (s *Server) orderRefund(c *echo.Context) error {
 	defer s.releaseForm(c)
 	o, err := s.reach(c, actRefund)
 	if err != nil {
+		// Decided before the body was read, so nothing of it is kept; it
+		// is read past (within the route's size and time limits) because a
+		// browser still sending its files would otherwise get the
+		// connection reset instead of the page that says why.
+		_, _ = io.Copy(io.Discard, c.Request().Body)
 		return err
 	}
 	release, ok := s.uploads.take(session(c).ID, c.Request().ContentLength)
