@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench rolling-restart deps deps-test test generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: run build bench lighthouse rolling-restart deps deps-test test generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -59,6 +59,12 @@ bench: bin/lk
 	@scripts/deps bench
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
 	@scripts/bench
+
+## lighthouse: Lighthouse (mobile) on every page, median of 3, against the budget (scripts/lighthouse; LH_RUNS, LH_PAGES)
+lighthouse: bin/lk
+	@scripts/deps test
+	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	@scripts/lighthouse
 
 ## rolling-restart: two instances on one Redis behind HAProxy, restarted under load; fails if a SIGTERM restart shows (scripts/rolling-restart; RR_DURATION, RR_DRAIN, RR_RETRY, RR_PORT)
 rolling-restart: bin/lk
