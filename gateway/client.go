@@ -509,6 +509,16 @@ func (c *Client) decode(cl call, a answer, out any) error {
 	if len(body) == 0 && ok2xx && cl.emptyOK {
 		return nil
 	}
+	if ok2xx && !cl.pdf && decodedSuccess(body, out) {
+		return nil
+	}
+	return decodeJSON(cl, a, body, out)
+}
+
+// decodeJSON reads the verdict of a JSON answer first, then, when the call
+// succeeded, the answer into out.
+func decodeJSON(cl call, a answer, body []byte, out any) error {
+	ok2xx := a.status >= 200 && a.status < 300
 	v, ok := readVerdict(body)
 	if !ok {
 		cause := &StatusError{Status: a.status, Body: describeBody(a)}

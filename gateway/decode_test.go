@@ -1,7 +1,9 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -44,6 +46,43 @@ var trickyBodies = []string{
 	`{"success":true,"activeOrders":[{"orderId":"1","orderId":"2","unknown":{"deep":[1,2,{"x":null}]}}]}`,
 	`{"success":true,"currentOrder":{"orderId":"1","dateBeg":"2026-11-23T00:00:00","regDate":"23.11.2026 10:00:00"}}`,
 	`{"success":true,"orders":[{"childrens":[{"fio":"Иванов"}],"dateBeg":"2026-11-23"}]}`,
+	`{"success":true,"hasErrors":true,"responseDescription":"Клиент не найден"}`,
+	`{"success":true,"HASERRORS":null,"activeOrders":[]}`,
+	`{"success":true,"activeOrders":[{"orderId":"1","comment":"hasErrors"}]}`,
+	`{"success":false,"activeOrders":[{"orderId":"1"}],"errorMessage":"Нет"}`,
+	`{"activeOrders":[{"orderId":"1"}]}`,
+	`{"success":true,"historyOrders":[{"orderId":"2"}],"Success":false}`,
+}
+
+// An answer that embeds Answer is decoded in one pass when that shows
+// success; whatever the body, the outcome must be the one of reading the
+// verdict first.
+func TestOnePassDecodeAsVerdictFirst(t *testing.T) {
+	fresh := []func() any{
+		func() any { return new(AquaOrdersAnswer) },
+		func() any { return new(HotelOrdersAnswer) },
+		func() any { return new(LessonsAnswer) },
+		func() any { return new(ClientInfoAnswer) },
+	}
+	c := &Client{}
+	for _, status := range []int{200, 404, 500} {
+		for _, body := range trickyBodies {
+			for _, f := range fresh {
+				got, want := f(), f()
+				cl := call{op: "test", method: "GET"}
+				a := answer{status: status, ctype: "application/json", body: []byte(body)}
+				errGot := c.decode(cl, a, got)
+				errWant := decodeJSON(cl, a, bytes.TrimSpace(a.body), want)
+				if fmt.Sprint(errGot) != fmt.Sprint(errWant) || reflect.TypeOf(errGot) != reflect.TypeOf(errWant) {
+					t.Errorf("%d %s into %T: error %v, verdict first %v", status, body, got, errGot, errWant)
+					continue
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%d %s into %T:\n got %+v\nwant %+v", status, body, got, got, want)
+				}
+			}
+		}
+	}
 }
 
 func TestVerdictAsEncodingJSON(t *testing.T) {
