@@ -64,8 +64,10 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	if doc := o.kind.document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
 	}
-	if b, ok := s.calendarAction(o); ok && w == onPage {
-		out = append(out, b)
+	if w == onPage {
+		if b, ok := s.calendarAction(o); ok {
+			out = append(out, b)
+		}
 	}
 	for _, a := range o.kind.actions {
 		inPlace := a == actConfirm
