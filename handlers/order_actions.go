@@ -106,6 +106,20 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	return o, nil
 }
 
+// guarded is the route of action a: the guard, then h with the order. A
+// token the request claimed but did not act on is given back, so the same
+// form may be sent again.
+func (s *Server) guarded(a action, h func(c *echo.Context, o order) error) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		defer s.releaseForm(c)
+		o, err := s.guard(c, a)
+		if err != nil {
+			return err
+		}
+		return h(c, o)
+	}
+}
+
 // reach is the guard but the order's flag: an upload checks the flag only
 // once it has read the body past (for the token in an old form).
 func (s *Server) reach(c *echo.Context, a action) (order, error) {

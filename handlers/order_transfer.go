@@ -17,21 +17,12 @@ import (
 
 // orderTransferForm is GET …/transfer: the kind's page of days, lessons,
 // sessions or hours to move the order to.
-func (s *Server) orderTransferForm(c *echo.Context) error {
-	o, err := s.guard(c, actTransfer)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderTransferForm(c *echo.Context, o order) error {
 	return o.kind.transfer.page(s, c, o)
 }
 
 // orderTransfer is POST …/transfer: the kind's move, once per token.
-func (s *Server) orderTransfer(c *echo.Context) error {
-	defer s.releaseForm(c)
-	o, err := s.guard(c, actTransfer)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderTransfer(c *echo.Context, o order) error {
 	return o.kind.transfer.submit(s, c, o)
 }
 

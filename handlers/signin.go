@@ -28,17 +28,31 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 	return p
 }
 
-func (s *Server) loginPage(c *echo.Context) views.Page {
-	p := s.page(c, "Авторизация", "Вход в личный кабинет курорта: заказы горнолыжной школы, аквапарка, отеля, беседок и банкетных залов. Вход по номеру телефона и коду из SMS.")
+// smsPage is the page of a form that ends in an SMS code: public, indexed,
+// with the code's and the phone's islands.
+func (s *Server) smsPage(c *echo.Context, title, description string) views.Page {
+	p := s.page(c, title, description)
 	p.Index = true
 	p.Islands = []string{views.SmsIsland, views.PhoneEnhance}
 	return p
 }
 
-func (s *Server) loginForm(c *echo.Context) error {
-	if session(c) != nil {
-		return seeOther(c, views.PathHome)
+// signedOut keeps the sign-in and sign-up forms for visitors: a customer
+// already signed in is sent home.
+func signedOut(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if session(c) != nil {
+			return seeOther(c, views.PathHome)
+		}
+		return next(c)
 	}
+}
+
+func (s *Server) loginPage(c *echo.Context) views.Page {
+	return s.smsPage(c, "Авторизация", "Вход в личный кабинет курорта: заказы горнолыжной школы, аквапарка, отеля, беседок и банкетных залов. Вход по номеру телефона и коду из SMS.")
+}
+
+func (s *Server) loginForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
 }
 
