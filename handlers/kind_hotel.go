@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
-	"lk/store"
 	"lk/views"
 )
 
@@ -114,7 +113,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 			if o.paid {
 				undone = msgRefundFailed
 			}
-			return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone)}}
+			return "", providerFailed(fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone))
 		}
 		return "", err
 	}
@@ -136,7 +135,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		if s.site.SupportPhone != "" {
 			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
 		}
-		return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
+		return "", providerFailed(msg)
 	}
 	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
 }

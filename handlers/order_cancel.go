@@ -58,11 +58,6 @@ func (s *Server) orderCancel(c *echo.Context, o order) error {
 	})
 }
 
-// outcomeError is an action's failure whose outcome is already worded.
-type outcomeError struct{ out store.Outcome }
-
-func (e *outcomeError) Error() string { return e.out.Message }
-
 // withMoneyBack is a cancellation's notice, with when the money comes back
 // for an order that was paid.
 func withMoneyBack(msg string, o order) string {
