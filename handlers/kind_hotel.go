@@ -148,8 +148,6 @@ const (
 	hotelCheckOut = 14
 )
 
-// hotelAnswers are the answers of a hotel move, the range of nights shown
-// and the dates read.
 type hotelAnswers struct {
 	from, to, in, out string
 	errs              views.Errors
@@ -248,8 +246,6 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-// hotelRender shows the nights with their availability and price, the
-// answers a, their rule errors and a failure msg.
 func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswers, msg string) error {
 	h := o.wire.(gateway.HotelOrder)
 	rooms, family := gateway.HotelRooms(h)

@@ -18,7 +18,6 @@ import (
 // of its URL, /orders/{type}/{id}/{action}.
 type action string
 
-// Order actions.
 const (
 	actConfirm  action = "confirm"
 	actTransfer action = "transfer"
@@ -37,7 +36,6 @@ var actionTexts = map[action]struct{ label, refused, never string }{
 	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
 }
 
-// label is the action's button on an order of kind k.
 func (a action) label(k *kind) string {
 	if l, ok := k.labels[a]; ok {
 		return l
@@ -256,7 +254,6 @@ const (
 	leaseMargin = 20 * time.Second
 )
 
-// token makes a fresh one-time token for action a on o.
 func (s *Server) token(c *echo.Context, o order, a action) string {
 	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
 	v, err := s.sessions.seal(tokenName, t)

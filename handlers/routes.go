@@ -11,7 +11,6 @@ import (
 	"lk/views"
 )
 
-// routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
 		crossOrigin(), s.bodyLimit, s.loadSession, s.offlineMarks)
