@@ -104,9 +104,7 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 	return o, nil
 }
 
-// guarded is the route of action a: the guard, then h with the order. A
-// token the request claimed but did not act on is given back, so the same
-// form may be sent again.
+// guarded is the route of action a: the guard, then h with the order.
 func (s *Server) guarded(a action, h func(c *echo.Context, o order) error) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		defer s.releaseForm(c)
@@ -202,7 +200,8 @@ func (s *Server) replaying(c *echo.Context) bool {
 
 // releaseForm gives back a token this request claimed but did not act on
 // (a broken rule, an order that no longer allows the action): the same
-// form may be sent again. Every action handler defers it.
+// form may be sent again. Every action route defers it: guarded, and the
+// refund upload itself.
 func (s *Server) releaseForm(c *echo.Context) {
 	key, ok := c.Get(keyClaim).(string)
 	if !ok {
