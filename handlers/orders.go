@@ -29,7 +29,11 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 		wg.Go(func() { lists[i], errs[i] = k.orders(ctx, s, guid) })
 	}
 	wg.Wait()
-	set := orderSet{failed: map[gateway.Kind]error{}}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n)}
 	for i, k := range kinds {
 		if errs[i] != nil {
 			set.failed[k.id] = errs[i]
@@ -79,6 +83,7 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 		refs[i].ID = strconv.Itoa(i) // the position, to find the order again
 	}
 	a, h := gateway.SplitActiveHistory(refs, s.now())
+	active, history = make([]views.OrderCard, 0, len(a)), make([]views.OrderCard, 0, len(h))
 	for _, r := range a {
 		i, _ := strconv.Atoi(r.ID)
 		card := set.orders[i].card

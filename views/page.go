@@ -87,8 +87,13 @@ func (p Page) Robots() string {
 // <style>, hence a component.)
 func inlineStyle(nonce, css string) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		_, err := io.WriteString(w, `<style nonce="`+html.EscapeString(nonce)+`">`+strings.ReplaceAll(css, "</", `<\/`)+`</style>`)
-		return err
+		// Written in parts: joined, the stylesheet would be copied for every page.
+		for _, part := range [...]string{`<style nonce="`, html.EscapeString(nonce), `">`, strings.ReplaceAll(css, "</", `<\/`), `</style>`} {
+			if _, err := io.WriteString(w, part); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
