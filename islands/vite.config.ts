@@ -52,5 +52,9 @@ export default defineConfig({
     include: ["**/*.test.{ts,tsx}"],
     exclude: ["node_modules/**", "e2e/**"],
     setupFiles: ["test/setup.ts"],
+    // A bound on a hung test, not a speed check: the suite runs beside the Go
+    // tests under the race detector, where a calendar test that takes 1–2 s
+    // alone has taken over 5 s (Vitest's default).
+    testTimeout: 20_000,
   },
 });
