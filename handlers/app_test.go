@@ -23,6 +23,7 @@ import (
 	"lk/gateway/sandbox"
 	"lk/handlers"
 	"lk/store"
+	"lk/store/redistest"
 	"lk/views"
 )
 
@@ -179,6 +180,43 @@ func newAppSetup(t testing.TB, su setup) *app {
 	return a
 }
 
+// instance starts another instance of the app with opts, as a.srv, and
+// answers its URL; its metrics go nowhere (a registry is one instance's).
+func (a *app) instance(opts handlers.Options) string {
+	a.t.Helper()
+	opts.Registry = nil
+	e, err := handlers.New(opts)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(e)
+	a.t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// startRedis is a real redis-server of the test's own, configured as the
+// README's topology asks (an append-only file written before each write is
+// answered), in a folder that outlives its restarts.
+func startRedis(t testing.TB) *redistest.Server { return redistest.Start(t, redistest.Durable...) }
+
+// parallel runs f n times at once and waits for all.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() { <-start; f(i) })
+	}
+	close(start)
+	wg.Wait()
+}
+
+// atOnce sends n requests at once and gives their answers in order.
+func atOnce(n int, send func(i int) *resp) []*resp {
+	out := make([]*resp, n)
+	parallel(n, func(i int) { out[i] = send(i) })
+	return out
+}
+
 // alongside holds the tests already running alongside others.
 var alongside sync.Map
 
@@ -239,7 +277,14 @@ func (a *app) post(path string, form url.Values) *resp { return a.postWith(a.cli
 
 func (a *app) postWith(c *http.Client, path string, form url.Values, header http.Header) *resp {
 	a.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+path, strings.NewReader(form.Encode()))
+	return a.postTo(c, a.srv.URL, path, form, header)
+}
+
+// postTo posts form to path on the instance at base: a.srv.URL or
+// another instance's (see instance).
+func (a *app) postTo(c *http.Client, base, path string, form url.Values, header http.Header) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for k, v := range header {
 		req.Header[k] = v

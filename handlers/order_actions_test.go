@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
-	"sync"
 	"testing"
 
 	"lk/gateway/sandbox"
@@ -21,12 +20,7 @@ func TestActionTokenOnceUnderBurst(t *testing.T) {
 	}
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Delay: 200_000_000}) // 0.2 s: the burst arrives while the first runs
 	const n = 30
-	var wg sync.WaitGroup
-	answers := make([]*resp, n)
-	for i := range n {
-		wg.Go(func() { answers[i] = a.postWith(a.client, action, form, nil) })
-	}
-	wg.Wait()
+	answers := atOnce(n, func(int) *resp { return a.postWith(a.client, action, form, nil) })
 	if got := a.sb.Calls("GLK/confirmLesson"); got != 1 {
 		t.Errorf("the provider was asked %d times, want 1", got)
 	}

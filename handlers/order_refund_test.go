@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -430,12 +429,7 @@ func TestRefundTokenBurst(t *testing.T) {
 	files := []upload{doc("a.pdf", 4000), doc("b.pdf", 9000)}
 	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{Delay: 200 * time.Millisecond})
 	const n = 12
-	answers := make([]*resp, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { answers[i] = a.postFiles(a.client, post, form, files) })
-	}
-	wg.Wait()
+	answers := atOnce(n, func(int) *resp { return a.postFiles(a.client, post, form, files) })
 	if got := a.sb.Calls("aqua/registerRefund1C"); got != 1 {
 		t.Errorf("the provider was asked %d times", got)
 	}

@@ -15,17 +15,6 @@ import (
 	"lk/handlers"
 )
 
-// parallel runs f n times at once and waits for all.
-func parallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Go(func() { <-start; f(i) })
-	}
-	close(start)
-	wg.Wait()
-}
-
 // statuses counts answers by status.
 type statuses struct {
 	mu sync.Mutex

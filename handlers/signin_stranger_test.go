@@ -17,7 +17,7 @@ import (
 // free to sign in.
 func TestStrangersCodeNeverCountsAgainstTheOwner(t *testing.T) {
 	t.Run("memory", func(t *testing.T) { strangersCode(t, newApp(t)) })
-	t.Run("redis", func(t *testing.T) { strangersCode(t, newAppSetup(t, setup{limiter: openRedis(t, startRedis(t))})) })
+	t.Run("redis", func(t *testing.T) { strangersCode(t, newAppSetup(t, setup{limiter: startRedis(t).Open()})) })
 }
 
 func strangersCode(t *testing.T, a *app) {

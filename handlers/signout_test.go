@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"lk/store/redistest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // copy of the cookie stays out.
 func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	redis := startRedis(t)
-	rs := openRedis(t, redis)
+	rs := redis.Open()
 	a := newAppSetup(t, setup{revoker: rs})
 	a.signIn(a.client, demoPhone)
 	u, _ := url.Parse(a.srv.URL)
@@ -43,7 +44,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	}
 
 	redis.Restart()
-	waitRedis(t, rs)
+	redistest.Ready(t, rs)
 	if r := a.get("/orders"); r.StatusCode != http.StatusOK {
 		t.Fatalf("after the refused sign-out, Redis back: /orders %d; the customer was told the sign-out did not happen", r.StatusCode)
 	}
@@ -54,7 +55,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	}
 	redis.Stop() // a crash right after the answer
 	redis.Restart()
-	waitRedis(t, rs)
+	redistest.Ready(t, rs)
 	if r := a.getWith(copied, "/orders"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
 		t.Errorf("after a Redis restart a copy of the signed-out cookie opens /orders: %d", r.StatusCode)
 	}
