@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"lk/internal/testkit"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -21,7 +22,7 @@ import (
 func TestSpansAndRequestID(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	var logs lockedBuffer
+	var logs testkit.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mux, _ := setup(t, WithTracerProvider(tp), WithLogger(log), WithRetries(0))
 	var mu sync.Mutex

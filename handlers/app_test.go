@@ -22,6 +22,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/internal/testkit"
 	"lk/store"
 	"lk/store/redistest"
 	"lk/views"
@@ -33,19 +34,6 @@ const (
 	publicURL  = "https://lk.example.ru" // where the tests' customers reach the account
 )
 
-// clock is a settable time for the limits.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // app is the whole product over HTTPS (so Secure cookies travel) on the real
 // sandbox over HTTP, as in production.
 type app struct {
@@ -53,22 +41,10 @@ type app struct {
 	srv    *httptest.Server
 	sb     *sandbox.Sandbox
 	sbURL  string
-	clock  *clock
+	clock  *testkit.Clock
 	client *http.Client
-	logs   *bytes.Buffer
+	logs   *testkit.Buffer      // the server's log
 	reg    *prometheus.Registry // what the debug listener's /metrics would show
-}
-
-// lockedBuffer lets the server log concurrently while a test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  *bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
 }
 
 func newApp(t testing.TB) *app { t.Helper(); return newAppWith(t, nil) }
@@ -120,11 +96,11 @@ func newAppSetup(t testing.TB, su setup) *app {
 	t.Helper()
 	runAlongside(t)
 	wrap, opts := su.wrap, su.gateway
-	clk := &clock{t: time.Now()}
+	clk := testkit.NewClock(time.Now())
 	var cfg sandbox.Config
 	var loc *time.Location
 	if !su.now.IsZero() {
-		clk.t, loc = su.now, su.now.Location()
+		clk, loc = testkit.NewClock(su.now), su.now.Location()
 		cfg = sandbox.Config{Now: clk.Now, Location: loc}
 		opts = append(opts, gateway.WithLocation(loc))
 	}
@@ -139,8 +115,8 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &bytes.Buffer{}
-	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
+	logs := &testkit.Buffer{}
+	log := slog.New(slog.NewJSONHandler(logs, nil))
 	if su.revoker == nil {
 		su.revoker = store.NewMemoryRevoker(clk.Now)
 	}

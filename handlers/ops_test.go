@@ -21,6 +21,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/internal/testkit"
 	"lk/store"
 	"lk/views"
 )
@@ -67,15 +68,15 @@ func newOpsApp(t *testing.T) *opsApp {
 	t.Cleanup(sbSrv.Close)
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	logs := &bytes.Buffer{}
-	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logs := &testkit.Buffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	reg := prometheus.NewRegistry()
 	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0), gateway.WithBreaker(0, 0),
 		gateway.WithLogger(log), gateway.WithTracerProvider(tp), gateway.WithRegisterer(reg))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Now()}
+	clk := testkit.NewClock(time.Now())
 	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
 	if err != nil {
 		t.Fatal(err)

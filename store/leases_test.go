@@ -7,21 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"lk/internal/testkit"
 	"lk/store"
 )
-
-// clockAt is a settable clock.
-type clockAt struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clockAt) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clockAt) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // Of many parallel takers of one lease exactly one holds it, the others
 // learn who; a release by anyone else is ignored; the holder's release
@@ -76,16 +64,16 @@ func TestLeasesContract(t *testing.T) {
 // for its time.
 func TestLeaseOfACrashedHolderEnds(t *testing.T) {
 	ctx := context.Background()
-	clk := &clockAt{t: time.Now()}
-	m := store.NewMemoryLeases(clk.now)
+	clk := testkit.NewClock(time.Now())
+	m := store.NewMemoryLeases(clk.Now)
 	if ok, _, _ := m.Take(ctx, "k", "crashed", 40*time.Second); !ok {
 		t.Fatal("not taken")
 	}
-	clk.add(39 * time.Second)
+	clk.Add(39 * time.Second)
 	if ok, _, _ := m.Take(ctx, "k", "next", 40*time.Second); ok {
 		t.Fatal("taken while held")
 	}
-	clk.add(2 * time.Second)
+	clk.Add(2 * time.Second)
 	if ok, _, _ := m.Take(ctx, "k", "next", 40*time.Second); !ok {
 		t.Fatal("the crashed holder's lease did not end")
 	}
@@ -114,9 +102,9 @@ func TestLeaseOfACrashedHolderEnds(t *testing.T) {
 // crash during the work ends with the claim's time, not a day later.
 func TestFileOnceAcrossRestarts(t *testing.T) {
 	ctx := context.Background()
-	clk := &clockAt{t: time.Now()}
+	clk := testkit.NewClock(time.Now())
 	path := tempFile(t, "action-outcomes")
-	o, err := store.OpenFileOnce(path, clk.now)
+	o, err := store.OpenFileOnce(path, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +126,7 @@ func TestFileOnceAcrossRestarts(t *testing.T) {
 	}
 	o.Close() // the process ends without settling "crashed"
 
-	o, err = store.OpenFileOnce(path, clk.now)
+	o, err = store.OpenFileOnce(path, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +140,7 @@ func TestFileOnceAcrossRestarts(t *testing.T) {
 	if first, out, _ := o.Claim(ctx, "crashed", time.Minute); first || out != nil {
 		t.Fatalf("the crashed claim: first %v, %+v", first, out)
 	}
-	clk.add(61 * time.Second)
+	clk.Add(61 * time.Second)
 	if first, _, _ := o.Claim(ctx, "crashed", time.Minute); !first {
 		t.Error("the crashed claim outlived its time")
 	}

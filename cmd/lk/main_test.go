@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"lk/internal/testkit"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -40,26 +39,13 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	}
 }
 
-// syncBuffer collects the server's log lines while it runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // started runs the server with vars until the test stops it, and answers
 // the addresses of its log lines "listening" and "profiling" once it
 // listens, the log, and a function that shuts it down gracefully.
-func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *syncBuffer, stop func()) {
+func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *testkit.Buffer, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out = &syncBuffer{}
+	out = &testkit.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"lk"}, env(vars), out) }()
 	addrs = map[string]string{}
