@@ -976,24 +976,14 @@ func freeSlot(t *testing.T, loc *time.Location, today time.Time, hours int, day 
 			}
 			continue
 		}
-		run := 0
-		for i, h := range sch.Details {
-			if h.Status != 0 {
-				run = 0
-				continue
+		for _, h := range sch.Details {
+			first, err := gateway.ParseISO(h.Hour, loc)
+			if err != nil {
+				t.Errorf("schedule hour %q: %v", h.Hour, err)
+				return
 			}
-			run++
-			if run == hours {
-				first, err1 := gateway.ParseISO(sch.Details[i-hours+1].Hour, loc)
-				last, err2 := gateway.ParseISO(h.Hour, loc)
-				if err1 != nil || err2 != nil {
-					t.Errorf("schedule hours %q, %q: %v %v", sch.Details[i-hours+1].Hour, h.Hour, err1, err2)
-					return
-				}
-				if last.Sub(first) != time.Duration(hours-1)*time.Hour {
-					run = 1
-					continue
-				}
+			last := first.Add(time.Duration(hours-1) * time.Hour)
+			if gateway.CheckSlotPeriod(sch, first, last, float64(hours)*sch.Cost) == nil {
 				return first, last.Add(time.Hour), true
 			}
 		}

@@ -40,7 +40,8 @@ type app struct {
 	t      testing.TB
 	srv    *httptest.Server
 	sb     *sandbox.Sandbox
-	sbURL  string
+	sbSrv  *httptest.Server
+	gw     *gateway.Client
 	clock  *testkit.Clock
 	client *http.Client
 	logs   *testkit.Buffer      // the server's log
@@ -87,6 +88,7 @@ type setup struct {
 	wrap    func(handlers.Provider) handlers.Provider
 	gateway []gateway.Option
 	now     time.Time
+	debug   bool // the server and the gateway client log at debug level
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
@@ -111,12 +113,17 @@ func newAppSetup(t testing.TB, su setup) *app {
 	t.Cleanup(func() { sb.Close() })
 	sbSrv := httptest.NewServer(sb.Handler())
 	t.Cleanup(sbSrv.Close)
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", opts...)
+	logs := &testkit.Buffer{}
+	level := slog.LevelInfo
+	if su.debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
+	reg := prometheus.NewRegistry()
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &testkit.Buffer{}
-	log := slog.New(slog.NewJSONHandler(logs, nil))
 	if su.revoker == nil {
 		su.revoker = store.NewMemoryRevoker(clk.Now)
 	}
@@ -132,7 +139,6 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if assets == nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
 	var provider handlers.Provider = gw
 	if wrap != nil {
 		provider = wrap(gw)
@@ -151,7 +157,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	srv := httptest.NewTLSServer(e)
 	t.Cleanup(srv.Close)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
+	a := &app{t: t, srv: srv, sb: sb, sbSrv: sbSrv, gw: gw, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
 }

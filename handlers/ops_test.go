@@ -3,27 +3,18 @@ package handlers_test
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"lk"
 	"lk/gateway"
-	"lk/gateway/sandbox"
 	"lk/handlers"
-	"lk/internal/testkit"
-	"lk/store"
-	"lk/views"
 )
 
 // metrics is what the debug listener's /metrics shows of this app. A
@@ -50,56 +41,25 @@ func (a *app) metrics() string {
 // that can be stopped, traces into memory, and logs at debug.
 type opsApp struct {
 	*app
-	sbSrv  *httptest.Server
-	gw     *gateway.Client
 	health *handlers.Health
 	spans  *tracetest.InMemoryExporter
 }
 
 func newOpsApp(t *testing.T) *opsApp {
 	t.Helper()
-	runAlongside(t)
-	sb, err := sandbox.New(sandbox.Config{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
-	t.Cleanup(sbSrv.Close)
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	logs := &testkit.Buffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	reg := prometheus.NewRegistry()
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0), gateway.WithBreaker(0, 0),
-		gateway.WithLogger(log), gateway.WithTracerProvider(tp), gateway.WithRegisterer(reg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := testkit.NewClock(time.Now())
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	health, err := handlers.NewHealth(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, _ := fs.Sub(lk.Static, "static")
-	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
-	e, err := handlers.New(handlers.Options{
-		Provider: gw, Sessions: sessions, Site: &views.Site{SandboxURL: sbSrv.URL}, Assets: assets, Static: static,
-		Logger: log, Now: clk.Now, Registry: reg, Health: health, Tracer: tp,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewTLSServer(e)
-	t.Cleanup(srv.Close)
+	var health *handlers.Health
+	a := newAppSetup(t, setup{debug: true, gateway: []gateway.Option{gateway.WithRetries(0), gateway.WithBreaker(0, 0), gateway.WithTracerProvider(tp)},
+		options: func(o *handlers.Options) {
+			var err error
+			if health, err = handlers.NewHealth(o.Registry); err != nil {
+				t.Fatal(err)
+			}
+			o.Health, o.Tracer = health, tp
+		}})
 	health.SetServing(true)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
-	a.client = a.newClient()
-	return &opsApp{app: a, sbSrv: sbSrv, gw: gw, health: health, spans: spans}
+	return &opsApp{app: a, health: health, spans: spans}
 }
 
 func (a *app) method(method, path string) *resp {

@@ -509,7 +509,7 @@ func TestRefundNoLongerAllowed(t *testing.T) {
 	action := "/orders/hotel/" + sandbox.DemoHotelPaid + "/refund"
 	form := a.get(action).browserForm(action)
 	// The stay is refunded behind the page's back.
-	gw, _ := gateway.NewClient(a.sbURL + "/v1")
+	gw, _ := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if _, err := gw.RefundHotel(t.Context(), gateway.HotelRefundRequest{OrderID: sandbox.DemoHotelPaid}); err != nil {
 		t.Fatal(err)
 	}

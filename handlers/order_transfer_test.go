@@ -96,7 +96,7 @@ func recorded(t *testing.T) (*app, *recorder) {
 // sandboxClient talks to the app's sandbox directly, to find test data.
 func (a *app) sandboxClient() *gateway.Client {
 	a.t.Helper()
-	c, err := gateway.NewClient(a.sbURL + "/v1")
+	c, err := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if err != nil {
 		a.t.Fatal(err)
 	}

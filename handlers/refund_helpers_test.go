@@ -144,7 +144,7 @@ func sameDocs(t *testing.T, got []sandbox.StoredDocument, files ...upload) {
 // ticketIDs are the ids of the tickets of a water-park order with status.
 func (a *app) ticketIDs(guid, orderID, status string) []string {
 	a.t.Helper()
-	gw, err := gateway.NewClient(a.sbURL + "/v1")
+	gw, err := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if err != nil {
 		a.t.Fatal(err)
 	}

@@ -17,47 +17,45 @@ import (
 func TestLeasesContract(t *testing.T) {
 	r, _ := openRedis(t)
 	ctx := context.Background()
-	for name, l := range map[string]store.Leases{"memory": store.NewMemoryLeases(time.Now), "redis": r.Leases()} {
-		t.Run(name, func(t *testing.T) {
-			var taken atomic.Int32
-			var wg sync.WaitGroup
-			holders := make([]string, 64)
-			for i := range holders {
-				wg.Go(func() {
-					me := "h" + string(rune('A'+i%26)) + string(rune('a'+i/26))
-					ok, cur, err := l.Take(ctx, "order:aqua:1", me, time.Minute)
-					if err != nil {
-						t.Error(err)
-					}
-					if ok {
-						taken.Add(1)
-					}
-					holders[i] = cur
-				})
-			}
-			wg.Wait()
-			if taken.Load() != 1 {
-				t.Fatalf("%d holders", taken.Load())
-			}
-			for _, h := range holders {
-				if h != holders[0] {
-					t.Fatalf("holders disagree: %q and %q", h, holders[0])
+	forEach(t, map[string]store.Leases{"memory": store.NewMemoryLeases(time.Now), "redis": r.Leases()}, func(t *testing.T, l store.Leases) {
+		var taken atomic.Int32
+		var wg sync.WaitGroup
+		holders := make([]string, 64)
+		for i := range holders {
+			wg.Go(func() {
+				me := "h" + string(rune('A'+i%26)) + string(rune('a'+i/26))
+				ok, cur, err := l.Take(ctx, "order:aqua:1", me, time.Minute)
+				if err != nil {
+					t.Error(err)
 				}
+				if ok {
+					taken.Add(1)
+				}
+				holders[i] = cur
+			})
+		}
+		wg.Wait()
+		if taken.Load() != 1 {
+			t.Fatalf("%d holders", taken.Load())
+		}
+		for _, h := range holders {
+			if h != holders[0] {
+				t.Fatalf("holders disagree: %q and %q", h, holders[0])
 			}
-			if err := l.Release(ctx, "order:aqua:1", "someone else"); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); ok {
-				t.Fatal("a release by another freed the lease")
-			}
-			if err := l.Release(ctx, "order:aqua:1", holders[0]); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); !ok {
-				t.Fatal("released, and still held")
-			}
-		})
-	}
+		}
+		if err := l.Release(ctx, "order:aqua:1", "someone else"); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); ok {
+			t.Fatal("a release by another freed the lease")
+		}
+		if err := l.Release(ctx, "order:aqua:1", holders[0]); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); !ok {
+			t.Fatal("released, and still held")
+		}
+	})
 }
 
 // A holder that never releases (a crashed instance) holds the lease only
