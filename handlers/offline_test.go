@@ -14,14 +14,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
-	"lk/handlers"
 )
 
 // The offline worker learns whose pages it keeps from LK-Session: a token
@@ -79,11 +77,7 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 }
 
 func TestProviderRefusalTellsTheWorkerTheSessionEnded(t *testing.T) {
-	var on atomic.Bool
-	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return refusingProfile{p, &on} })
-	a.signIn(a.client, demoPhone)
-	on.Store(true)
-	r := a.get("/")
+	_, r, _ := refusedHome(t)
 	if r.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status %d", r.StatusCode)
 	}

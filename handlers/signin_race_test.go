@@ -227,12 +227,19 @@ func (p refusingProfile) ClientInfo(ctx context.Context, token string) (gateway.
 	return p.Provider.ClientInfo(ctx, token)
 }
 
-func TestHomeProfileRefusalSignsOut(t *testing.T) {
-	var on atomic.Bool
-	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return refusingProfile{p, &on} })
+// refusedHome signs the demo customer in, then has the provider refuse
+// their profile, and opens the home page; on switches the refusal.
+func refusedHome(t *testing.T) (a *app, r *resp, on *atomic.Bool) {
+	t.Helper()
+	on = &atomic.Bool{}
+	a = newAppWith(t, func(p handlers.Provider) handlers.Provider { return refusingProfile{p, on} })
 	a.signIn(a.client, demoPhone)
 	on.Store(true)
-	r := a.get("/")
+	return a, a.get("/"), on
+}
+
+func TestHomeProfileRefusalSignsOut(t *testing.T) {
+	a, r, on := refusedHome(t)
 	if r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.text("#error-summary"), "Сессия истекла") {
 		t.Fatalf("status %d %q", r.StatusCode, r.text("#error-summary"))
 	}
