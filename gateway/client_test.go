@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"lk/internal/testkit"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sony/gobreaker/v2"
+
+	"lk/internal/testkit"
 )
 
 const (

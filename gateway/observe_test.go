@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"lk/internal/testkit"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"lk/internal/testkit"
 )
 
 // Each call is a client span, a child of the caller's span, whose

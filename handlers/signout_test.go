@@ -1,11 +1,12 @@
 package handlers_test
 
 import (
-	"lk/store/redistest"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"lk/store/redistest"
 )
 
 // A sign-out is reported only when its revocation is stored. With Redis

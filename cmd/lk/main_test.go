@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"lk/internal/testkit"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"lk/internal/testkit"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -44,40 +46,17 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 // listens, the log, and a function that shuts it down gracefully.
 func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *testkit.Buffer, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	out = &testkit.Buffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"lk"}, env(vars), out) }()
 	addrs = map[string]string{}
-	for deadline := time.Now().Add(20 * time.Second); addrs["listening"] == "" && time.Now().Before(deadline); {
-		for _, line := range strings.Split(out.String(), "\n") {
-			var l struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Addr != "" {
-				addrs[l.Msg] = l.Addr
+	out, stop = testkit.Start(t, func(ctx context.Context, w io.Writer) error { return run(ctx, []string{"lk"}, env(vars), w) },
+		func(log string) bool {
+			for _, line := range strings.Split(log, "\n") {
+				var l struct{ Msg, Addr string }
+				if json.Unmarshal([]byte(line), &l) == nil && l.Addr != "" {
+					addrs[l.Msg] = l.Addr
+				}
 			}
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("run ended: %v\n%s", err, out.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	if addrs["listening"] == "" {
-		cancel()
-		t.Fatalf("never listened:\n%s", out.String())
-	}
-	stop = func() {
-		t.Helper()
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("shutdown: %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("no graceful shutdown")
-		}
-	}
+			return addrs["listening"] != ""
+		})
 	return addrs, out, stop
 }
 

@@ -1,11 +1,15 @@
 // Package testkit holds what the tests of several packages share: a clock
-// the test moves by hand, and a buffer the code under test writes its log
-// to while the test reads it.
+// the test moves by hand, a buffer the code under test writes its log to
+// while the test reads it, and a program's run function started and
+// stopped as its main would.
 package testkit
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -49,4 +53,40 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// Start runs run, a program's run function, in the background with its
+// log written to log, and returns once ready says the log shows the
+// program serving. stop cancels run's context, as a signal would, and
+// fails the test unless run then returns without an error.
+func Start(t testing.TB, run func(ctx context.Context, out io.Writer) error, ready func(log string) bool) (log *Buffer, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log = &Buffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, log) }()
+	for deadline := time.Now().Add(20 * time.Second); !ready(log.String()); {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("never ready:\n%s", log.String())
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run ended: %v\n%s", err, log.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	stop = func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("shutdown: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("no graceful shutdown")
+		}
+	}
+	return log, stop
 }
