@@ -176,6 +176,14 @@ func (a *app) instance(opts handlers.Options) string {
 	return srv.URL
 }
 
+// plain serves the app over plain HTTP too, as it is served behind a
+// proxy that ends TLS, until the test ends.
+func (a *app) plain() *httptest.Server {
+	srv := httptest.NewServer(a.srv.Config.Handler)
+	a.t.Cleanup(srv.Close)
+	return srv
+}
+
 // startRedis is a real redis-server of the test's own, configured as the
 // README's topology asks (an append-only file written before each write is
 // answered), in a folder that outlives its restarts.

@@ -1,13 +1,18 @@
 // Package testkit holds what the tests of several packages share: a clock
 // the test moves by hand, a buffer the code under test writes its log to
-// while the test reads it, and a program's run function started and
-// stopped as its main would.
+// while the test reads it, a program's run function started and stopped
+// as its main would, and the QR codes a PDF shows.
 package testkit
 
 import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -89,4 +94,37 @@ func Start(t testing.TB, run func(ctx context.Context, out io.Writer) error, rea
 		}
 	}
 	return log, stop
+}
+
+// PDFCodes are the QR codes on every page of pdf, as zbarimg reads them
+// from the pages pdftoppm renders, sorted (zbarimg lists a page's codes in
+// no fixed order); nil, said in the test's log, when either tool is not
+// installed. A PDF with no code fails the test.
+func PDFCodes(t testing.TB, pdf []byte) []string {
+	t.Helper()
+	zbar, err1 := exec.LookPath("zbarimg")
+	pdftoppm, err2 := exec.LookPath("pdftoppm")
+	if err1 != nil || err2 != nil {
+		t.Log("zbarimg or pdftoppm not installed: the PDF's codes are not read")
+		return nil
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "codes.pdf")
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(pdftoppm, "-r", "150", "-png", path, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
+	var codes []string
+	for _, p := range pages {
+		out, _ := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", p).Output()
+		codes = append(codes, strings.Fields(string(out))...)
+	}
+	if len(codes) == 0 {
+		t.Fatalf("no QR code in the PDF's %d pages", len(pages))
+	}
+	slices.Sort(codes)
+	return codes
 }
