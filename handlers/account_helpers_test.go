@@ -1,8 +1,6 @@
 package handlers_test
 
 import (
-	"compress/gzip"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -50,32 +48,6 @@ func (r *resp) kv(sel, key string) string {
 // card is the order card (list item or detail article) of kind and id.
 func (r *resp) card(kind, id string) *goquery.Selection {
 	return r.doc.Find(`[data-kind="` + kind + `"][data-id="` + id + `"]`)
-}
-
-// firstFlight is the gzip-compressed size of path's answer with its headers.
-func (a *app) firstFlight(path string) int {
-	a.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	res, err := a.client.Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.Header.Get("Content-Encoding") != "gzip" {
-		a.t.Fatalf("%s: not gzip-compressed", path)
-	}
-	if _, err := gzip.NewReader(strings.NewReader(string(raw))); err != nil {
-		a.t.Fatal(err)
-	}
-	n := len(raw) + 20
-	for k, vs := range res.Header {
-		for _, v := range vs {
-			n += len(k) + len(v) + 4
-		}
-	}
-	return n
 }
 
 // formValues is what a browser sends of the form posting to action on

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -243,6 +244,18 @@ type resp struct {
 
 func (r *resp) text(sel string) string { return strings.TrimSpace(r.doc.Find(sel).Text()) }
 
+// json reads the answer's body, an island's JSON, into v.
+func (r *resp) json(v any) error { return json.Unmarshal([]byte(r.body), v) }
+
+// props reads the props the page gives its island, the JSON script #id,
+// into v.
+func (r *resp) props(id string, v any) error {
+	return json.Unmarshal([]byte(r.doc.Find("script#"+id).Text()), v)
+}
+
+// asIsland is what an island's fetch adds to a request: it asks for JSON.
+var asIsland = http.Header{"Accept": {"application/json"}}
+
 func (a *app) do(c *http.Client, req *http.Request) *resp {
 	a.t.Helper()
 	res, err := c.Do(req)
@@ -256,6 +269,17 @@ func (a *app) do(c *http.Client, req *http.Request) *resp {
 }
 
 func (a *app) get(path string) *resp { return a.getWith(a.client, path) }
+
+// send asks for path with method and header, as a script, a proxy or a
+// robot would, where a page link would not.
+func (a *app) send(method, path string, header http.Header) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(method, a.srv.URL+path, nil)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return a.do(a.client, req)
+}
 
 func (a *app) getWith(c *http.Client, path string) *resp {
 	a.t.Helper()

@@ -62,12 +62,6 @@ func newOpsApp(t *testing.T) *opsApp {
 	return &opsApp{app: a, health: health, spans: spans}
 }
 
-func (a *app) method(method, path string) *resp {
-	a.t.Helper()
-	req, _ := http.NewRequest(method, a.srv.URL+path, nil)
-	return a.do(a.client, req)
-}
-
 // seriesOf counts the series of a metric family.
 func seriesOf(metrics, family string) int {
 	n := 0
@@ -83,13 +77,13 @@ func seriesOf(metrics, family string) int {
 // and answered 501 in Russian; a known method a route does not take is 405.
 func TestUnknownMethodsDoNotGrowTheMetrics(t *testing.T) {
 	a := newApp(t)
-	if r := a.method("FOO", "/login"); r.StatusCode != http.StatusNotImplemented || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
+	if r := a.send("FOO", "/login", nil); r.StatusCode != http.StatusNotImplemented || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
 		t.Fatalf("FOO /login: %d, want 501 with the Russian text\n%.300s", r.StatusCode, r.body)
 	}
 	before := seriesOf(a.metrics(), "lk_http_requests_total")
 	for i := range 100 {
 		m := fmt.Sprintf("X%dQ%d", i, rand.N(1_000_000))
-		if r := a.method(m, "/orders"); r.StatusCode != http.StatusNotImplemented {
+		if r := a.send(m, "/orders", nil); r.StatusCode != http.StatusNotImplemented {
 			t.Fatalf("%s /orders: %d, want 501", m, r.StatusCode)
 		}
 	}
@@ -100,7 +94,7 @@ func TestUnknownMethodsDoNotGrowTheMetrics(t *testing.T) {
 	if !strings.Contains(m, `lk_http_requests_total{method="other",route="unmatched",status="501"} 101`) {
 		t.Errorf("random methods not counted as one series:\n%s", m)
 	}
-	r := a.method(http.MethodDelete, "/login")
+	r := a.send(http.MethodDelete, "/login", nil)
 	if r.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
 		t.Errorf("DELETE /login: %d, want 405 with the Russian text", r.StatusCode)
 	}
@@ -172,9 +166,7 @@ func TestProviderCallsCarryTheRequestID(t *testing.T) {
 		inner.ServeHTTP(w, r)
 	})
 	a.signIn(a.client, demoPhone)
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/", nil)
-	req.Header.Set("X-Request-Id", "req-25-home")
-	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+	if r := a.send(http.MethodGet, "/", http.Header{"X-Request-Id": {"req-25-home"}}); r.StatusCode != http.StatusOK {
 		t.Fatalf("/: %d", r.StatusCode)
 	}
 	found := false
@@ -205,9 +197,7 @@ func TestRequestsAndProviderCallsAreTraced(t *testing.T) {
 	a.signIn(a.client, demoPhone)
 	code := a.code(demoPhone)
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/orders", nil)
-	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
-	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+	if r := a.send(http.MethodGet, "/orders", http.Header{"Traceparent": {"00-" + traceID + "-00f067aa0ba902b7-01"}}); r.StatusCode != http.StatusOK {
 		t.Fatalf("/orders: %d", r.StatusCode)
 	}
 	spans := a.spans.GetSpans()

@@ -97,7 +97,7 @@ func TestSixTicketsFitTheFirstFlight(t *testing.T) {
 	if _, svgs := gateCodes(a.get(path)); svgs != 6 {
 		t.Fatalf("%d codes, want 6", svgs)
 	}
-	n := a.firstFlight(path)
+	n, _ := a.firstFlight(path)
 	t.Logf("%s with 6 tickets: first flight %d bytes", path, n)
 	if n > 14*1024 {
 		t.Errorf("first flight %d bytes, budget 14 KB", n)

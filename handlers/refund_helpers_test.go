@@ -9,6 +9,9 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -66,7 +69,13 @@ func (r *resp) browserForm(action string) url.Values {
 func (a *app) postFiles(c *http.Client, action string, form url.Values, files []upload) *resp {
 	a.t.Helper()
 	body, ctype := multipartBody(a.t, form, files)
-	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+action, bytes.NewReader(body))
+	return a.postBody(c, action, ctype, body)
+}
+
+// postBody posts body, already encoded as ctype, to path.
+func (a *app) postBody(c *http.Client, path, ctype string, body []byte) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", ctype)
 	return a.do(c, req)
 }
@@ -219,4 +228,27 @@ func (c *endlessBody) Read(p []byte) (int, error) {
 // refund form's URL carries its token.
 func (r *resp) formAction(action string) string {
 	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
+}
+
+// peakRSS is this process's peak resident memory (VmHWM) in bytes.
+func peakRSS(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc: ", err)
+	}
+	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Skip("no VmHWM in /proc/self/status")
+	}
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10
+}
+
+// resetPeakRSS starts VmHWM again from the current resident memory.
+func resetPeakRSS(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skip("cannot reset the peak memory: ", err)
+	}
 }

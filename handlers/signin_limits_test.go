@@ -27,7 +27,7 @@ func TestThreeWrongEntriesSayWhenToComeBack(t *testing.T) {
 	if n, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || n < 1 || n > 60 {
 		t.Errorf("Retry-After %q, want the seconds until a new code (1…60)", r.Header.Get("Retry-After"))
 	}
-	j := a.postWith(a.client, "/login/code", url.Values{"code": {right}}, http.Header{"Accept": {"application/json"}})
+	j := a.postWith(a.client, "/login/code", url.Values{"code": {right}}, asIsland)
 	if j.StatusCode != http.StatusTooManyRequests || j.Header.Get("Retry-After") == "" {
 		t.Errorf("island: %d Retry-After %q", j.StatusCode, j.Header.Get("Retry-After"))
 	}

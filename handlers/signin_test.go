@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -291,8 +290,7 @@ func TestSignupProviderUnreachable(t *testing.T) {
 
 func TestIslandGetsJSON(t *testing.T) {
 	a := newApp(t)
-	js := http.Header{"Accept": {"application/json"}}
-	r := a.postWith(a.client, "/login", url.Values{"phone": {"+7 (900) 000-00-00"}}, js)
+	r := a.postWith(a.client, "/login", url.Values{"phone": {"+7 (900) 000-00-00"}}, asIsland)
 	var ans struct {
 		OK       bool   `json:"ok"`
 		Phone    string `json:"phone"`
@@ -300,15 +298,15 @@ func TestIslandGetsJSON(t *testing.T) {
 		Message  string `json:"message"`
 		Redirect string `json:"redirect"`
 	}
-	if err := json.Unmarshal([]byte(r.body), &ans); err != nil || !ans.OK || ans.Phone != "+7 (900) ***-**-00" || ans.ResendIn != 60 {
+	if err := r.json(&ans); err != nil || !ans.OK || ans.Phone != "+7 (900) ***-**-00" || ans.ResendIn != 60 {
 		t.Fatalf("request: %d %s", r.StatusCode, r.body)
 	}
-	r = a.postWith(a.client, "/login/code", url.Values{"code": {wrongCode(a.code(demoPhone))}}, js)
-	if r.StatusCode != http.StatusUnprocessableEntity || json.Unmarshal([]byte(r.body), &ans) != nil || ans.OK || ans.Message == "" {
+	r = a.postWith(a.client, "/login/code", url.Values{"code": {wrongCode(a.code(demoPhone))}}, asIsland)
+	if r.StatusCode != http.StatusUnprocessableEntity || r.json(&ans) != nil || ans.OK || ans.Message == "" {
 		t.Fatalf("wrong code: %d %s", r.StatusCode, r.body)
 	}
-	r = a.postWith(a.client, "/login/code", url.Values{"code": {a.code(demoPhone)}}, js)
-	if json.Unmarshal([]byte(r.body), &ans) != nil || !ans.OK || ans.Redirect != "/" {
+	r = a.postWith(a.client, "/login/code", url.Values{"code": {a.code(demoPhone)}}, asIsland)
+	if r.json(&ans) != nil || !ans.OK || ans.Redirect != "/" {
 		t.Fatalf("right code: %d %s", r.StatusCode, r.body)
 	}
 }
