@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/PuerkitoBio/goquery"
-
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
@@ -39,29 +37,6 @@ func doc(name string, n int) upload {
 }
 
 func (u upload) sum() string { s := sha256.Sum256(u.data); return hex.EncodeToString(s[:]) }
-
-// browserForm is what a browser sends of the form posting to action on page
-// r: its hidden, text, e-mail and phone inputs and text areas as shown, and
-// the checked boxes that are not disabled (files are added by postFiles).
-func (r *resp) browserForm(action string) url.Values {
-	v := url.Values{}
-	form := r.doc.Find(`form[action="` + action + `"], form[action^="` + action + `?"]`)
-	form.Find(`input`).Each(func(_ int, in *goquery.Selection) {
-		name := in.AttrOr("name", "")
-		_, disabled := in.Attr("disabled")
-		_, checked := in.Attr("checked")
-		switch in.AttrOr("type", "text") {
-		case "hidden", "text", "email", "tel":
-			v.Add(name, in.AttrOr("value", ""))
-		case "checkbox", "radio":
-			if checked && !disabled {
-				v.Add(name, in.AttrOr("value", ""))
-			}
-		}
-	})
-	form.Find(`textarea`).Each(func(_ int, t *goquery.Selection) { v.Add(t.AttrOr("name", ""), t.Text()) })
-	return v
-}
 
 // postFiles posts form as multipart/form-data to action, with files in the
 // documents input; with no files it sends the empty part a browser sends
@@ -222,12 +197,6 @@ func (c *endlessBody) Read(p []byte) (int, error) {
 	}
 	c.left -= n
 	return n, nil
-}
-
-// formAction is where the browser posts the form for action on page r: the
-// refund form's URL carries its token.
-func (r *resp) formAction(action string) string {
-	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
 }
 
 // peakRSS is this process's peak resident memory (VmHWM) in bytes.
