@@ -208,6 +208,15 @@ func atOnce(n int, send func(i int) *resp) []*resp {
 	return out
 }
 
+// byStatus counts answers by status.
+func byStatus(answers []*resp) map[int]int {
+	m := map[int]int{}
+	for _, r := range answers {
+		m[r.StatusCode]++
+	}
+	return m
+}
+
 // alongside holds the tests already running alongside others.
 var alongside sync.Map
 
