@@ -96,8 +96,9 @@ func (s *Server) Open() *store.Redis {
 	return r
 }
 
-// Ready waits until r answers: a restarted server takes connections before
-// it has read its file back.
+// Ready waits until r answers again: after a restart the client's old
+// connections are dead, and a durable server answers LOADING while it
+// reads its file back.
 func Ready(t testing.TB, r *store.Redis) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); r.Ping(context.Background()) != nil; {
