@@ -121,7 +121,18 @@ func httpFailed(err error, lead string) error {
 	}
 	f := explain(err, lead, lead)
 	details := cmp.Or(f.own, fmt.Sprintf("HTTP %d", code))
-	return &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: lead + ": " + details}}
+	return providerFailed(lead + ": " + details)
+}
+
+// outcomeError is an action's failure whose outcome is already worded.
+type outcomeError struct{ out store.Outcome }
+
+func (e *outcomeError) Error() string { return e.out.Message }
+
+// providerFailed is the provider's failure of an action, worded as msg for
+// the customer: a 502 with it.
+func providerFailed(msg string) error {
+	return &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
 }
 
 // handleErrors turns a handler's error into a Russian page (or JSON for an

@@ -88,7 +88,6 @@ func (h *Health) CheckProvider(ctx context.Context, ping func(context.Context) e
 	}
 }
 
-// providerState names the provider's state for /readyz.
 func (h *Health) providerState() string {
 	switch h.provider.Load() {
 	case providerUp:

@@ -59,7 +59,6 @@ func profileRefused(err error) (msg string, signOut bool) {
 	return f.message, f.refused || f.signOut
 }
 
-// profileView formats the personal data for people.
 func (s *Server) profileView(info gateway.PersonalInfo) *views.Profile {
 	p := &views.Profile{FIO: info.FIO, Phone: views.Phone(info.Tel), Email: info.Email, Gender: genderLabel(info.Gender)}
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {

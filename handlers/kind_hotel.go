@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
-	"lk/store"
 	"lk/views"
 )
 
@@ -114,7 +113,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 			if o.paid {
 				undone = msgRefundFailed
 			}
-			return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone)}}
+			return "", providerFailed(fmt.Sprintf("%s %d. %s.", msgHTTPError, code, undone))
 		}
 		return "", err
 	}
@@ -136,7 +135,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		if s.site.SupportPhone != "" {
 			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
 		}
-		return "", &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
+		return "", providerFailed(msg)
 	}
 	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
 }
@@ -149,8 +148,6 @@ const (
 	hotelCheckOut = 14
 )
 
-// hotelAnswers are the answers of a hotel move, the range of nights shown
-// and the dates read.
 type hotelAnswers struct {
 	from, to, in, out string
 	errs              views.Errors
@@ -249,8 +246,6 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-// hotelRender shows the nights with their availability and price, the
-// answers a, their rule errors and a failure msg.
 func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswers, msg string) error {
 	h := o.wire.(gateway.HotelOrder)
 	rooms, family := gateway.HotelRooms(h)

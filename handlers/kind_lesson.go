@@ -134,7 +134,6 @@ var lessonMove = dayMove(&dayPage{
 	return views.OrderPath(string(o.kind.id), newID), "", nil
 }, moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved})
 
-// lessonOption shows a lesson: its time, instructor, level and free places.
 func (s *Server) lessonOption(l gateway.Lesson, why error) option {
 	start := s.providerTime(l.DateBeg)
 	lines := []string{l.TrainerName, l.ExerciseSort}

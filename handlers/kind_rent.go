@@ -126,7 +126,6 @@ func rentKind[T any](id gateway.Kind, label string, c rentCalls[T]) *kind {
 	}
 }
 
-// rentOrder builds a pavilion or celebration-room rent from its summary.
 func (s *Server) rentOrder(w interface{ summary() rentSummary }) order {
 	r := w.summary()
 	ref, name := r.ref, r.ref.Name

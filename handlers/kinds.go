@@ -38,14 +38,12 @@ type kind struct {
 	// actions are what this kind offers at all, in the order of the
 	// buttons; whether one order allows an action now is order.can.
 	actions []action
-	// confirm makes the provider call that confirms o.
 	confirm func(ctx context.Context, s *Server, sess *Session, o order) error
 	// cancel makes the provider calls that cancel o and returns the notice
 	// the customer reads after it.
 	cancel func(ctx context.Context, s *Server, sess *Session, o order) (string, error)
 	// refund registers a refund of o and returns the provider's message.
-	refund func(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
-	// transfer moves o to another day, other hours or other dates.
+	refund   func(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
 	transfer mover
 }
 
@@ -85,7 +83,6 @@ type ticket struct {
 // kinds is the table, in the order the pages show the kinds.
 var kinds = []*kind{lessonKind, pavilionKind, aquaKind, hotelKind, roomKind}
 
-// kindOf finds a kind by its id.
 func kindOf(id gateway.Kind) *kind {
 	for _, k := range kinds {
 		if k.id == id {
@@ -105,7 +102,6 @@ func (k *kind) offers(a action) bool {
 	return slices.Contains(k.actions, a)
 }
 
-// orders fetches the customer's orders of this kind.
 func (k *kind) orders(ctx context.Context, s *Server, guid string) ([]order, error) {
 	list, err := k.list(ctx, s, guid)
 	for i := range list {
@@ -114,7 +110,6 @@ func (k *kind) orders(ctx context.Context, s *Server, guid string) ([]order, err
 	return list, err
 }
 
-// order fetches one of the customer's orders of this kind.
 func (k *kind) order(ctx context.Context, s *Server, guid, id string) (order, error) {
 	o, err := k.one(ctx, s, guid, id)
 	if err == nil {
@@ -135,7 +130,6 @@ func (o order) url(part ...string) string {
 	return views.OrderPath(string(o.kind.id), o.id, part...)
 }
 
-// build turns a list of one kind's wire orders into orders.
 func build[T any](wire []T, err error, b func(T) order) ([]order, error) {
 	if err != nil {
 		return nil, err
@@ -147,7 +141,6 @@ func build[T any](wire []T, err error, b func(T) order) ([]order, error) {
 	return out, nil
 }
 
-// buildOne is build for one order.
 func buildOne[T any](wire T, err error, b func(T) order) (order, error) {
 	if err != nil {
 		return order{}, err

@@ -159,7 +159,8 @@ func crossOrigin() echo.MiddlewareFunc {
 // bodyLimit caps request bodies, in size and in the time they take to
 // arrive: small and short for forms, larger and longer for refund
 // documents. A form is read here, so that one sent without Content-Length
-// (chunked) and over the cap is a 413 too, not a form that looks empty.
+// (chunked) and over the cap is a 413 too, not a form that looks empty,
+// and one too slow a 408.
 func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
@@ -181,8 +182,6 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			// file in memory, never to disk, within its deadline.
 			return next(c)
 		}
-		// Forms are read here, so that one too long without a Content-Length
-		// is a 413 too, and one too slow a 408.
 		var err error
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
 			err = r.ParseMultipartForm(formMemory)
@@ -205,12 +204,10 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// hasBody tells the methods whose requests carry a body.
 func hasBody(r *http.Request) bool {
 	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
 }
 
-// isUpload tells the routes that take documents.
 func isUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
 
 // tooLarge is the 413 that fits what was sent: documents or a form.

@@ -10,7 +10,6 @@ import (
 // room for a clock that is off and for the provider's late status.
 const movesKept = 7 * 24 * time.Hour
 
-// moveKey is the key of the booking id of kind k in Moves.
 func moveKey(k *kind, id string) string { return string(k.id) + "-" + id }
 
 // movedTo records that o now lives under newID, starting at start, keeping

@@ -75,7 +75,6 @@ func patronymicWords(w []string) int {
 	return 0
 }
 
-// firstName takes the first name from the provider's fio.
 func firstName(fio string) string {
 	_, name, _ := splitFIO(fio, "")
 	return name

@@ -26,7 +26,6 @@ func (s *Server) ownOrder(c *echo.Context, k *kind, id string) (order, error) {
 	return o, nil
 }
 
-// orderParams reads and checks the type and id of an order URL.
 func orderParams(c *echo.Context) (*kind, string, error) {
 	id, ok := gateway.ParseKind(c.Param("type"))
 	k := kindOf(id)
@@ -36,8 +35,6 @@ func orderParams(c *echo.Context) (*kind, string, error) {
 	return k, c.Param("id"), nil
 }
 
-// orderView is the detail page of o with its buttons and, when msg is not
-// empty, what went wrong.
 func (s *Server) orderView(c *echo.Context, status int, o order, msg string) error {
 	d := o.detail
 	d.Actions = s.actions(c, o, onPage)

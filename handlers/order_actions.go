@@ -18,7 +18,6 @@ import (
 // of its URL, /orders/{type}/{id}/{action}.
 type action string
 
-// Order actions.
 const (
 	actConfirm  action = "confirm"
 	actTransfer action = "transfer"
@@ -37,7 +36,6 @@ var actionTexts = map[action]struct{ label, refused, never string }{
 	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
 }
 
-// label is the action's button on an order of kind k.
 func (a action) label(k *kind) string {
 	if l, ok := k.labels[a]; ok {
 		return l
@@ -104,6 +102,18 @@ func (s *Server) guard(c *echo.Context, a action) (order, error) {
 		return o, s.orderError(c, http.StatusConflict, o, msg)
 	}
 	return o, nil
+}
+
+// guarded is the route of action a: the guard, then h with the order.
+func (s *Server) guarded(a action, h func(c *echo.Context, o order) error) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		defer s.releaseForm(c)
+		o, err := s.guard(c, a)
+		if err != nil {
+			return err
+		}
+		return h(c, o)
+	}
 }
 
 // reach is the guard but the order's flag: an upload checks the flag only
@@ -190,7 +200,8 @@ func (s *Server) replaying(c *echo.Context) bool {
 
 // releaseForm gives back a token this request claimed but did not act on
 // (a broken rule, an order that no longer allows the action): the same
-// form may be sent again. Every action handler defers it.
+// form may be sent again. Every action route defers it: guarded, and the
+// refund upload itself.
 func (s *Server) releaseForm(c *echo.Context) {
 	key, ok := c.Get(keyClaim).(string)
 	if !ok {
@@ -242,7 +253,6 @@ const (
 	leaseMargin = 20 * time.Second
 )
 
-// token makes a fresh one-time token for action a on o.
 func (s *Server) token(c *echo.Context, o order, a action) string {
 	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
 	v, err := s.sessions.seal(tokenName, t)

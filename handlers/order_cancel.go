@@ -12,11 +12,7 @@ import (
 
 // orderCancelForm is GET …/cancel: what will be cancelled, the amount and
 // what happens to the money; the customer confirms with a POST.
-func (s *Server) orderCancelForm(c *echo.Context) error {
-	o, err := s.guard(c, actCancel)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderCancelForm(c *echo.Context, o order) error {
 	return s.cancelPage(c, http.StatusOK, o, "")
 }
 
@@ -42,12 +38,7 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // orderCancel is POST …/cancel: the kind's provider calls, once per token.
 // Lessons and rents leave the customer's orders when cancelled, so the
 // customer lands on the list; other kinds stay, marked 'Отменен'.
-func (s *Server) orderCancel(c *echo.Context) error {
-	defer s.releaseForm(c)
-	o, err := s.guard(c, actCancel)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderCancel(c *echo.Context, o order) error {
 	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context, _ order) store.Outcome {
 		msg, err := o.kind.cancel(ctx, s, session(c), o)
 		if err != nil {
@@ -66,11 +57,6 @@ func (s *Server) orderCancel(c *echo.Context) error {
 		return s.cancelPage(c, status, o, msg)
 	})
 }
-
-// outcomeError is an action's failure whose outcome is already worded.
-type outcomeError struct{ out store.Outcome }
-
-func (e *outcomeError) Error() string { return e.out.Message }
 
 // withMoneyBack is a cancellation's notice, with when the money comes back
 // for an order that was paid.

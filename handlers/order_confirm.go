@@ -13,12 +13,7 @@ import (
 // lesson's page or its card. The guard fetches the lesson again and checks
 // canConfirm anew, whatever the page that posted showed; the customer lands
 // back where they pressed it (the page reloads), with the notice.
-func (s *Server) orderConfirm(c *echo.Context) error {
-	defer s.releaseForm(c)
-	o, err := s.guard(c, actConfirm)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderConfirm(c *echo.Context, o order) error {
 	out, err := s.onlyOnce(c, o, actConfirm, func(ctx context.Context, _ order) store.Outcome {
 		if err := o.kind.confirm(ctx, s, session(c), o); err != nil {
 			out := s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)

@@ -18,11 +18,7 @@ import (
 // the profile, the tickets of a water-park order, and the reason and
 // documents when the start date has come. The profile is asked for only
 // once the order is known to be the customer's.
-func (s *Server) orderRefundForm(c *echo.Context) error {
-	o, err := s.guard(c, actRefund)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
 	if err != nil {
 		s.log.Warn("refund form without the profile", "err", err)

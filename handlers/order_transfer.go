@@ -17,21 +17,12 @@ import (
 
 // orderTransferForm is GET …/transfer: the kind's page of days, lessons,
 // sessions or hours to move the order to.
-func (s *Server) orderTransferForm(c *echo.Context) error {
-	o, err := s.guard(c, actTransfer)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderTransferForm(c *echo.Context, o order) error {
 	return o.kind.transfer.page(s, c, o)
 }
 
 // orderTransfer is POST …/transfer: the kind's move, once per token.
-func (s *Server) orderTransfer(c *echo.Context) error {
-	defer s.releaseForm(c)
-	o, err := s.guard(c, actTransfer)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderTransfer(c *echo.Context, o order) error {
 	return o.kind.transfer.submit(s, c, o)
 }
 
@@ -160,7 +151,6 @@ type dayPage struct {
 	original func(o order) string
 }
 
-// dayAnswers are the answers of a day move and the option they chose.
 type dayAnswers struct {
 	date, choice string
 	// show: the day's 'Показать' was pressed in the move's form (without
@@ -171,7 +161,6 @@ type dayAnswers struct {
 	chosen option
 }
 
-// dayMove is the move of a dayPage, made by call.
 func dayMove(p *dayPage, call func(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error), t moveTexts) *move[dayAnswers] {
 	return &move[dayAnswers]{read: p.read, check: p.check, call: call, show: p.render, moveTexts: t}
 }
@@ -187,7 +176,6 @@ func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAns
 	return a
 }
 
-// checkDay is formDay and the kind's own rule.
 func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
 	from, to := p.window(s.now())
 	d, msg := s.formDay(raw, from, to, dayMessages)
@@ -272,7 +260,6 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 	return respond(c, status, ch, page)
 }
 
-// page is the move's page with the day's choices ch.
 func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAnswers, d time.Time, ch views.DayChoices, msg string) error {
 	from, to := p.window(s.now())
 	url := o.url(string(actTransfer))

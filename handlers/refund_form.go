@@ -207,7 +207,6 @@ func (o *overLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bodyError is a body that could not be read as a form.
 func bodyError(err error) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return errTooLarge
@@ -284,7 +283,6 @@ func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
 	return slices.Concat(kept, in.files)
 }
 
-// request is what the kind's refund call sends.
 func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	f := in.form
 	f.OrderID = o.id
@@ -347,7 +345,6 @@ func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Sessio
 	return in
 }
 
-// view is the form's view model.
 func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 	f := views.RefundForm{Surname: in.form.Surname, Name: in.form.Name, SecondName: in.form.SecondName, Email: in.form.Email,
 		Phone: in.form.Phone, Comment: in.form.Comment, Moderation: in.mode == gateway.RefundModeration}
@@ -392,12 +389,10 @@ func fileSize(n int) string {
 	return strings.Replace(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".", ",", 1) + " МБ"
 }
 
-// paidTicket tells whether id is a paid ticket of o.
 func (o order) paidTicket(id string) bool {
 	return slices.ContainsFunc(o.tickets, func(t ticket) bool { return t.id == id && t.paid })
 }
 
-// refundContact is the refund form's contact part from the profile.
 func refundContact(info gateway.PersonalInfo, sess *Session, orderID string) gateway.RefundForm {
 	f := gateway.RefundForm{Email: info.Email, Phone: cmp.Or(info.Tel, sess.Phone), OrderID: orderID}
 	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO, sess.Name)

@@ -11,7 +11,6 @@ import (
 	"lk/views"
 )
 
-// routes registers every route of the product, in one place.
 func (s *Server) routes(e *echo.Echo) {
 	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
 		crossOrigin(), s.bodyLimit, s.loadSession, s.offlineMarks)
@@ -27,12 +26,12 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET(views.PathOffline, s.offline)
 
 	// Sign-in, public.
-	e.GET(views.PathLogin, s.loginForm)
+	e.GET(views.PathLogin, s.loginForm, signedOut)
 	e.POST(views.PathLogin, s.loginSubmit)
 	e.GET(views.PathLoginCode, s.codeForm)
 	e.POST(views.PathLoginCode, s.codeSubmit)
 	e.POST(views.PathLoginResend, s.codeResend)
-	e.GET(views.PathSignup, s.signupForm)
+	e.GET(views.PathSignup, s.signupForm, signedOut)
 	e.POST(views.PathSignup, s.signupSubmit)
 	e.POST(views.PathLogout, s.logout)
 
@@ -43,13 +42,13 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST(views.PathProfileEdit, s.profileSubmit)
 	g.GET(views.PathOrders, s.orders)
 	g.GET(routeOrder, s.order)
-	g.POST(routeOrder+"/confirm", s.orderConfirm)
-	g.GET(routeOrder+"/cancel", s.orderCancelForm)
-	g.POST(routeOrder+"/cancel", s.orderCancel)
-	g.GET(routeOrder+"/refund", s.orderRefundForm)
+	g.POST(routeOrder+"/confirm", s.guarded(actConfirm, s.orderConfirm))
+	g.GET(routeOrder+"/cancel", s.guarded(actCancel, s.orderCancelForm))
+	g.POST(routeOrder+"/cancel", s.guarded(actCancel, s.orderCancel))
+	g.GET(routeOrder+"/refund", s.guarded(actRefund, s.orderRefundForm))
 	g.POST(routeOrder+"/refund", s.orderRefund)
-	g.GET(routeOrder+"/transfer", s.orderTransferForm)
-	g.POST(routeOrder+"/transfer", s.orderTransfer)
+	g.GET(routeOrder+"/transfer", s.guarded(actTransfer, s.orderTransferForm))
+	g.POST(routeOrder+"/transfer", s.guarded(actTransfer, s.orderTransfer))
 	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
 	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
 	g.GET(routeOrder+"/"+calendarFile, s.orderCalendar)

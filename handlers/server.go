@@ -203,7 +203,6 @@ func New(o Options) (*echo.Echo, error) {
 	return e, nil
 }
 
-// page starts the view model of a page for this request.
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	if sess := session(c); sess != nil {
@@ -231,8 +230,6 @@ func (s *Server) scheme(c *echo.Context) string {
 	return "http"
 }
 
-// fromTrustedProxy tells whether the connection comes from a configured
-// reverse proxy.
 func (s *Server) fromTrustedProxy(remoteAddr string) bool {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {
@@ -247,5 +244,4 @@ func (s *Server) fromTrustedProxy(remoteAddr string) bool {
 	return false
 }
 
-// absolute is path as a URL customers can follow from outside the site.
 func (s *Server) absolute(path string) string { return s.publicURL + path }

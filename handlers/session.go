@@ -247,13 +247,11 @@ func (s *Sessions) open(name, value string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }
 
-// knownDevice tells whether r comes from a browser that signed in as phone.
 func (s *Sessions) knownDevice(r *http.Request, phone string) bool {
 	var d device
 	return s.decodeWith(r, s.device, &d, s.devices) && slices.Contains(d.Phones, phone)
 }
 
-// rememberDevice marks the browser as one that signed in as phone.
 func (s *Sessions) rememberDevice(w http.ResponseWriter, r *http.Request, phone string) error {
 	var d device
 	s.decodeWith(r, s.device, &d, s.devices)

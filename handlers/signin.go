@@ -28,17 +28,31 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 	return p
 }
 
-func (s *Server) loginPage(c *echo.Context) views.Page {
-	p := s.page(c, "Авторизация", "Вход в личный кабинет курорта: заказы горнолыжной школы, аквапарка, отеля, беседок и банкетных залов. Вход по номеру телефона и коду из SMS.")
+// smsPage is the page of a form that ends in an SMS code: public, indexed,
+// with the code's and the phone's islands.
+func (s *Server) smsPage(c *echo.Context, title, description string) views.Page {
+	p := s.page(c, title, description)
 	p.Index = true
 	p.Islands = []string{views.SmsIsland, views.PhoneEnhance}
 	return p
 }
 
-func (s *Server) loginForm(c *echo.Context) error {
-	if session(c) != nil {
-		return seeOther(c, views.PathHome)
+// signedOut keeps the sign-in and sign-up forms for visitors: a customer
+// already signed in is sent home.
+func signedOut(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if session(c) != nil {
+			return seeOther(c, views.PathHome)
+		}
+		return next(c)
 	}
+}
+
+func (s *Server) loginPage(c *echo.Context) views.Page {
+	return s.smsPage(c, "Авторизация", "Вход в личный кабинет курорта: заказы горнолыжной школы, аквапарка, отеля, беседок и банкетных залов. Вход по номеру телефона и коду из SMS.")
+}
+
+func (s *Server) loginForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
 }
 
@@ -63,7 +77,6 @@ func (s *Server) loginSubmit(c *echo.Context) error {
 	return s.codeSent(c, pending{Phone: phone, Mode: "login", SentAt: s.now()})
 }
 
-// validPhone checks the phone field and adds its error.
 func validPhone(raw string, errs *views.Errors) (string, bool) {
 	if raw == "" {
 		errs.Add("phone", msgPhoneEmpty)
@@ -157,7 +170,6 @@ func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 	}
 }
 
-// codeSent remembers the sign-in in progress and leads to the code step.
 func (s *Server) codeSent(c *echo.Context, p pending) error {
 	p.ID = randomID()
 	if err := s.sessions.writePending(c.Response(), p); err != nil {
@@ -315,7 +327,6 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 	return confirmResult{sess: s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)}
 }
 
-// answerConfirm writes one submission's answer from the shared outcome.
 func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res confirmResult) error {
 	w := c.Response()
 	switch {
@@ -346,12 +357,10 @@ func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res
 	})
 }
 
-// signedIn is the answer to a submission that signed in.
 func (s *Server) signedIn(c *echo.Context) error {
 	return respondOK(c, answer{Redirect: views.PathHome}, views.PathHome)
 }
 
-// codeResend asks for a new code for the sign-in in progress.
 func (s *Server) codeResend(c *echo.Context) error {
 	p, ok := s.sessions.readPending(c.Request())
 	if !ok {
@@ -378,7 +387,6 @@ func (s *Server) lostPending(c *echo.Context) error {
 	})
 }
 
-// signedOutWith shows the login page with a message, signed out.
 func (s *Server) signedOutWith(c *echo.Context, msg string) error {
 	return respond(c, http.StatusUnauthorized, answer{Message: msg}, func() error {
 		f := views.LoginForm{Title: msgOops, Props: s.smsProps("login")}
@@ -389,7 +397,6 @@ func (s *Server) signedOutWith(c *echo.Context, msg string) error {
 	})
 }
 
-// refusal is a refused step as an island reads it.
 func refusal(errs views.Errors, retry time.Duration) answer {
 	a := answer{Title: msgOops}
 	for _, e := range errs {

@@ -130,7 +130,6 @@ func entryRules(phone string, known bool) []store.Rule {
 
 func perCodeKey(phone string, known bool) string { return "code:" + class(known) + ":" + phone }
 
-// refusalMessage is what the customer reads about a refusal.
 func refusalMessage(r *store.Refusal) string {
 	switch r.Limit {
 	case "phone_interval":

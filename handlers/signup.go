@@ -16,16 +16,10 @@ import (
 const maxNameLen = 50
 
 func (s *Server) signupPage(c *echo.Context) views.Page {
-	p := s.page(c, "Регистрация", "Регистрация в личном кабинете курорта по номеру телефона.")
-	p.Index = true
-	p.Islands = []string{views.SmsIsland, views.PhoneEnhance}
-	return p
+	return s.smsPage(c, "Регистрация", "Регистрация в личном кабинете курорта по номеру телефона.")
 }
 
 func (s *Server) signupForm(c *echo.Context) error {
-	if session(c) != nil {
-		return seeOther(c, views.PathHome)
-	}
 	return render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
 }
 

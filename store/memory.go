@@ -84,46 +84,42 @@ func (e *expiring[V]) expire(key string, it expiringItem[V]) {
 	}
 }
 
-// ---- the sign-out deny-list ----
+// ---- marks: the sign-out deny-list and the first ids of moved bookings ----
 
-type memoryRevoker struct {
-	ids *expiring[struct{}]
-	now func() time.Time
-}
-
-// NewMemoryRevoker makes a Revoker for one instance that forgets on restart.
-func NewMemoryRevoker(now func() time.Time) Revoker {
-	return &memoryRevoker{ids: newExpiring[struct{}](), now: now}
-}
-
-func (m *memoryRevoker) Revoke(_ context.Context, id string, until time.Time) error {
-	m.ids.set(id, struct{}{}, until, m.now())
-	return nil
-}
-
-func (m *memoryRevoker) Revoked(_ context.Context, id string) (bool, error) {
-	_, ok := m.ids.lookup(id, m.now())
-	return ok, nil
-}
-
-// ---- first ids of moved bookings ----
-
-type memoryMoves struct {
+// memoryMarks keeps a string under a key until a time, for one instance
+// that forgets on restart: as a Revoker, the session ids signed out; as
+// Moves, the first id of each moved booking.
+type memoryMarks struct {
 	keys *expiring[string]
 	now  func() time.Time
 }
 
-// NewMemoryMoves makes Moves for one instance that forgets on restart.
-func NewMemoryMoves(now func() time.Time) Moves {
-	return &memoryMoves{keys: newExpiring[string](), now: now}
+// NewMemoryRevoker makes a Revoker for one instance that forgets on restart.
+func NewMemoryRevoker(now func() time.Time) Revoker {
+	return &memoryMarks{keys: newExpiring[string](), now: now}
 }
 
-func (m *memoryMoves) Moved(_ context.Context, key, first string, until time.Time) error {
+// NewMemoryMoves makes Moves for one instance that forgets on restart.
+func NewMemoryMoves(now func() time.Time) Moves {
+	return &memoryMarks{keys: newExpiring[string](), now: now}
+}
+
+func (m *memoryMarks) Revoke(_ context.Context, id string, until time.Time) error {
+	m.keys.set(id, "", until, m.now())
+	return nil
+}
+
+func (m *memoryMarks) Revoked(_ context.Context, id string) (bool, error) {
+	_, ok := m.keys.lookup(id, m.now())
+	return ok, nil
+}
+
+func (m *memoryMarks) Moved(_ context.Context, key, first string, until time.Time) error {
 	m.keys.set(key, first, until, m.now())
 	return nil
 }
 
-func (m *memoryMoves) First(_ context.Context, key string) (string, error) {
+func (m *memoryMarks) First(_ context.Context, key string) (string, error) {
 	first, _ := m.keys.lookup(key, m.now())
 	return first, nil
 }

@@ -172,11 +172,7 @@ func aquaKindByName(name string) (aquaKind, bool) {
 // to a session of another date (today .. today+30), VIP tickets only to VIP
 // sessions and regular to regular, weekday tickets only to weekdays and
 // weekend tickets only to weekends, if the session has places for them all.
-func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
-	var in gateway.TransferTicketRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request, in gateway.TransferTicketRequest) {
 	err := orderTx(s, r.Context(), kindAqua, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.AquaOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос билетов по этому заказу недоступен")
@@ -247,11 +243,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request) {
 // become refunded and the order's amounts shrink; when no ticket is left the
 // order is canceled. On or after the visit day a reason (formRefund.comment)
 // and documents are required.
-func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request) {
-	var in gateway.AquaRefundRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleAquaRefund(w http.ResponseWriter, r *http.Request, in gateway.AquaRefundRequest) {
 	docs, ok := refundDocs(w, in.Documents)
 	if !ok {
 		return

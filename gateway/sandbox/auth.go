@@ -108,11 +108,7 @@ func clientBy(ctx context.Context, q querier, column, v string) (gateway.Persona
 
 // handleLogin2f serves auth/login2f: a known phone gets a new 4-digit code
 // (replacing any earlier one), "sent" to the outbox.
-func (s *Sandbox) handleLogin2f(w http.ResponseWriter, r *http.Request) {
-	var in gateway.LoginRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleLogin2f(w http.ResponseWriter, r *http.Request, in gateway.LoginRequest) {
 	phone, valid := normPhone(in.Login)
 	if !valid {
 		fail(w, msgBadPhone)
@@ -159,11 +155,7 @@ func (s *Sandbox) handleLogin2f(w http.ResponseWriter, r *http.Request) {
 
 // handleLoginConfirm serves auth/loginConfirm: a right, unexpired, unused
 // code gives a token valid for 7 days.
-func (s *Sandbox) handleLoginConfirm(w http.ResponseWriter, r *http.Request) {
-	var in gateway.LoginConfirmRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleLoginConfirm(w http.ResponseWriter, r *http.Request, in gateway.LoginConfirmRequest) {
 	phone, _ := normPhone(in.Login)
 	now := s.now()
 	var token string
@@ -287,11 +279,7 @@ func (s *Sandbox) handleClientEditInfo(w http.ResponseWriter, r *http.Request) {
 
 // handleRegistration serves reg/registration: a new phone becomes a client
 // with a new guid and a sample set of orders; it signs in with login2f.
-func (s *Sandbox) handleRegistration(w http.ResponseWriter, r *http.Request) {
-	var in gateway.Registration
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleRegistration(w http.ResponseWriter, r *http.Request, in gateway.Registration) {
 	first, last := strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
 	if strings.TrimSpace(in.PhoneNumber) == "" || first == "" || last == "" {
 		fail(w, msgFillFields)

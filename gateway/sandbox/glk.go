@@ -148,11 +148,7 @@ func (s *Sandbox) bookingTx(ctx context.Context, client, docID string, f func(tx
 	})
 }
 
-func (s *Sandbox) handleConfirmLesson(w http.ResponseWriter, r *http.Request) {
-	var in gateway.ConfirmLessonRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleConfirmLesson(w http.ResponseWriter, r *http.Request, in gateway.ConfirmLessonRequest) {
 	err := s.bookingTx(r.Context(), in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {
 		if !o.CanConfirm {
 			return refusal("Подтверждение записи недоступно")
@@ -163,11 +159,7 @@ func (s *Sandbox) handleConfirmLesson(w http.ResponseWriter, r *http.Request) {
 	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Запись подтверждена"})
 }
 
-func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request) {
-	var in gateway.CancelLessonRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request, in gateway.CancelLessonRequest) {
 	err := s.bookingTx(r.Context(), in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {
 		if !o.CanCancel {
 			return refusal("Отмена записи недоступна")
@@ -185,11 +177,7 @@ func (s *Sandbox) handleCancelLesson(w http.ResponseWriter, r *http.Request) {
 // handleChangeLesson serves GLK/changeLessonPeriod: the booking moves to
 // another lesson of the same kind of sport and age group with a free place;
 // the new booking has a new doc_ID, the old one is gone.
-func (s *Sandbox) handleChangeLesson(w http.ResponseWriter, r *http.Request) {
-	var in gateway.ChangeLessonRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleChangeLesson(w http.ResponseWriter, r *http.Request, in gateway.ChangeLessonRequest) {
 	var newID string
 	ctx := r.Context()
 	err := s.bookingTx(ctx, in.ClientID, in.LessonID, func(tx *sql.Tx, m orderMeta, o gateway.LessonOrder) error {

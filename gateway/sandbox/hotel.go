@@ -78,11 +78,7 @@ func (s *Sandbox) handleHotelCancel(w http.ResponseWriter, r *http.Request) {
 // handleHotelRefund serves hotel/registerRefund: the request is stored and
 // the order canceled (it may already be canceled by hotel/cancelOrder, which
 // the app calls first).
-func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request) {
-	var in gateway.HotelRefundRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handleHotelRefund(w http.ResponseWriter, r *http.Request, in gateway.HotelRefundRequest) {
 	id := in.OrderID
 	if id == "" {
 		id = in.FormRefund.OrderID
@@ -138,11 +134,7 @@ func (s *Sandbox) handleHotelDates(w http.ResponseWriter, r *http.Request) {
 // handlePushReservation serves hotel/pushReservation: the stay moves when
 // every night of the new period is listed with enough vacant ordinary and
 // family rooms and the nights' prices add up to the order's room amount.
-func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request) {
-	var in gateway.PushReservationRequest
-	if !decode(w, r, &in) {
-		return
-	}
+func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request, in gateway.PushReservationRequest) {
 	err := orderTx(s, r.Context(), kindHotel, in.OrderID, func(ctx context.Context, tx *sql.Tx, m orderMeta, o gateway.HotelOrder) error {
 		if o.Canceled || !o.CanTransfer {
 			return refusal("Перенос этого бронирования недоступен")

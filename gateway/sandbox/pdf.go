@@ -56,12 +56,11 @@ var (
 // number, visit date and totals, then one block per ticket with its number,
 // title, date, session, price, status and a QR code of its barcode.
 func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
-	d, err := newPDFDoc("Билеты, заказ № "+o.OrderID, pdfAquaName)
+	d, err := newPDFDoc("Билеты, заказ № "+o.OrderID, pdfAquaName, "Электронные билеты")
 	if err != nil {
 		return nil, err
 	}
 	pdf := d.pdf
-	d.header(pdfAquaName, "Электронные билеты")
 
 	// Order summary.
 	visit := pdfDate(o.DateBeg)
@@ -176,12 +175,11 @@ func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
 // family rooms with their guests and children, amounts, status and a QR code
 // of the order id.
 func VoucherPDF(o gateway.HotelOrder) ([]byte, error) {
-	d, err := newPDFDoc("Ваучер, заказ № "+o.OrderID, pdfHotelName)
+	d, err := newPDFDoc("Ваучер, заказ № "+o.OrderID, pdfHotelName, "Ваучер на проживание")
 	if err != nil {
 		return nil, err
 	}
 	pdf := d.pdf
-	d.header(pdfHotelName, "Ваучер на проживание")
 
 	// Order number and QR code side by side.
 	const qrSize = 38.0
@@ -284,7 +282,9 @@ type pdfDoc struct {
 	pdf *fpdf.Fpdf
 }
 
-func newPDFDoc(title, subject string) (*pdfDoc, error) {
+// newPDFDoc starts a document of venue with its header band: the resort,
+// the venue and the document's kind.
+func newPDFDoc(title, venue, kind string) (*pdfDoc, error) {
 	regular, err := pdfFontFS.ReadFile("fonts/NotoSans-Regular.ttf")
 	if err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func newPDFDoc(title, subject string) (*pdfDoc, error) {
 	pdf.AddUTF8FontFromBytes(pdfFont, "", regular)
 	pdf.AddUTF8FontFromBytes(pdfFont, "B", bold)
 	pdf.SetTitle(title, true)
-	pdf.SetSubject(pdfResortName+" · "+subject, true)
+	pdf.SetSubject(pdfResortName+" · "+venue, true)
 	pdf.SetAuthor(pdfResortName, true)
 	pdf.SetCreator(pdfResortName+" · sandbox", true)
 	pdf.SetMargins(pdfMarginX, pdfMarginT, pdfMarginX)
@@ -308,10 +308,11 @@ func newPDFDoc(title, subject string) (*pdfDoc, error) {
 		pdf.SetY(-12)
 		pdf.SetFont(pdfFont, "", 8)
 		d.setColor(pdfMuted)
-		pdf.CellFormat(pdfContentW/2, 5, pdfResortName+" · "+subject, "", 0, "L", false, 0, "")
+		pdf.CellFormat(pdfContentW/2, 5, pdfResortName+" · "+venue, "", 0, "L", false, 0, "")
 		pdf.CellFormat(pdfContentW/2, 5, fmt.Sprintf("Страница %d из {nb}", pdf.PageNo()), "", 0, "R", false, 0, "")
 	})
 	pdf.AddPage()
+	d.header(venue, kind)
 	return d, pdf.Error()
 }
 

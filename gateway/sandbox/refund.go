@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -47,18 +48,11 @@ func (s *Sandbox) Refunds() []StoredRefund {
 }
 
 func (s *Sandbox) refunds(ctx context.Context) ([]StoredRefund, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, order_id, received_at, form, documents, products, body
-		FROM refunds ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []StoredRefund{}
-	for rows.Next() {
+	return scanRows(ctx, s.db, func(rows *sql.Rows) (StoredRefund, error) {
 		var r StoredRefund
 		var at, form, docs, products, body string
 		if err := rows.Scan(&r.ID, &r.Path, &r.OrderID, &at, &form, &docs, &products, &body); err != nil {
-			return nil, err
+			return r, err
 		}
 		r.ReceivedAt, _ = time.Parse(time.RFC3339Nano, at)
 		if form != "null" {
@@ -68,9 +62,8 @@ func (s *Sandbox) refunds(ctx context.Context) ([]StoredRefund, error) {
 		_ = json.Unmarshal([]byte(docs), &r.Documents)
 		_ = json.Unmarshal([]byte(products), &r.Products)
 		r.Body = json.RawMessage(body)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, nil
+	}, `SELECT id, path, order_id, received_at, form, documents, products, body FROM refunds ORDER BY id`)
 }
 
 var errBadFile = errors.New("bad file")

@@ -281,11 +281,7 @@ func rentItem[O any](raw json.RawMessage, from func(O) rent) (rent, error) {
 
 // rentCancel serves Rent/cancelPavilionRent and CelRooms/cancelCelRoomRent.
 func (s *Sandbox) rentCancel(kind string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var in gateway.CancelRentRequest
-		if !decode(w, r, &in) {
-			return
-		}
+	return posted(func(w http.ResponseWriter, r *http.Request, in gateway.CancelRentRequest) {
 		err := s.inTx(r.Context(), func(tx *sql.Tx) error {
 			o, m, err := s.getRent(r.Context(), tx, kind, in.RentID)
 			if errors.Is(err, errNotFound) || err == nil && (m.Client != in.ClientID || m.Canceled) {
@@ -305,7 +301,7 @@ func (s *Sandbox) rentCancel(kind string) http.HandlerFunc {
 			return s.markHours(r.Context(), tx, kind, o, 0)
 		})
 		s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Аренда отменена"})
-	}
+	})
 }
 
 // rentRefund serves Rent/registerRefund and CelRooms/registerRefund: the

@@ -228,17 +228,17 @@ func (s *Sandbox) Handler() http.Handler {
 		mux.Handle(method+" /v1/"+path, s.wrap(path, h))
 	}
 
-	v1("POST auth/login2f", s.handleLogin2f)
-	v1("POST auth/loginConfirm", s.handleLoginConfirm)
+	v1("POST auth/login2f", posted(s.handleLogin2f))
+	v1("POST auth/loginConfirm", posted(s.handleLoginConfirm))
 	v1("GET auth/getClientInfo", s.handleGetClientInfo)
 	v1("PUT auth/clientEditInfo", s.handleClientEditInfo)
-	v1("POST reg/registration", s.handleRegistration)
+	v1("POST reg/registration", posted(s.handleRegistration))
 
 	v1("GET GLK/getTimetableForCurrentClient", s.handleLessonOrders)
 	v1("GET GLK/getTimetable", s.handleLessonTimetable)
-	v1("POST GLK/confirmLesson", s.handleConfirmLesson)
-	v1("POST GLK/cancelRegistration", s.handleCancelLesson)
-	v1("POST GLK/changeLessonPeriod", s.handleChangeLesson)
+	v1("POST GLK/confirmLesson", posted(s.handleConfirmLesson))
+	v1("POST GLK/cancelRegistration", posted(s.handleCancelLesson))
+	v1("POST GLK/changeLessonPeriod", posted(s.handleChangeLesson))
 
 	v1("GET Rent/getPavilionRentTimetableForCurrentClient", s.rentOrders(pavilionKind))
 	v1("GET Rent/getPavilionRentTimetable", s.rentSchedule(pavilionKind))
@@ -253,16 +253,16 @@ func (s *Sandbox) Handler() http.Handler {
 	v1("POST CelRooms/changeCelRoomRentPeriod", s.rentChange(roomKind))
 
 	v1("GET aqua/getAquaOrders", s.handleAquaOrders)
-	v1("POST aqua/registerRefund1C", s.handleAquaRefund)
-	v1("POST aqua/transferTicket", s.handleTransferTicket)
+	v1("POST aqua/registerRefund1C", posted(s.handleAquaRefund))
+	v1("POST aqua/transferTicket", posted(s.handleTransferTicket))
 	v1("GET aqua/getSessionsAqua", s.handleAquaSessions)
 	v1("GET aqua/generatePdf", s.handleAquaPDF)
 
 	v1("GET hotel/getHotelOrders", s.handleHotelOrders)
 	v1("POST hotel/cancelOrder", s.handleHotelCancel)
-	v1("POST hotel/registerRefund", s.handleHotelRefund)
+	v1("POST hotel/registerRefund", posted(s.handleHotelRefund))
 	v1("POST hotel/getDates", s.handleHotelDates)
-	v1("POST hotel/pushReservation", s.handlePushReservation)
+	v1("POST hotel/pushReservation", posted(s.handlePushReservation))
 	v1("GET hotel/generatePdf", s.handleHotelPDF)
 
 	mux.HandleFunc("GET /sandbox/sms/{digits}", s.handleOutbox)
@@ -430,6 +430,17 @@ func (s *Sandbox) internal(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // decode reads a JSON body into v; on failure it answers 400 and reports false.
+// posted serves a call whose body is the JSON request T: a body that is
+// not one is refused before h runs.
+func posted[T any](h func(w http.ResponseWriter, r *http.Request, in T)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var in T
+		if decode(w, r, &in) {
+			h(w, r, in)
+		}
+	}
+}
+
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
 		badRequest(w, "Некорректный запрос")

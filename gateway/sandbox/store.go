@@ -264,7 +264,20 @@ func getRow(ctx context.Context, q querier, v any, query string, args ...any) er
 	return json.Unmarshal([]byte(data), v)
 }
 
+// getRows reads rows of one JSON column into Ts.
 func getRows[T any](ctx context.Context, q querier, query string, args ...any) ([]T, error) {
+	return scanRows(ctx, q, func(rows *sql.Rows) (T, error) {
+		var data string
+		var v T
+		if err := rows.Scan(&data); err != nil {
+			return v, err
+		}
+		return v, json.Unmarshal([]byte(data), &v)
+	}, query, args...)
+}
+
+// scanRows reads every row of query with scan.
+func scanRows[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -272,12 +285,8 @@ func getRows[T any](ctx context.Context, q querier, query string, args ...any) (
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
-		var data string
-		if err := rows.Scan(&data); err != nil {
-			return nil, err
-		}
-		var v T
-		if err := json.Unmarshal([]byte(data), &v); err != nil {
+		v, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)
