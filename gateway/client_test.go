@@ -19,6 +19,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sony/gobreaker/v2"
+
+	"lk/internal/testkit"
 )
 
 const (
@@ -663,26 +665,8 @@ func TestBreakerIgnoresProviderRefusals(t *testing.T) {
 	}
 }
 
-// lockedBuffer lets the logger and the test share a buffer.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestLogsKeepSecrets(t *testing.T) {
-	var buf lockedBuffer
+	var buf testkit.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mux, _ := setup(t, WithLogger(log), WithRetries(0))
 	mux.HandleFunc("/v1/auth/login2f", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"success":true}`) })

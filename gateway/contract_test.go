@@ -605,109 +605,46 @@ func contractSandbox(t *testing.T, now time.Time) {
 	}
 
 	// ---- pavilions and celebration rooms ----
-	pavs, err := cl.PavilionOrders(ctx, guid)
-	must("pavilion orders", err)
-	if len(pavs) == 0 {
-		t.Error("the demo customer has no pavilion rents")
-	}
-	if len(pavs) > 0 {
-		_, err := cl.PavilionOrder(ctx, guid, pavs[0].RentID())
-		must("pavilion order", err)
-	}
-	if p, ok := pick(pavs, func(o gateway.PavilionOrder) bool { return o.CanTransfer }); ok {
-		beg, end, ok := freeSlot(t, loc, today, int(p.Amount/max(p.Cost, 1)), func(day time.Time) (gateway.Schedule, error) {
-			return cl.PavilionSchedule(ctx, p.PavilionID, day)
-		})
-		if ok {
-			newID, err := cl.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
-				ClientID: guid, RentID: p.RentID(), PavilionID: p.PavilionID,
-				NewRentDateBeg: gateway.FormatISO(beg, loc), NewRentDateEnd: gateway.FormatISO(end, loc),
-				Amount: p.Amount, PavilionName: p.PavilionName,
-			})
-			if must("change pavilion rent", err) {
-				if newID == "" {
-					t.Error("change pavilion rent: success without newRentId")
-				} else {
-					_, err := cl.PavilionOrder(ctx, guid, newID)
-					must("moved pavilion rent", err)
-				}
-			}
-		}
-	} else {
-		t.Error("no pavilion rent that can be moved")
-	}
-	if pavs, err = cl.PavilionOrders(ctx, guid); must("pavilion orders", err) {
-		active := activeRents(pavs, func(o gateway.PavilionOrder) (string, bool) { return o.HourBeg, o.CanCancel }, today, loc)
-		if len(active) > 0 {
-			p := pavs[active[0]]
-			f := form
-			f.OrderID = p.RentID()
-			_, err := cl.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: nil, RentItem: p, FormRefund: f})
-			must("refund pavilion", err)
-		}
-		if len(active) > 1 {
-			p := pavs[active[1]]
-			must("cancel pavilion rent", cl.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: p.RentID(), Amount: p.Amount}))
-		}
-		if len(active) < 2 {
-			t.Errorf("want two pavilion rents that can be canceled, have %d", len(active))
-		}
-	}
-
-	rooms, err := cl.RoomOrders(ctx, guid)
-	must("room orders", err)
-	if len(rooms) == 0 {
-		t.Error("the demo customer has no celebration-room rents")
-	}
-	if len(rooms) > 0 {
-		_, err := cl.RoomOrder(ctx, guid, rooms[0].RentID())
-		must("room order", err)
-	}
-	if r, ok := pick(rooms, func(o gateway.RoomOrder) bool { return o.CanTransfer }); ok {
-		beg, end, ok := freeSlot(t, loc, today, int(r.Amount/max(r.Cost, 1)), func(day time.Time) (gateway.Schedule, error) {
-			return cl.RoomSchedule(ctx, r.RoomID, day)
-		})
-		if ok {
-			newID, err := cl.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
-				ClientID: guid, RentID: r.RentID(), CelRoomID: r.RoomID,
-				NewRentDateBeg: gateway.FormatISO(beg, loc), NewRentDateEnd: gateway.FormatISO(end, loc),
-				Amount: r.Amount, CelRoomName: r.RoomName,
-			})
-			if must("change room rent", err) {
-				if newID == "" {
-					t.Error("change room rent: success without newRentId")
-				} else {
-					_, err := cl.RoomOrder(ctx, guid, newID)
-					must("moved room rent", err)
-				}
-			}
-		}
-	} else {
-		t.Error("no celebration-room rent that can be moved")
-	}
-	if rooms, err = cl.RoomOrders(ctx, guid); must("room orders", err) {
-		active := activeRents(rooms, func(o gateway.RoomOrder) (string, bool) { return o.HourBeg, o.CanCancel }, today, loc)
-		if len(active) > 0 {
-			r := rooms[active[0]]
-			must("cancel room rent", cl.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: r.RentID(), Amount: r.Amount}))
-		} else {
-			t.Error("no celebration-room rent that can be canceled")
-		}
-		if len(active) > 1 {
-			r := rooms[active[1]]
-			f := form
-			f.OrderID = r.RentID()
-			_, err := cl.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: nil, RentItem: r, FormRefund: f})
-			must("refund room", err)
-		}
-		// A past rent, if there is one, needs a reason and documents.
-		if i := slices.IndexFunc(rooms, func(o gateway.RoomOrder) bool { return !startsAfter(o.HourBeg, today, loc) }); i >= 0 {
-			f := form
-			f.OrderID = rooms[i].RentID()
-			_, err := cl.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: docs, RentItem: rooms[i], FormRefund: f})
-			must("refund past room rent", err)
-		}
-	}
+	rentContract(t, must, rentCalls[gateway.PavilionOrder]{
+		kind: "pavilion",
+		list: func() ([]gateway.PavilionOrder, error) { return cl.PavilionOrders(ctx, guid) },
+		get:  func(id string) (gateway.PavilionOrder, error) { return cl.PavilionOrder(ctx, guid, id) },
+		view: func(o gateway.PavilionOrder) rentView {
+			return rentView{o.RentID(), o.PavilionID, o.HourBeg, o.Amount, o.Cost, o.CanTransfer, o.CanCancel}
+		},
+		schedule: func(id string, day time.Time) (gateway.Schedule, error) { return cl.PavilionSchedule(ctx, id, day) },
+		move: func(o gateway.PavilionOrder, beg, end string) (string, error) {
+			return cl.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{ClientID: guid, RentID: o.RentID(), PavilionID: o.PavilionID,
+				NewRentDateBeg: beg, NewRentDateEnd: end, Amount: o.Amount, PavilionName: o.PavilionName})
+		},
+		cancel: func(o gateway.PavilionOrder) error {
+			return cl.CancelPavilionRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: o.RentID(), Amount: o.Amount})
+		},
+		refund: func(o gateway.PavilionOrder, docs []gateway.File, f gateway.RefundForm) error {
+			_, err := cl.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: docs, RentItem: o, FormRefund: f})
+			return err
+		},
+	}, today, loc, form, docs)
+	rentContract(t, must, rentCalls[gateway.RoomOrder]{
+		kind: "celebration-room",
+		list: func() ([]gateway.RoomOrder, error) { return cl.RoomOrders(ctx, guid) },
+		get:  func(id string) (gateway.RoomOrder, error) { return cl.RoomOrder(ctx, guid, id) },
+		view: func(o gateway.RoomOrder) rentView {
+			return rentView{o.RentID(), o.RoomID, o.HourBeg, o.Amount, o.Cost, o.CanTransfer, o.CanCancel}
+		},
+		schedule: func(id string, day time.Time) (gateway.Schedule, error) { return cl.RoomSchedule(ctx, id, day) },
+		move: func(o gateway.RoomOrder, beg, end string) (string, error) {
+			return cl.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{ClientID: guid, RentID: o.RentID(), CelRoomID: o.RoomID,
+				NewRentDateBeg: beg, NewRentDateEnd: end, Amount: o.Amount, CelRoomName: o.RoomName})
+		},
+		cancel: func(o gateway.RoomOrder) error {
+			return cl.CancelRoomRent(ctx, gateway.CancelRentRequest{ClientID: guid, RentID: o.RentID(), Amount: o.Amount})
+		},
+		refund: func(o gateway.RoomOrder, docs []gateway.File, f gateway.RefundForm) error {
+			_, err := cl.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: docs, RentItem: o, FormRefund: f})
+			return err
+		},
+	}, today, loc, form, docs)
 
 	// ---- water park ----
 	aquaActive, aquaHistory, err := cl.AquaOrders(ctx, guid)
@@ -935,15 +872,84 @@ func startsAfter(s string, today time.Time, loc *time.Location) bool {
 }
 
 // activeRents lists the indexes of rents that start after today and may be canceled.
-func activeRents[T any](list []T, f func(T) (string, bool), today time.Time, loc *time.Location) []int {
-	var out []int
-	for i, o := range list {
-		beg, can := f(o)
-		if can && startsAfter(beg, today, loc) {
-			out = append(out, i)
+
+// rentView is what the contract reads of a rent, of either kind.
+type rentView struct {
+	id, facility, beg      string
+	amount, cost           float64
+	canTransfer, canCancel bool
+}
+
+// rentCalls are the client's calls for one kind of rent, bound to the demo
+// customer.
+type rentCalls[O any] struct {
+	kind     string
+	list     func() ([]O, error)
+	get      func(id string) (O, error)
+	view     func(O) rentView
+	schedule func(facility string, day time.Time) (gateway.Schedule, error)
+	move     func(o O, beg, end string) (newID string, err error)
+	cancel   func(O) error
+	refund   func(o O, docs []gateway.File, f gateway.RefundForm) error
+}
+
+// rentContract lists the rents of one kind and reads one; moves one that
+// can be moved to free hours and reads it under its new id; cancels a rent
+// that has not started and refunds another, if there is one; and refunds a
+// past one, if there is one, with a reason and documents.
+func rentContract[O any](t *testing.T, must func(string, error) bool, rc rentCalls[O], today time.Time, loc *time.Location, form gateway.RefundForm, docs []gateway.File) {
+	t.Helper()
+	list, err := rc.list()
+	must(rc.kind+" orders", err)
+	if len(list) == 0 {
+		t.Errorf("the demo customer has no %s rents", rc.kind)
+	} else {
+		_, err := rc.get(rc.view(list[0]).id)
+		must(rc.kind+" order", err)
+	}
+	if o, ok := pick(list, func(o O) bool { return rc.view(o).canTransfer }); ok {
+		v := rc.view(o)
+		beg, end, ok := freeSlot(t, loc, today, int(v.amount/max(v.cost, 1)), func(day time.Time) (gateway.Schedule, error) {
+			return rc.schedule(v.facility, day)
+		})
+		if ok {
+			newID, err := rc.move(o, gateway.FormatISO(beg, loc), gateway.FormatISO(end, loc))
+			if must("change "+rc.kind+" rent", err) {
+				if newID == "" {
+					t.Errorf("change %s rent: success without newRentId", rc.kind)
+				} else {
+					_, err := rc.get(newID)
+					must("moved "+rc.kind+" rent", err)
+				}
+			}
+		}
+	} else {
+		t.Errorf("no %s rent that can be moved", rc.kind)
+	}
+	if list, err = rc.list(); !must(rc.kind+" orders", err) {
+		return
+	}
+	var active []O
+	for _, o := range list {
+		if v := rc.view(o); v.canCancel && startsAfter(v.beg, today, loc) {
+			active = append(active, o)
 		}
 	}
-	return out
+	if len(active) > 0 {
+		must("cancel "+rc.kind+" rent", rc.cancel(active[0]))
+	} else {
+		t.Errorf("no %s rent that can be canceled", rc.kind)
+	}
+	if len(active) > 1 {
+		f := form
+		f.OrderID = rc.view(active[1]).id
+		must("refund "+rc.kind, rc.refund(active[1], nil, f))
+	}
+	if o, ok := pick(list, func(o O) bool { return !startsAfter(rc.view(o).beg, today, loc) }); ok {
+		f := form
+		f.OrderID = rc.view(o).id
+		must("refund past "+rc.kind+" rent", rc.refund(o, docs, f))
+	}
 }
 
 // profileUpdate builds the profile form from the profile, as the edit page does.
@@ -976,24 +982,14 @@ func freeSlot(t *testing.T, loc *time.Location, today time.Time, hours int, day 
 			}
 			continue
 		}
-		run := 0
-		for i, h := range sch.Details {
-			if h.Status != 0 {
-				run = 0
-				continue
+		for _, h := range sch.Details {
+			first, err := gateway.ParseISO(h.Hour, loc)
+			if err != nil {
+				t.Errorf("schedule hour %q: %v", h.Hour, err)
+				return
 			}
-			run++
-			if run == hours {
-				first, err1 := gateway.ParseISO(sch.Details[i-hours+1].Hour, loc)
-				last, err2 := gateway.ParseISO(h.Hour, loc)
-				if err1 != nil || err2 != nil {
-					t.Errorf("schedule hours %q, %q: %v %v", sch.Details[i-hours+1].Hour, h.Hour, err1, err2)
-					return
-				}
-				if last.Sub(first) != time.Duration(hours-1)*time.Hour {
-					run = 1
-					continue
-				}
+			last := first.Add(time.Duration(hours-1) * time.Hour)
+			if gateway.CheckSlotPeriod(sch, first, last, float64(hours)*sch.Cost) == nil {
 				return first, last.Add(time.Hour), true
 			}
 		}

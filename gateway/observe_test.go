@@ -13,6 +13,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"lk/internal/testkit"
 )
 
 // Each call is a client span, a child of the caller's span, whose
@@ -21,7 +23,7 @@ import (
 func TestSpansAndRequestID(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	var logs lockedBuffer
+	var logs testkit.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mux, _ := setup(t, WithTracerProvider(tp), WithLogger(log), WithRetries(0))
 	var mu sync.Mutex

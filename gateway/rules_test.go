@@ -306,47 +306,41 @@ func TestIsVIP(t *testing.T) {
 	}
 }
 
-// sessionCase is a CheckSession case at 15:40 on 21.11.2026 and what its
-// test wants of the answer.
-type sessionCase[W any] struct {
-	name    string
-	s       AquaSession
-	vip     bool
-	date    time.Time
-	tickets int
-	want    W
-}
-
-// sessionNow and the sessions the CheckSession tables use.
-var (
-	sessionNow                    = at(2026, 11, 21, 15, 40)
-	sessionToday, sessionTomorrow = at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0)
-	sessionDay                    = AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
-	sessionVIP                    = AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
-)
-
-func TestCheckSessionAllows(t *testing.T) {
-	today, tomorrow, yesterday := sessionToday, sessionTomorrow, at(2026, 11, 20, 0, 0)
-	day, vip := sessionDay, sessionVIP
-	tests := []sessionCase[bool]{
-		{"ordinary tomorrow", day, false, tomorrow, 3, true},
-		{"VIP ticket, ordinary session", day, true, tomorrow, 1, false},
-		{"ordinary ticket, VIP session", vip, false, tomorrow, 1, false},
-		{"VIP with VIP", vip, true, tomorrow, 2, true},
-		{"too few places", vip, true, tomorrow, 3, false},
-		{"exactly enough places", day, false, tomorrow, 5, true},
-		{"no tickets", day, false, tomorrow, 0, false},
-		{"today, ends later hour", day, false, today, 1, true}, // 16 > 15
-		{"today, ends this hour", AquaSession{Name: "Утренний", EndTime: "15:00", AvailableCount: 9}, false, today, 1, false},
-		{"today, ended", AquaSession{Name: "Утренний", EndTime: "13:00", AvailableCount: 9}, false, today, 1, false},
-		{"today, ends at midnight", AquaSession{Name: "Ночной", EndTime: "00:00", AvailableCount: 9}, false, today, 1, true},
-		{"today, unreadable end", AquaSession{Name: "Дневной", EndTime: "", AvailableCount: 9}, false, today, 1, false},
-		{"yesterday", day, false, yesterday, 1, false},
+// CheckSession at 15:40 on 21.11.2026: nil where the tickets fit the
+// session, else the rule that refuses them.
+func TestCheckSessionSaysWhichRule(t *testing.T) {
+	now := at(2026, 11, 21, 15, 40)
+	today, tomorrow, yesterday := at(2026, 11, 21, 0, 0), at(2026, 11, 22, 0, 0), at(2026, 11, 20, 0, 0)
+	day := AquaSession{Name: "Дневной", EndTime: "16:00", AvailableCount: 5}
+	vip := AquaSession{Name: "VIP вечерний", EndTime: "22:00", AvailableCount: 2}
+	tests := []struct {
+		name    string
+		s       AquaSession
+		vip     bool
+		date    time.Time
+		tickets int
+		want    error
+	}{
+		{"ordinary tomorrow", day, false, tomorrow, 3, nil},
+		{"VIP ticket, ordinary session", day, true, tomorrow, 1, ErrSessionVIP},
+		{"ordinary ticket, VIP session", vip, false, tomorrow, 1, ErrSessionRegular},
+		{"VIP with VIP", vip, true, tomorrow, 2, nil},
+		{"too few places", vip, true, tomorrow, 3, ErrSessionFull},
+		{"exactly enough places", day, false, tomorrow, 5, nil},
+		{"no tickets", day, false, tomorrow, 0, ErrNoTickets},
+		{"today, ends later hour", day, false, today, 1, nil}, // 16 > 15
+		{"today, ends this hour", AquaSession{Name: "Утренний", EndTime: "15:00", AvailableCount: 9}, false, today, 1, ErrSessionOver},
+		{"today, ended", AquaSession{Name: "Утренний", EndTime: "13:00", AvailableCount: 9}, false, today, 1, ErrSessionOver},
+		{"today, ends at midnight", AquaSession{Name: "Ночной", EndTime: "00:00", AvailableCount: 9}, false, today, 1, nil},
+		{"today, unreadable end", AquaSession{Name: "Дневной", EndTime: "", AvailableCount: 9}, false, today, 1, ErrSessionOver},
+		{"yesterday", day, false, yesterday, 1, ErrSessionOver},
 	}
 	for _, tt := range tests {
-		if got := CheckSession(tt.s, tt.vip, tt.date, sessionNow, tt.tickets) == nil; got != tt.want {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CheckSession(tt.s, tt.vip, tt.date, now, tt.tickets); !errors.Is(got, tt.want) {
+				t.Errorf("%v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -549,25 +543,6 @@ func TestTicketGateCode(t *testing.T) {
 	} {
 		if got := c.t.GateCode("300001"); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.t, got, c.want)
-		}
-	}
-}
-
-func TestCheckSessionSaysWhichRule(t *testing.T) {
-	today, tomorrow := sessionToday, sessionTomorrow
-	day, vip := sessionDay, sessionVIP
-	tests := []sessionCase[error]{
-		{"fits", day, false, tomorrow, 3, nil},
-		{"VIP tickets, ordinary session", day, true, tomorrow, 1, ErrSessionVIP},
-		{"ordinary tickets, VIP session", vip, false, tomorrow, 1, ErrSessionRegular},
-		{"full", vip, true, tomorrow, 3, ErrSessionFull},
-		{"ended today", AquaSession{Name: "Утренний", EndTime: "15:00", AvailableCount: 9}, false, today, 1, ErrSessionOver},
-		{"past day", day, false, at(2026, 11, 20, 0, 0), 1, ErrSessionOver},
-		{"no tickets", day, false, tomorrow, 0, ErrNoTickets},
-	}
-	for _, tt := range tests {
-		if got := CheckSession(tt.s, tt.vip, tt.date, sessionNow, tt.tickets); !errors.Is(got, tt.want) {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 	"time"
 )
@@ -21,14 +19,7 @@ type slotCases struct {
 }
 
 func TestCheckSlotMoveSharedCases(t *testing.T) {
-	raw, err := os.ReadFile("testdata/slot_cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sc slotCases
-	if err := json.Unmarshal(raw, &sc); err != nil {
-		t.Fatal(err)
-	}
+	sc := sharedCases[slotCases](t, "slot_cases.json")
 	day := at(2026, 11, 21, 0, 0)
 	clock := func(s string) time.Time {
 		c, err := time.Parse("15:04", s)

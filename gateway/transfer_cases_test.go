@@ -27,13 +27,14 @@ type transferCases struct {
 	ParseDay []struct{ In, Want string }
 }
 
-func loadTransferCases(t *testing.T) transferCases {
+// sharedCases reads testdata/file, cases an island's Vitest reads too.
+func sharedCases[C any](t *testing.T, file string) C {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/transfer_cases.json")
+	raw, err := os.ReadFile("testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c transferCases
+	var c C
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func caseNow(t *testing.T, s string) time.Time {
 }
 
 func TestSharedTransferCases(t *testing.T) {
-	c := loadTransferCases(t)
+	c := sharedCases[transferCases](t, "transfer_cases.json")
 	iso := func(d time.Time) string { return FormatISODate(d, nil) }
 	for _, w := range c.Windows {
 		now := caseNow(t, w.Now)

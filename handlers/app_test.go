@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,7 +23,9 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/internal/testkit"
 	"lk/store"
+	"lk/store/redistest"
 	"lk/views"
 )
 
@@ -32,42 +35,18 @@ const (
 	publicURL  = "https://lk.example.ru" // where the tests' customers reach the account
 )
 
-// clock is a settable time for the limits.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // app is the whole product over HTTPS (so Secure cookies travel) on the real
 // sandbox over HTTP, as in production.
 type app struct {
 	t      testing.TB
 	srv    *httptest.Server
 	sb     *sandbox.Sandbox
-	sbURL  string
-	clock  *clock
+	sbSrv  *httptest.Server
+	gw     *gateway.Client
+	clock  *testkit.Clock
 	client *http.Client
-	logs   *bytes.Buffer
+	logs   *testkit.Buffer      // the server's log
 	reg    *prometheus.Registry // what the debug listener's /metrics would show
-}
-
-// lockedBuffer lets the server log concurrently while a test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  *bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
 }
 
 func newApp(t testing.TB) *app { t.Helper(); return newAppWith(t, nil) }
@@ -110,6 +89,7 @@ type setup struct {
 	wrap    func(handlers.Provider) handlers.Provider
 	gateway []gateway.Option
 	now     time.Time
+	debug   bool // the server and the gateway client log at debug level
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
@@ -119,11 +99,11 @@ func newAppSetup(t testing.TB, su setup) *app {
 	t.Helper()
 	runAlongside(t)
 	wrap, opts := su.wrap, su.gateway
-	clk := &clock{t: time.Now()}
+	clk := testkit.NewClock(time.Now())
 	var cfg sandbox.Config
 	var loc *time.Location
 	if !su.now.IsZero() {
-		clk.t, loc = su.now, su.now.Location()
+		clk, loc = testkit.NewClock(su.now), su.now.Location()
 		cfg = sandbox.Config{Now: clk.Now, Location: loc}
 		opts = append(opts, gateway.WithLocation(loc))
 	}
@@ -134,12 +114,17 @@ func newAppSetup(t testing.TB, su setup) *app {
 	t.Cleanup(func() { sb.Close() })
 	sbSrv := httptest.NewServer(sb.Handler())
 	t.Cleanup(sbSrv.Close)
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", opts...)
+	logs := &testkit.Buffer{}
+	level := slog.LevelInfo
+	if su.debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
+	reg := prometheus.NewRegistry()
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &bytes.Buffer{}
-	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, nil))
 	if su.revoker == nil {
 		su.revoker = store.NewMemoryRevoker(clk.Now)
 	}
@@ -155,7 +140,6 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if assets == nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
 	var provider handlers.Provider = gw
 	if wrap != nil {
 		provider = wrap(gw)
@@ -174,9 +158,63 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	srv := httptest.NewTLSServer(e)
 	t.Cleanup(srv.Close)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
+	a := &app{t: t, srv: srv, sb: sb, sbSrv: sbSrv, gw: gw, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
+}
+
+// instance starts another instance of the app with opts, as a.srv, and
+// answers its URL; its metrics go nowhere (a registry is one instance's).
+func (a *app) instance(opts handlers.Options) string {
+	a.t.Helper()
+	opts.Registry = nil
+	e, err := handlers.New(opts)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(e)
+	a.t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// plain serves the app over plain HTTP too, as it is served behind a
+// proxy that ends TLS, until the test ends.
+func (a *app) plain() *httptest.Server {
+	srv := httptest.NewServer(a.srv.Config.Handler)
+	a.t.Cleanup(srv.Close)
+	return srv
+}
+
+// startRedis is a real redis-server of the test's own, configured as the
+// README's topology asks (an append-only file written before each write is
+// answered), in a folder that outlives its restarts.
+func startRedis(t testing.TB) *redistest.Server { return redistest.Start(t, redistest.Durable...) }
+
+// parallel runs f n times at once and waits for all.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() { <-start; f(i) })
+	}
+	close(start)
+	wg.Wait()
+}
+
+// atOnce sends n requests at once and gives their answers in order.
+func atOnce(n int, send func(i int) *resp) []*resp {
+	out := make([]*resp, n)
+	parallel(n, func(i int) { out[i] = send(i) })
+	return out
+}
+
+// byStatus counts answers by status.
+func byStatus(answers []*resp) map[int]int {
+	m := map[int]int{}
+	for _, r := range answers {
+		m[r.StatusCode]++
+	}
+	return m
 }
 
 // alongside holds the tests already running alongside others.
@@ -215,6 +253,18 @@ type resp struct {
 
 func (r *resp) text(sel string) string { return strings.TrimSpace(r.doc.Find(sel).Text()) }
 
+// json reads the answer's body, an island's JSON, into v.
+func (r *resp) json(v any) error { return json.Unmarshal([]byte(r.body), v) }
+
+// props reads the props the page gives its island, the JSON script #id,
+// into v.
+func (r *resp) props(id string, v any) error {
+	return json.Unmarshal([]byte(r.doc.Find("script#"+id).Text()), v)
+}
+
+// asIsland is what an island's fetch adds to a request: it asks for JSON.
+var asIsland = http.Header{"Accept": {"application/json"}}
+
 func (a *app) do(c *http.Client, req *http.Request) *resp {
 	a.t.Helper()
 	res, err := c.Do(req)
@@ -229,6 +279,17 @@ func (a *app) do(c *http.Client, req *http.Request) *resp {
 
 func (a *app) get(path string) *resp { return a.getWith(a.client, path) }
 
+// send asks for path with method and header, as a script, a proxy or a
+// robot would, where a page link would not.
+func (a *app) send(method, path string, header http.Header) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(method, a.srv.URL+path, nil)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return a.do(a.client, req)
+}
+
 func (a *app) getWith(c *http.Client, path string) *resp {
 	a.t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
@@ -239,7 +300,14 @@ func (a *app) post(path string, form url.Values) *resp { return a.postWith(a.cli
 
 func (a *app) postWith(c *http.Client, path string, form url.Values, header http.Header) *resp {
 	a.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+path, strings.NewReader(form.Encode()))
+	return a.postTo(c, a.srv.URL, path, form, header)
+}
+
+// postTo posts form to path on the instance at base: a.srv.URL or
+// another instance's (see instance).
+func (a *app) postTo(c *http.Client, base, path string, form url.Values, header http.Header) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for k, v := range header {
 		req.Header[k] = v
@@ -287,4 +355,96 @@ func wrongCode(right string) string {
 		return "1111"
 	}
 	return "0000"
+}
+
+// signedIn is the app with its client signed in as the demo customer.
+func signedIn(t *testing.T) *app {
+	t.Helper()
+	a := newApp(t)
+	a.signIn(a.client, demoPhone)
+	return a
+}
+
+// day is the resort's date today+off as the pages show it, "21.11.2026".
+func day(off int) string {
+	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("02.01.2006")
+}
+
+// rub writes an amount as the pages do: "2 500 ₽" with a narrow no-break
+// space between thousands and a no-break space before the sign.
+func rub(s string) string {
+	s = strings.Replace(s, " ₽", "\u00a0₽", 1)
+	return strings.ReplaceAll(s, " ", "\u202f")
+}
+
+// kv is the value next to the <dt> whose text is key, within sel.
+func (r *resp) kv(sel, key string) string {
+	out := ""
+	r.doc.Find(sel + " dl.kv dt").EachWithBreak(func(_ int, dt *goquery.Selection) bool {
+		if strings.TrimSpace(dt.Text()) == key {
+			out = strings.TrimSpace(dt.Next().Text())
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// card is the order card (list item or detail article) of kind and id.
+func (r *resp) card(kind, id string) *goquery.Selection {
+	return r.doc.Find(`[data-kind="` + kind + `"][data-id="` + id + `"]`)
+}
+
+// formValues is what a browser sends of the form posting to action on
+// page r: its hidden fields (the one-time token among them).
+func (r *resp) formValues(action string) url.Values {
+	v := url.Values{}
+	r.doc.Find(`form[action="` + action + `"] input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
+		v.Add(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
+	return v
+}
+
+// submit opens page as c and posts its form to action, as a browser would,
+// with extra answers added.
+func (a *app) submit(c *http.Client, page, action string, extra url.Values) *resp {
+	a.t.Helper()
+	p := a.getWith(c, page)
+	if p.doc.Find(`form[action="`+action+`"]`).Length() == 0 {
+		a.t.Fatalf("%s: no form posting to %s (status %d)", page, action, p.StatusCode)
+	}
+	form := p.formValues(action)
+	for k, vs := range extra {
+		form[k] = vs
+	}
+	return a.postWith(c, action, form, nil)
+}
+
+// browserForm is what a browser sends of the form posting to action on page
+// r: its hidden, text, e-mail and phone inputs and text areas as shown, and
+// the checked boxes that are not disabled (files are added by postFiles).
+func (r *resp) browserForm(action string) url.Values {
+	v := url.Values{}
+	form := r.doc.Find(`form[action="` + action + `"], form[action^="` + action + `?"]`)
+	form.Find(`input`).Each(func(_ int, in *goquery.Selection) {
+		name := in.AttrOr("name", "")
+		_, disabled := in.Attr("disabled")
+		_, checked := in.Attr("checked")
+		switch in.AttrOr("type", "text") {
+		case "hidden", "text", "email", "tel":
+			v.Add(name, in.AttrOr("value", ""))
+		case "checkbox", "radio":
+			if checked && !disabled {
+				v.Add(name, in.AttrOr("value", ""))
+			}
+		}
+	})
+	form.Find(`textarea`).Each(func(_ int, t *goquery.Selection) { v.Add(t.AttrOr("name", ""), t.Text()) })
+	return v
+}
+
+// formAction is where the browser posts the form for action on page r: the
+// refund form's URL carries its token.
+func (r *resp) formAction(action string) string {
+	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
 }

@@ -27,7 +27,7 @@ func BenchmarkOrdersPage(b *testing.B) {
 	for _, p := range lists {
 		a.sb.SetFault(p, sandbox.Fault{Delay: delay})
 	}
-	gw, err := gateway.NewClient(a.sbURL + "/v1")
+	gw, err := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,18 +25,29 @@ import (
 // raw body as sent.
 func (a *app) gzipGet(path string) (*http.Response, []byte) {
 	a.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+path, nil)
-	req.Header.Set("Accept-Encoding", "gzip") // set by hand: the transport then leaves the body compressed
-	res, err := a.client.Do(req)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return res, raw
+	// Set by hand, the header makes the transport leave the body compressed.
+	r := a.send(http.MethodGet, path, http.Header{"Accept-Encoding": {"gzip"}})
+	return r.Response, []byte(r.body)
 }
 
-func gunzip(t *testing.T, raw []byte) string {
+// firstFlight is what path's answer costs in the first round trip, its
+// gzip-compressed body and its headers in bytes, and the page itself.
+func (a *app) firstFlight(path string) (int, string) {
+	a.t.Helper()
+	res, raw := a.gzipGet(path)
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		a.t.Fatalf("%s: not gzip-compressed", path)
+	}
+	n := len(raw) + 20
+	for k, vs := range res.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n, gunzip(a.t, raw)
+}
+
+func gunzip(t testing.TB, raw []byte) string {
 	t.Helper()
 	zr, err := gzip.NewReader(strings.NewReader(string(raw)))
 	if err != nil {

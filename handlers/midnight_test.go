@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +69,7 @@ func TestAroundMidnight(t *testing.T) {
 
 			hotel := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
 			var props struct{ Min string }
-			if err := json.Unmarshal([]byte(hotel.doc.Find("script#calendar-props").Text()), &props); err != nil || props.Min != iso(today) {
+			if err := hotel.props("calendar-props", &props); err != nil || props.Min != iso(today) {
 				t.Errorf("hotel calendar min %q (%v), want %s", props.Min, err, iso(today))
 			}
 

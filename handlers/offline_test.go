@@ -2,11 +2,8 @@ package handlers_test
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"image"
 	_ "image/png"
-	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -14,14 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
-	"lk/handlers"
 )
 
 // The offline worker learns whose pages it keeps from LK-Session: a token
@@ -79,11 +74,7 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 }
 
 func TestProviderRefusalTellsTheWorkerTheSessionEnded(t *testing.T) {
-	var on atomic.Bool
-	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return refusingProfile{p, &on} })
-	a.signIn(a.client, demoPhone)
-	on.Store(true)
-	r := a.get("/")
+	_, r, _ := refusedHome(t)
 	if r.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status %d", r.StatusCode)
 	}
@@ -166,14 +157,7 @@ var workerImport = regexp.MustCompile(`(^|[;}\s])import\s*[({"'\x60*a-zA-Z]|\bim
 
 func TestWorkerScriptIsSmallOneFileAtTheRoot(t *testing.T) {
 	a := newApp(t)
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/sw.js", nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	res, err := a.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	res, raw := a.gzipGet("/sw.js")
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") {
 		t.Fatalf("/sw.js: %d %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -187,11 +171,7 @@ func TestWorkerScriptIsSmallOneFileAtTheRoot(t *testing.T) {
 	if len(raw) > 5*1024 {
 		t.Errorf("/sw.js is %d bytes gzip, budget 5 KB", len(raw))
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, _ := io.ReadAll(zr)
+	js := []byte(gunzip(t, raw))
 	if m := workerImport.Find(js); m != nil {
 		t.Errorf("the worker imports (%q): it must be one classic script", m)
 	}
@@ -216,7 +196,7 @@ func TestManifestNamesTheAppInRussianWithItsIcons(t *testing.T) {
 		Background                 string `json:"background_color"`
 		Icons                      []struct{ Src, Sizes, Type, Purpose string }
 	}
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+	if err := r.json(&m); err != nil {
 		t.Fatal(err)
 	}
 	if m.Name != "Личный кабинет курорта" || m.ShortName == "" || m.Lang != "ru" || m.StartURL != "/" || m.Scope != "/" || m.Display != "standalone" {

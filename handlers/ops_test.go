@@ -3,26 +3,18 @@ package handlers_test
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"lk"
 	"lk/gateway"
-	"lk/gateway/sandbox"
 	"lk/handlers"
-	"lk/store"
-	"lk/views"
 )
 
 // metrics is what the debug listener's /metrics shows of this app. A
@@ -49,62 +41,25 @@ func (a *app) metrics() string {
 // that can be stopped, traces into memory, and logs at debug.
 type opsApp struct {
 	*app
-	sbSrv  *httptest.Server
-	gw     *gateway.Client
 	health *handlers.Health
 	spans  *tracetest.InMemoryExporter
 }
 
 func newOpsApp(t *testing.T) *opsApp {
 	t.Helper()
-	runAlongside(t)
-	sb, err := sandbox.New(sandbox.Config{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
-	t.Cleanup(sbSrv.Close)
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	logs := &bytes.Buffer{}
-	log := slog.New(slog.NewJSONHandler(&lockedBuffer{b: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	reg := prometheus.NewRegistry()
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", gateway.WithRetries(0), gateway.WithBreaker(0, 0),
-		gateway.WithLogger(log), gateway.WithTracerProvider(tp), gateway.WithRegisterer(reg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := &clock{t: time.Now()}
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", store.NewMemoryRevoker(clk.Now), clk.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	health, err := handlers.NewHealth(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	static, _ := fs.Sub(lk.Static, "static")
-	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
-	e, err := handlers.New(handlers.Options{
-		Provider: gw, Sessions: sessions, Site: &views.Site{SandboxURL: sbSrv.URL}, Assets: assets, Static: static,
-		Logger: log, Now: clk.Now, Registry: reg, Health: health, Tracer: tp,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewTLSServer(e)
-	t.Cleanup(srv.Close)
+	var health *handlers.Health
+	a := newAppSetup(t, setup{debug: true, gateway: []gateway.Option{gateway.WithRetries(0), gateway.WithBreaker(0, 0), gateway.WithTracerProvider(tp)},
+		options: func(o *handlers.Options) {
+			var err error
+			if health, err = handlers.NewHealth(o.Registry); err != nil {
+				t.Fatal(err)
+			}
+			o.Health, o.Tracer = health, tp
+		}})
 	health.SetServing(true)
-	a := &app{t: t, srv: srv, sb: sb, sbURL: sbSrv.URL, clock: clk, logs: logs, reg: reg}
-	a.client = a.newClient()
-	return &opsApp{app: a, sbSrv: sbSrv, gw: gw, health: health, spans: spans}
-}
-
-func (a *app) method(method, path string) *resp {
-	a.t.Helper()
-	req, _ := http.NewRequest(method, a.srv.URL+path, nil)
-	return a.do(a.client, req)
+	return &opsApp{app: a, health: health, spans: spans}
 }
 
 // seriesOf counts the series of a metric family.
@@ -122,13 +77,13 @@ func seriesOf(metrics, family string) int {
 // and answered 501 in Russian; a known method a route does not take is 405.
 func TestUnknownMethodsDoNotGrowTheMetrics(t *testing.T) {
 	a := newApp(t)
-	if r := a.method("FOO", "/login"); r.StatusCode != http.StatusNotImplemented || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
+	if r := a.send("FOO", "/login", nil); r.StatusCode != http.StatusNotImplemented || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
 		t.Fatalf("FOO /login: %d, want 501 with the Russian text\n%.300s", r.StatusCode, r.body)
 	}
 	before := seriesOf(a.metrics(), "lk_http_requests_total")
 	for i := range 100 {
 		m := fmt.Sprintf("X%dQ%d", i, rand.N(1_000_000))
-		if r := a.method(m, "/orders"); r.StatusCode != http.StatusNotImplemented {
+		if r := a.send(m, "/orders", nil); r.StatusCode != http.StatusNotImplemented {
 			t.Fatalf("%s /orders: %d, want 501", m, r.StatusCode)
 		}
 	}
@@ -139,7 +94,7 @@ func TestUnknownMethodsDoNotGrowTheMetrics(t *testing.T) {
 	if !strings.Contains(m, `lk_http_requests_total{method="other",route="unmatched",status="501"} 101`) {
 		t.Errorf("random methods not counted as one series:\n%s", m)
 	}
-	r := a.method(http.MethodDelete, "/login")
+	r := a.send(http.MethodDelete, "/login", nil)
 	if r.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Так обратиться к этой странице нельзя.") {
 		t.Errorf("DELETE /login: %d, want 405 with the Russian text", r.StatusCode)
 	}
@@ -211,9 +166,7 @@ func TestProviderCallsCarryTheRequestID(t *testing.T) {
 		inner.ServeHTTP(w, r)
 	})
 	a.signIn(a.client, demoPhone)
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/", nil)
-	req.Header.Set("X-Request-Id", "req-25-home")
-	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+	if r := a.send(http.MethodGet, "/", http.Header{"X-Request-Id": {"req-25-home"}}); r.StatusCode != http.StatusOK {
 		t.Fatalf("/: %d", r.StatusCode)
 	}
 	found := false
@@ -244,9 +197,7 @@ func TestRequestsAndProviderCallsAreTraced(t *testing.T) {
 	a.signIn(a.client, demoPhone)
 	code := a.code(demoPhone)
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/orders", nil)
-	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
-	if r := a.do(a.client, req); r.StatusCode != http.StatusOK {
+	if r := a.send(http.MethodGet, "/orders", http.Header{"Traceparent": {"00-" + traceID + "-00f067aa0ba902b7-01"}}); r.StatusCode != http.StatusOK {
 		t.Fatalf("/orders: %d", r.StatusCode)
 	}
 	spans := a.spans.GetSpans()

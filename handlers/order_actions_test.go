@@ -3,30 +3,31 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
-	"sync"
 	"testing"
 
 	"lk/gateway/sandbox"
 )
 
+// confirmForm signs the demo customer in and opens the form that confirms
+// a lesson: the lesson's page, the form's action and its values.
+func confirmForm(t *testing.T) (a *app, page, action string, form url.Values) {
+	t.Helper()
+	a = signedIn(t)
+	page = "/orders/glk/" + sandbox.DemoLessonConfirmable
+	action = page + "/confirm"
+	if form = a.get(page).formValues(action); form.Get("token") == "" {
+		t.Fatal("the confirm form carries no token")
+	}
+	return a, page, action, form
+}
+
 // A double click, a retry and a burst of the same form reach the provider
 // once, and every answer is the first one's.
 func TestActionTokenOnceUnderBurst(t *testing.T) {
-	a := signedIn(t)
-	id := sandbox.DemoLessonConfirmable
-	page, action := "/orders/glk/"+id, "/orders/glk/"+id+"/confirm"
-	form := a.get(page).formValues(action)
-	if form.Get("token") == "" {
-		t.Fatal("the confirm form carries no token")
-	}
+	a, page, action, form := confirmForm(t)
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Delay: 200_000_000}) // 0.2 s: the burst arrives while the first runs
 	const n = 30
-	var wg sync.WaitGroup
-	answers := make([]*resp, n)
-	for i := range n {
-		wg.Go(func() { answers[i] = a.postWith(a.client, action, form, nil) })
-	}
-	wg.Wait()
+	answers := atOnce(n, func(int) *resp { return a.postWith(a.client, action, form, nil) })
 	if got := a.sb.Calls("GLK/confirmLesson"); got != 1 {
 		t.Errorf("the provider was asked %d times, want 1", got)
 	}
@@ -44,10 +45,7 @@ func TestActionTokenOnceUnderBurst(t *testing.T) {
 // A token is good only for its own session, order and action; without one
 // nothing happens and the form comes back with a token that works.
 func TestActionTokenBoundToSessionOrderAndAction(t *testing.T) {
-	a := signedIn(t)
-	id := sandbox.DemoLessonConfirmable
-	action := "/orders/glk/" + id + "/confirm"
-	mine := a.get("/orders/glk/" + id).formValues(action)
+	a, _, action, mine := confirmForm(t)
 
 	// The same customer signed in on another browser: another session.
 	other := a.newClient()
@@ -80,10 +78,7 @@ func TestActionTokenBoundToSessionOrderAndAction(t *testing.T) {
 // A failure leaves the customer a working form; the failed token itself
 // keeps answering the failure without calling again.
 func TestActionFailureKeepsAChance(t *testing.T) {
-	a := signedIn(t)
-	id := sandbox.DemoLessonConfirmable
-	action := "/orders/glk/" + id + "/confirm"
-	form := a.get("/orders/glk/" + id).formValues(action)
+	a, _, action, form := confirmForm(t)
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Status: http.StatusInternalServerError})
 	r := a.post(action, form)
 	if r.StatusCode != http.StatusBadGateway || r.text(".notice-err") != "Не удалось подтвердить запись" {

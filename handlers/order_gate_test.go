@@ -3,9 +3,6 @@ package handlers_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +12,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/internal/testkit"
 )
 
 // gateCodes are the codes the order page shows, ticket by ticket (the
@@ -99,45 +97,20 @@ func TestSixTicketsFitTheFirstFlight(t *testing.T) {
 	if _, svgs := gateCodes(a.get(path)); svgs != 6 {
 		t.Fatalf("%d codes, want 6", svgs)
 	}
-	n := a.firstFlight(path)
+	n, _ := a.firstFlight(path)
 	t.Logf("%s with 6 tickets: first flight %d bytes", path, n)
 	if n > 14*1024 {
 		t.Errorf("first flight %d bytes, budget 14 KB", n)
 	}
 }
 
-// pdfCodes are the QR codes of the PDF at path as zbarimg reads them from
-// its pages rendered by pdftoppm, in reading order; nil when the tools are
-// not installed.
+// pdfCodes are the QR codes of the PDF at path, in the tickets' order
+// (they are numbered); nil when the tools to read them are not installed.
 func pdfCodes(t *testing.T, a *app, path string) []string {
 	t.Helper()
-	zbar, err1 := exec.LookPath("zbarimg")
-	pdftoppm, err2 := exec.LookPath("pdftoppm")
-	if err1 != nil || err2 != nil {
-		t.Log("zbarimg or pdftoppm not installed: the PDF's codes are not read")
-		return nil
-	}
 	r := a.get(path)
 	if r.StatusCode != 200 {
 		t.Fatalf("%s: %d", path, r.StatusCode)
 	}
-	dir := t.TempDir()
-	pdf := filepath.Join(dir, "t.pdf")
-	if err := os.WriteFile(pdf, []byte(r.body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(pdftoppm, "-r", "150", "-png", pdf, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
-		t.Fatalf("pdftoppm: %v %s", err, out)
-	}
-	pages, _ := filepath.Glob(filepath.Join(dir, "p*.png"))
-	slices.Sort(pages)
-	var codes []string
-	for _, p := range pages {
-		out, _ := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", p).Output()
-		codes = append(codes, strings.Fields(string(out))...)
-	}
-	// zbarimg lists a page's codes in no fixed order; the tickets are
-	// numbered, so sorting restores theirs.
-	slices.Sort(codes)
-	return codes
+	return testkit.PDFCodes(t, []byte(r.body))
 }

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"lk/gateway/sandbox"
 	"lk/handlers"
 	"lk/store"
+	"lk/store/redistest"
 )
 
 var cyrillicText = regexp.MustCompile(`\p{Cyrillic}{4,}`)
@@ -36,67 +36,99 @@ func (a *app) freshForms(page, action string, n int, set url.Values) (forms []ur
 	return forms, post
 }
 
-// postAll posts every form at once; multipart when files is not nil.
-func (a *app) postAll(post string, forms []url.Values, multipart bool) []*resp {
-	out := make([]*resp, len(forms))
-	var wg sync.WaitGroup
-	for i, f := range forms {
-		wg.Go(func() {
-			if multipart {
-				out[i] = a.postFiles(a.client, post, f, nil)
-			} else {
-				out[i] = a.postWith(a.client, post, f, nil)
-			}
-		})
-	}
-	wg.Wait()
-	return out
+// actionCase is an action on an order: the page its form is on, the
+// form's action, the provider's call it makes, what the customer fills in,
+// the order's own page, and whether the form is sent with files.
+type actionCase struct {
+	name, page, action, call, order string
+	set                             url.Values
+	multipart                       bool
 }
 
-// 30 forms of one order, each with its own token, posted at once (tabs, a
-// form reloaded): one action reaches the provider, for a cancel, a refund
-// and a water-park transfer. Every answer is a Russian page or the first
-// outcome.
-func TestOneActionPerOrder(t *testing.T) {
-	const n = 30
-	a := signedIn(t)
+// send posts the form f of tc to post, as the browser would.
+func (tc actionCase) send(a *app, post string, f url.Values) *resp {
+	if tc.multipart {
+		return a.postFiles(a.client, post, f, nil)
+	}
+	return a.postWith(a.client, post, f, nil)
+}
+
+// oneActionCases are a cancel, a water-park transfer and a water-park
+// refund of the demo customer's orders.
+func (a *app) oneActionCases() []actionCase {
+	a.t.Helper()
 	paid := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)[:1]
 	transfer := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
 	date, session := a.firstChoice(transfer, "sessionId", 1, 30)
-	cases := []struct {
-		name, page, action, call string
-		set                      url.Values
-		multipart                bool
-	}{
-		{"hotel cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "hotel/cancelOrder", nil, false},
-		{"aqua transfer", transfer + "?date=" + date, transfer, "aqua/transferTicket", url.Values{"date": {date}, "sessionId": {session}}, false},
-		{"aqua refund", "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", "aqua/registerRefund1C", url.Values{"tickets": paid}, true},
+	return []actionCase{
+		{name: "hotel cancel", page: "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", action: "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", call: "hotel/cancelOrder"},
+		{name: "aqua transfer", page: transfer + "?date=" + date, action: transfer, call: "aqua/transferTicket", set: url.Values{"date": {date}, "sessionId": {session}}},
+		{name: "aqua refund", page: "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", action: "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund", call: "aqua/registerRefund1C", set: url.Values{"tickets": paid}, multipart: true},
 	}
-	for _, tc := range cases {
+}
+
+// oneAction sends n fresh forms of tc at once (tabs, a form reloaded) with
+// send, while the provider takes its time over the first: one reaches the
+// provider, and every answer is the first outcome or a Russian page.
+func (a *app) oneAction(t *testing.T, tc actionCase, n int, send func(i int, post string, f url.Values) *resp) {
+	t.Helper()
+	a.sb.Reset()
+	forms, post := a.freshForms(tc.page, tc.action, n, tc.set)
+	a.sb.SetFault(tc.call, sandbox.Fault{Delay: 100 * time.Millisecond, Times: 1})
+	answers := atOnce(n, func(i int) *resp { return send(i, post, forms[i]) })
+	if got := a.sb.Calls(tc.call); got != 1 {
+		t.Errorf("the provider got %d calls", got)
+	}
+	ok := 0
+	for i, r := range answers {
+		switch {
+		case r.StatusCode == http.StatusSeeOther && strings.HasPrefix(r.Header.Get("Location"), "/orders"):
+			ok++
+		// A tab whose form is checked after the first changed the
+		// order is told why it cannot, in Russian, without a call.
+		case (r.StatusCode == http.StatusConflict || r.StatusCode == http.StatusUnprocessableEntity) &&
+			cyrillicText.MatchString(r.text(".notice-err, #error-summary")):
+		default:
+			t.Errorf("answer %d: %d %q %.200q", i, r.StatusCode, r.Header.Get("Location"), r.text("main"))
+		}
+	}
+	if ok == 0 {
+		t.Error("no form succeeded")
+	}
+}
+
+// 30 forms of one order, each with its own token, posted at once: one
+// action reaches the provider, for a cancel, a refund and a water-park
+// transfer.
+func TestOneActionPerOrder(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range a.oneActionCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			a.sb.Reset()
-			forms, post := a.freshForms(tc.page, tc.action, n, tc.set)
-			a.sb.SetFault(tc.call, sandbox.Fault{Delay: 100 * time.Millisecond, Times: 1})
-			answers := a.postAll(post, forms, tc.multipart)
-			if got := a.sb.Calls(tc.call); got != 1 {
-				t.Errorf("the provider got %d calls", got)
-			}
-			ok := 0
-			for i, r := range answers {
-				switch {
-				case r.StatusCode == http.StatusSeeOther:
-					ok++
-				// A tab whose form is checked after the first changed the
-				// order is told why it cannot, in Russian, without a call.
-				case (r.StatusCode == http.StatusConflict || r.StatusCode == http.StatusUnprocessableEntity) &&
-					cyrillicText.MatchString(r.text(".notice-err, #error-summary")):
-				default:
-					t.Errorf("answer %d: %d %q", i, r.StatusCode, r.text("main"))
+			a.oneAction(t, tc, 30, func(_ int, post string, f url.Values) *resp { return tc.send(a, post, f) })
+		})
+	}
+}
+
+// Two instances on one Redis: 30 fresh forms of one order split between
+// them reach the provider once, for a cancel and a water-park transfer.
+func TestOneActionPerOrderAcrossInstances(t *testing.T) {
+	rs := redistest.Start(t, redistest.Volatile...).Open()
+	var opts handlers.Options
+	a := newAppOptions(t, nil, func(o *handlers.Options) {
+		o.Once, o.Leases = rs, rs.Leases()
+		opts = *o
+	}, gateway.WithRetries(0))
+	a.signIn(a.client, demoPhone)
+	second := a.instance(opts)
+	for _, tc := range a.oneActionCases()[:2] {
+		t.Run(tc.name, func(t *testing.T) {
+			a.oneAction(t, tc, 30, func(i int, post string, f url.Values) *resp {
+				base := a.srv.URL
+				if i%2 == 1 {
+					base = second
 				}
-			}
-			if ok == 0 {
-				t.Error("no form succeeded")
-			}
+				return a.postTo(a.client, base, post, f, nil)
+			})
 		})
 	}
 }
@@ -134,6 +166,44 @@ func TestCrashedLeaseEnds(t *testing.T) {
 	}
 }
 
+// One instance without Redis keeps the forms' tokens and outcomes in its
+// data folder: a form that cancelled before a restart, sent again after
+// it, gets its first outcome and reaches the provider no more.
+func TestUsedFormOutlivesARestart(t *testing.T) {
+	path := t.TempDir() + "/action-outcomes"
+	var opts handlers.Options
+	var first *store.FileOnce
+	a := newAppOptions(t, nil, func(o *handlers.Options) {
+		var err error
+		if first, err = store.OpenFileOnce(path, o.Now); err != nil {
+			t.Fatal(err)
+		}
+		o.Once = first
+		opts = *o
+	}, gateway.WithRetries(0))
+	a.signIn(a.client, demoPhone)
+	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel"
+	forms, post := a.freshForms(page, page, 1, nil)
+	a.sb.Reset()
+	r := a.postWith(a.client, post, forms[0], nil)
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("cancel: %d %q", r.StatusCode, r.text("main"))
+	}
+	where := r.Header.Get("Location")
+	first.Close() // the instance stops
+
+	again, err := store.OpenFileOnce(path, opts.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	opts.Once = again
+	r = a.postTo(a.client, a.instance(opts), post, forms[0], nil)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != where || a.sb.Calls("hotel/cancelOrder") != 1 {
+		t.Errorf("after the restart: %d %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("hotel/cancelOrder"))
+	}
+}
+
 // A double click on a rent move: the second POST of the same form arrives
 // while the first runs or after it moved the rent to a new id. Every
 // answer is the first outcome, the redirect to the moved rent, never a 404
@@ -157,7 +227,7 @@ func TestDoubleClickOnRentMove(t *testing.T) {
 		if round == 0 {
 			clicks = 20 // a customer pressing again and again
 		}
-		answers := a.postAll(action, slicesRepeat(form, clicks), false)
+		answers := atOnce(clicks, func(int) *resp { return a.postWith(a.client, action, form, nil) })
 		if n := a.sb.Calls(rc.change); n != 1 {
 			t.Errorf("round %d: the provider got %d moves", round, n)
 		}
@@ -179,14 +249,6 @@ func TestDoubleClickOnRentMove(t *testing.T) {
 	}
 }
 
-func slicesRepeat(v url.Values, n int) []url.Values {
-	out := make([]url.Values, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
-
 // When the provider does not answer an action in time, the customer is
 // told that it may have been done, on the order as fetched afresh, not on
 // the form with a new token; the same form again says the same and calls
@@ -197,26 +259,18 @@ func TestActionTimeoutSaysCheckTheOrder(t *testing.T) {
 	a.signIn(a.client, demoPhone)
 	transfer := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
 	date, session := a.firstChoice(transfer, "sessionId", 1, 30)
-	cases := []struct {
-		name, page, action, call, order string
-		set                             url.Values
-	}{
-		{"confirm", "/orders/glk/" + sandbox.DemoLessonConfirmable, "/orders/glk/" + sandbox.DemoLessonConfirmable + "/confirm", "GLK/confirmLesson", "/orders/glk/" + sandbox.DemoLessonConfirmable, nil},
-		{"cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", "hotel/cancelOrder", "/orders/hotel/" + sandbox.DemoHotelPaid, nil},
-		{"transfer", transfer + "?date=" + date, transfer, "aqua/transferTicket", "/orders/aqua/" + sandbox.DemoAquaPaid, url.Values{"date": {date}, "sessionId": {session}}},
-		{"refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", "Rent/registerRefund", "/orders/pavilion/" + sandbox.DemoPavilionRent, nil},
+	cases := []actionCase{
+		{name: "confirm", page: "/orders/glk/" + sandbox.DemoLessonConfirmable, action: "/orders/glk/" + sandbox.DemoLessonConfirmable + "/confirm", call: "GLK/confirmLesson", order: "/orders/glk/" + sandbox.DemoLessonConfirmable},
+		{name: "cancel", page: "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", action: "/orders/hotel/" + sandbox.DemoHotelPaid + "/cancel", call: "hotel/cancelOrder", order: "/orders/hotel/" + sandbox.DemoHotelPaid},
+		{name: "transfer", page: transfer + "?date=" + date, action: transfer, call: "aqua/transferTicket", order: "/orders/aqua/" + sandbox.DemoAquaPaid, set: url.Values{"date": {date}, "sessionId": {session}}},
+		{name: "refund", page: "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", action: "/orders/pavilion/" + sandbox.DemoPavilionRent + "/refund", call: "Rent/registerRefund", order: "/orders/pavilion/" + sandbox.DemoPavilionRent, multipart: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a.sb.Reset()
 			a.sb.SetFault(tc.call, sandbox.Fault{Delay: 12 * time.Second})
 			forms, post := a.freshForms(tc.page, tc.action, 1, tc.set)
-			send := func() *resp {
-				if tc.name == "refund" {
-					return a.postFiles(a.client, post, forms[0], nil)
-				}
-				return a.postWith(a.client, post, forms[0], nil)
-			}
+			send := func() *resp { return tc.send(a, post, forms[0]) }
 			r := send()
 			if got := r.text(".notice-err"); got != timedOutText {
 				t.Errorf("%d %q", r.StatusCode, got)

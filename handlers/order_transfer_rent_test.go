@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -214,9 +213,7 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 	}
 
 	// The slot picker asks for a day as JSON.
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+rc.action()+"?date="+isoDay(3), nil)
-	req.Header.Set("Accept", "application/json")
-	j := a.do(a.client, req)
+	j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(3), asIsland)
 	var got struct {
 		OK       bool    `json:"ok"`
 		Date     string  `json:"date"`
@@ -228,20 +225,18 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 			Free     bool
 		} `json:"hours"`
 	}
-	if err := json.Unmarshal([]byte(j.body), &got); err != nil || j.StatusCode != http.StatusOK {
+	if err := j.json(&got); err != nil || j.StatusCode != http.StatusOK {
 		t.Fatalf("JSON day: %d %v\n%s", j.StatusCode, err, j.body)
 	}
 	if !got.OK || got.Date != isoDay(3) || got.HourCost != 2000 || got.Amount != 6000 || got.Need != "3" || len(got.Hours) < 10 || got.Hours[0].To != plus(got.Hours[0].From, 1) {
 		t.Errorf("JSON day: %+v", got)
 	}
-	req, _ = http.NewRequest(http.MethodGet, a.srv.URL+rc.action()+"?date="+isoDay(40), nil)
-	req.Header.Set("Accept", "application/json")
-	if j := a.do(a.client, req); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "через месяц") {
+	if j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(40), asIsland); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "через месяц") {
 		t.Errorf("JSON day out of window: %d %s", j.StatusCode, j.body)
 	}
 
 	for _, rc := range rentCases {
-		n := a.firstFlight(rc.action())
+		n, _ := a.firstFlight(rc.action())
 		t.Logf("%s: first flight %d bytes", rc.action(), n)
 		if n > 14*1024 {
 			t.Errorf("%s: first flight %d bytes, budget 14 KB", rc.action(), n)
@@ -260,19 +255,18 @@ func TestRentMoveIslandPost(t *testing.T) {
 	d := findSlotDay(t, a, rc)
 	page := rc.action() + "?date=" + d.date
 	token := a.get(page).formValues(rc.action())["token"]
-	js := http.Header{"Accept": {"application/json"}}
 	// A refusal: JSON with the agreed text, the token still good.
-	r := a.postWith(a.client, rc.action(), url.Values{"token": token, "date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, 1)}}, js)
+	r := a.postWith(a.client, rc.action(), url.Values{"token": token, "date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, 1)}}, asIsland)
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "вам доступно: 4 ч.") {
 		t.Errorf("JSON refusal: %d %s", r.StatusCode, r.body)
 	}
-	r = a.postWith(a.client, rc.action(), url.Values{"token": token, "date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, 4)}}, js)
+	r = a.postWith(a.client, rc.action(), url.Values{"token": token, "date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, 4)}}, asIsland)
 	var ans struct {
 		OK       bool
 		Message  string
 		Redirect string
 	}
-	if err := json.Unmarshal([]byte(r.body), &ans); err != nil || r.StatusCode != http.StatusOK || !ans.OK || !strings.HasPrefix(ans.Redirect, "/orders/celRoom/") || ans.Message != "Перенос выполнен успешно" {
+	if err := r.json(&ans); err != nil || r.StatusCode != http.StatusOK || !ans.OK || !strings.HasPrefix(ans.Redirect, "/orders/celRoom/") || ans.Message != "Перенос выполнен успешно" {
 		t.Fatalf("JSON move: %d %s", r.StatusCode, r.body)
 	}
 	if a.sb.Calls(rc.change) != 1 {
@@ -360,7 +354,7 @@ func TestRentMoveCalendar(t *testing.T) {
 			t.Fatalf("%s: %d, calendar %d", page, r.StatusCode, cal.Length())
 		}
 		var p struct{ Mode, Min, Max, Value, Target string }
-		if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil {
+		if err := r.props("calendar-props", &p); err != nil {
 			t.Fatal(err)
 		}
 		in := r.doc.Find("#rent-day input[name=date]")

@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -96,7 +95,7 @@ func recorded(t *testing.T) (*app, *recorder) {
 // sandboxClient talks to the app's sandbox directly, to find test data.
 func (a *app) sandboxClient() *gateway.Client {
 	a.t.Helper()
-	c, err := gateway.NewClient(a.sbURL + "/v1")
+	c, err := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -142,15 +141,13 @@ func TestTransferLesson(t *testing.T) {
 		t.Errorf("?date=%s: %d %q", day(5), r.StatusCode, r.text("legend"))
 	}
 	// JSON for the island.
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+page+"?date="+isoDay(5), nil)
-	req.Header.Set("Accept", "application/json")
-	jr := a.do(a.client, req)
+	jr := a.send(http.MethodGet, page+"?date="+isoDay(5), asIsland)
 	var ch struct {
 		Date    string
 		Field   string
 		Choices []struct{ Value, Title string }
 	}
-	if err := json.Unmarshal([]byte(jr.body), &ch); err != nil || jr.StatusCode != http.StatusOK || ch.Date != isoDay(5) || ch.Field != "lessonId" {
+	if err := jr.json(&ch); err != nil || jr.StatusCode != http.StatusOK || ch.Date != isoDay(5) || ch.Field != "lessonId" {
 		t.Errorf("JSON: %d %v %+v", jr.StatusCode, err, ch)
 	}
 
@@ -582,7 +579,7 @@ func TestTransferPagesFitTheFirstFlightAndCarryTheCalendar(t *testing.T) {
 		"/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer",
 		"/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer",
 	} {
-		n := a.firstFlight(p)
+		n, _ := a.firstFlight(p)
 		if n > 14*1024 {
 			t.Errorf("%s: first flight %d bytes, budget 14 KB", p, n)
 		}
@@ -701,7 +698,7 @@ func TestTransferHotelRange(t *testing.T) {
 		t.Error("today is not listed")
 	}
 	var p struct{ Min string }
-	if err := json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p); err != nil || p.Min != now.Format("2006-01-02") {
+	if err := r.props("calendar-props", &p); err != nil || p.Min != now.Format("2006-01-02") {
 		t.Errorf("the calendar's first day %q (%v)", p.Min, err)
 	}
 }
@@ -768,7 +765,7 @@ func TestTransferHotelOpens(t *testing.T) {
 		t.Errorf("the current stay is not shown as %q", want)
 	}
 	var p struct{ From, To string }
-	_ = json.Unmarshal([]byte(r.doc.Find("script#calendar-props").Text()), &p)
+	_ = r.props("calendar-props", &p)
 	if p.From != "" || p.To != "" || r.doc.Find("input[name=dateIn]").AttrOr("value", "") != "" {
 		t.Errorf("dates chosen before the customer chose: %+v", p)
 	}

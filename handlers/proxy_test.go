@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -41,16 +40,13 @@ func TestForwardedSchemeIsBelievedOnlyFromTrustedProxies(t *testing.T) {
 	if r := a.get("/login"); r.Header.Get("Strict-Transport-Security") == "" {
 		t.Error("no HSTS over TLS")
 	}
-	plain := httptest.NewServer(a.srv.Config.Handler)
-	defer plain.Close()
-	if hsts(t, plain.URL, "https") {
+	if hsts(t, a.plain().URL, "https") {
 		t.Error("X-Forwarded-Proto: https from an untrusted client added HSTS over plain http")
 	}
 
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
 	b := newAppSetup(t, setup{options: func(o *handlers.Options) { o.TrustedProxies = []*net.IPNet{loopback} }})
-	behind := httptest.NewServer(b.srv.Config.Handler)
-	defer behind.Close()
+	behind := b.plain()
 	if !hsts(t, behind.URL, "https") {
 		t.Error("a trusted proxy's X-Forwarded-Proto: https did not add HSTS")
 	}

@@ -9,10 +9,11 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
@@ -37,36 +38,19 @@ func doc(name string, n int) upload {
 
 func (u upload) sum() string { s := sha256.Sum256(u.data); return hex.EncodeToString(s[:]) }
 
-// browserForm is what a browser sends of the form posting to action on page
-// r: its hidden, text, e-mail and phone inputs and text areas as shown, and
-// the checked boxes that are not disabled (files are added by postFiles).
-func (r *resp) browserForm(action string) url.Values {
-	v := url.Values{}
-	form := r.doc.Find(`form[action="` + action + `"], form[action^="` + action + `?"]`)
-	form.Find(`input`).Each(func(_ int, in *goquery.Selection) {
-		name := in.AttrOr("name", "")
-		_, disabled := in.Attr("disabled")
-		_, checked := in.Attr("checked")
-		switch in.AttrOr("type", "text") {
-		case "hidden", "text", "email", "tel":
-			v.Add(name, in.AttrOr("value", ""))
-		case "checkbox", "radio":
-			if checked && !disabled {
-				v.Add(name, in.AttrOr("value", ""))
-			}
-		}
-	})
-	form.Find(`textarea`).Each(func(_ int, t *goquery.Selection) { v.Add(t.AttrOr("name", ""), t.Text()) })
-	return v
-}
-
 // postFiles posts form as multipart/form-data to action, with files in the
 // documents input; with no files it sends the empty part a browser sends
 // for a file input left alone.
 func (a *app) postFiles(c *http.Client, action string, form url.Values, files []upload) *resp {
 	a.t.Helper()
 	body, ctype := multipartBody(a.t, form, files)
-	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+action, bytes.NewReader(body))
+	return a.postBody(c, action, ctype, body)
+}
+
+// postBody posts body, already encoded as ctype, to path.
+func (a *app) postBody(c *http.Client, path, ctype string, body []byte) *resp {
+	a.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", ctype)
 	return a.do(c, req)
 }
@@ -144,7 +128,7 @@ func sameDocs(t *testing.T, got []sandbox.StoredDocument, files ...upload) {
 // ticketIDs are the ids of the tickets of a water-park order with status.
 func (a *app) ticketIDs(guid, orderID, status string) []string {
 	a.t.Helper()
-	gw, err := gateway.NewClient(a.sbURL + "/v1")
+	gw, err := gateway.NewClient(a.sbSrv.URL + "/v1")
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -215,8 +199,25 @@ func (c *endlessBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// formAction is where the browser posts the form for action on page r: the
-// refund form's URL carries its token.
-func (r *resp) formAction(action string) string {
-	return r.doc.Find(`form[action="`+action+`"], form[action^="`+action+`?"]`).AttrOr("action", action)
+// peakRSS is this process's peak resident memory (VmHWM) in bytes.
+func peakRSS(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc: ", err)
+	}
+	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Skip("no VmHWM in /proc/self/status")
+	}
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10
+}
+
+// resetPeakRSS starts VmHWM again from the current resident memory.
+func resetPeakRSS(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skip("cannot reset the peak memory: ", err)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"lk/store/redistest"
 )
 
 // A sign-out is reported only when its revocation is stored. With Redis
@@ -15,7 +17,7 @@ import (
 // copy of the cookie stays out.
 func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	redis := startRedis(t)
-	rs := openRedis(t, redis)
+	rs := redis.Open()
 	a := newAppSetup(t, setup{revoker: rs})
 	a.signIn(a.client, demoPhone)
 	u, _ := url.Parse(a.srv.URL)
@@ -43,7 +45,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	}
 
 	redis.Restart()
-	waitRedis(t, rs)
+	redistest.Ready(t, rs)
 	if r := a.get("/orders"); r.StatusCode != http.StatusOK {
 		t.Fatalf("after the refused sign-out, Redis back: /orders %d; the customer was told the sign-out did not happen", r.StatusCode)
 	}
@@ -54,7 +56,7 @@ func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	}
 	redis.Stop() // a crash right after the answer
 	redis.Restart()
-	waitRedis(t, rs)
+	redistest.Ready(t, rs)
 	if r := a.getWith(copied, "/orders"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
 		t.Errorf("after a Redis restart a copy of the signed-out cookie opens /orders: %d", r.StatusCode)
 	}

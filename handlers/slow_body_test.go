@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -21,9 +20,7 @@ import (
 // that a server that waits forever fails the test instead of hanging it.)
 func TestSlowFormBodyIsLetGo(t *testing.T) {
 	a := newAppSetup(t, setup{options: func(o *handlers.Options) { o.FormBodyTime = 200 * time.Millisecond }})
-	srv := httptest.NewServer(a.srv.Config.Handler)
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	conn, err := net.Dial("tcp", a.plain().Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,7 @@ import (
 func TestHeadWhereverGet(t *testing.T) {
 	a := newApp(t)
 	for path, want := range map[string]int{"/healthz": 200, "/login": 200, "/signup": 200, "/robots.txt": 200, "/": 303, "/nope": 404} {
-		req, _ := http.NewRequest(http.MethodHead, a.srv.URL+path, nil)
-		r := a.do(a.client, req)
+		r := a.send(http.MethodHead, path, nil)
 		if r.StatusCode != want || r.body != "" {
 			t.Errorf("HEAD %s: %d with %d bytes, want %d and no body", path, r.StatusCode, len(r.body), want)
 		}

@@ -28,63 +28,58 @@ func implementations[I any, F interface{ Close() error }](t *testing.T, file str
 	return map[string]I{"memory": memory, "file": any(f).(I), "redis": any(r).(I)}
 }
 
-func revokers(t *testing.T) map[string]store.Revoker {
-	return implementations[store.Revoker](t, "revoked", store.OpenFileRevoker, store.NewMemoryRevoker(time.Now))
+// forEach runs check on each implementation, as a subtest by its name.
+func forEach[I any](t *testing.T, impls map[string]I, check func(t *testing.T, impl I)) {
+	for name, impl := range impls {
+		t.Run(name, func(t *testing.T) { check(t, impl) })
+	}
 }
 
 func TestRevokerContract(t *testing.T) {
 	ctx := context.Background()
-	for name, r := range revokers(t) {
-		t.Run(name, func(t *testing.T) {
-			if got, err := r.Revoked(ctx, "a"); got || err != nil {
-				t.Fatalf("unknown id revoked: %v %v", got, err)
-			}
-			if err := r.Revoke(ctx, "a", time.Now().Add(time.Hour)); err != nil {
-				t.Fatal(err)
-			}
-			if got, err := r.Revoked(ctx, "a"); !got || err != nil {
-				t.Errorf("revoked id: %v %v", got, err)
-			}
-			if got, _ := r.Revoked(ctx, "b"); got {
-				t.Error("another id revoked too")
-			}
-		})
-	}
-}
-
-func moves(t *testing.T) map[string]store.Moves {
-	return implementations[store.Moves](t, "moved", store.OpenFileMoves, store.NewMemoryMoves(time.Now))
+	forEach(t, implementations[store.Revoker](t, "revoked", store.OpenFileRevoker, store.NewMemoryRevoker(time.Now)), func(t *testing.T, r store.Revoker) {
+		if got, err := r.Revoked(ctx, "a"); got || err != nil {
+			t.Fatalf("unknown id revoked: %v %v", got, err)
+		}
+		if err := r.Revoke(ctx, "a", time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := r.Revoked(ctx, "a"); !got || err != nil {
+			t.Errorf("revoked id: %v %v", got, err)
+		}
+		if got, _ := r.Revoked(ctx, "b"); got {
+			t.Error("another id revoked too")
+		}
+	})
 }
 
 func TestMovesContract(t *testing.T) {
 	ctx := context.Background()
-	for name, m := range moves(t) {
-		t.Run(name, func(t *testing.T) {
-			if got, err := m.First(ctx, "glk-2"); got != "" || err != nil {
-				t.Fatalf("never moved: %q %v", got, err)
+	forEach(t, implementations[store.Moves](t, "moved", store.OpenFileMoves, store.NewMemoryMoves(time.Now)), func(t *testing.T, m store.Moves) {
+		if got, err := m.First(ctx, "glk-2"); got != "" || err != nil {
+			t.Fatalf("never moved: %q %v", got, err)
+		}
+		if err := m.Moved(ctx, "glk-2", "1", time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Moved(ctx, "glk-3", "1", time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"glk-2", "glk-3"} {
+			if got, err := m.First(ctx, k); got != "1" || err != nil {
+				t.Errorf("%s: %q %v, want 1", k, got, err)
 			}
-			if err := m.Moved(ctx, "glk-2", "1", time.Now().Add(time.Hour)); err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Moved(ctx, "glk-3", "1", time.Now().Add(time.Hour)); err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range []string{"glk-2", "glk-3"} {
-				if got, err := m.First(ctx, k); got != "1" || err != nil {
-					t.Errorf("%s: %q %v, want 1", k, got, err)
-				}
-			}
-			if got, _ := m.First(ctx, "pavilion-2"); got != "" {
-				t.Errorf("another kind's id %q", got)
-			}
-			if err := m.Moved(ctx, "glk-4", "1", time.Now().Add(-time.Second)); err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := m.First(ctx, "glk-4"); got != "" {
-				t.Errorf("an expired move %q", got)
-			}
-		})
-	}
+		}
+		if got, _ := m.First(ctx, "pavilion-2"); got != "" {
+			t.Errorf("another kind's id %q", got)
+		}
+		if err := m.Moved(ctx, "glk-4", "1", time.Now().Add(-time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := m.First(ctx, "glk-4"); got != "" {
+			t.Errorf("an expired move %q", got)
+		}
+	})
 }
 
 func onces(t *testing.T) map[string]store.Once {
@@ -99,54 +94,52 @@ func onces(t *testing.T) map[string]store.Once {
 
 func TestOnceContract(t *testing.T) {
 	ctx := context.Background()
-	for name, o := range onces(t) {
-		t.Run(name, func(t *testing.T) {
-			// Of many parallel claims exactly one is first.
-			var firsts atomic.Int32
-			var wg sync.WaitGroup
-			for range 50 {
-				wg.Go(func() {
-					first, out, err := o.Claim(ctx, "k", time.Minute)
-					if err != nil {
-						t.Error(err)
-					}
-					if first {
-						firsts.Add(1)
-					} else if out != nil {
-						t.Error("an outcome before the first settled")
-					}
-				})
-			}
-			wg.Wait()
-			if n := firsts.Load(); n != 1 {
-				t.Fatalf("%d first claims, want 1", n)
-			}
-			if c, err := o.Claimed(ctx, "k"); !c || err != nil {
-				t.Errorf("claimed: %v %v", c, err)
-			}
-			if c, _ := o.Claimed(ctx, "other"); c {
-				t.Error("an unclaimed key claimed")
-			}
-			want := store.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."}
-			if err := o.Settle(ctx, "k", want, time.Minute); err != nil {
-				t.Fatal(err)
-			}
-			first, out, err := o.Claim(ctx, "k", time.Minute)
-			if first || err != nil || out == nil || *out != want {
-				t.Errorf("after settling: first %v, outcome %+v, err %v", first, out, err)
-			}
-			// A key forgotten (work that failed) is first again.
-			if _, _, err := o.Claim(ctx, "f", time.Minute); err != nil {
-				t.Fatal(err)
-			}
-			if err := o.Settle(ctx, "f", store.Outcome{}, 0); err != nil {
-				t.Fatal(err)
-			}
-			if first, _, err := o.Claim(ctx, "f", time.Minute); !first || err != nil {
-				t.Errorf("after forgetting: first %v, err %v", first, err)
-			}
-		})
-	}
+	forEach(t, onces(t), func(t *testing.T, o store.Once) {
+		// Of many parallel claims exactly one is first.
+		var firsts atomic.Int32
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Go(func() {
+				first, out, err := o.Claim(ctx, "k", time.Minute)
+				if err != nil {
+					t.Error(err)
+				}
+				if first {
+					firsts.Add(1)
+				} else if out != nil {
+					t.Error("an outcome before the first settled")
+				}
+			})
+		}
+		wg.Wait()
+		if n := firsts.Load(); n != 1 {
+			t.Fatalf("%d first claims, want 1", n)
+		}
+		if c, err := o.Claimed(ctx, "k"); !c || err != nil {
+			t.Errorf("claimed: %v %v", c, err)
+		}
+		if c, _ := o.Claimed(ctx, "other"); c {
+			t.Error("an unclaimed key claimed")
+		}
+		want := store.Outcome{Status: http.StatusSeeOther, Location: "/orders", Message: "Возврат успешно оформлен."}
+		if err := o.Settle(ctx, "k", want, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		first, out, err := o.Claim(ctx, "k", time.Minute)
+		if first || err != nil || out == nil || *out != want {
+			t.Errorf("after settling: first %v, outcome %+v, err %v", first, out, err)
+		}
+		// A key forgotten (work that failed) is first again.
+		if _, _, err := o.Claim(ctx, "f", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Settle(ctx, "f", store.Outcome{}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, err := o.Claim(ctx, "f", time.Minute); !first || err != nil {
+			t.Errorf("after forgetting: first %v, err %v", first, err)
+		}
+	})
 }
 
 func limiters(t *testing.T) map[string]store.Limiter {
@@ -159,64 +152,62 @@ func TestLimiterContract(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	day := store.Rule{Name: "phone_wrong", Key: "wrong:79000000000", Max: 3, Window: 24 * time.Hour}
 	code := store.Rule{Name: "code_attempts", Key: "code:79000000000", Max: 5, Window: time.Hour}
-	for name, l := range limiters(t) {
-		t.Run(name, func(t *testing.T) {
-			// Of 100 parallel takes exactly Max pass.
-			var passed atomic.Int32
-			var wg sync.WaitGroup
-			for range 100 {
-				wg.Go(func() {
-					if _, err := l.Take(ctx, t0, day, code); err == nil {
-						passed.Add(1)
-					}
-				})
-			}
-			wg.Wait()
-			if n := passed.Load(); n != 3 {
-				t.Fatalf("%d takes passed, want 3", n)
-			}
-			// Refused: by the rule that is full, with when to try again;
-			// and the other rule recorded nothing.
-			_, err := l.Take(ctx, t0.Add(time.Minute), day, code)
-			r, ok := err.(*store.Refusal)
-			if !ok || r.Limit != "phone_wrong" || r.RetryAfter != 24*time.Hour-time.Minute {
-				t.Fatalf("refusal: %v %+v", err, r)
-			}
-			if w, err := l.Wait(ctx, t0.Add(time.Minute), code); w != 0 || err != nil {
-				t.Errorf("the other rule counted the refused take: wait %v %v", w, err)
-			}
-			if w, _ := l.Wait(ctx, t0.Add(time.Hour), day); w != 23*time.Hour {
-				t.Errorf("wait %v, want 23h", w)
-			}
-			// A release gives one back; a window's end gives all back.
-			h, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err == nil {
-				t.Fatal("a second take passed a limit of 1")
-			}
-			if err := l.Release(ctx, h); err != nil {
-				t.Fatal(err)
-			}
-			if err := l.Release(ctx, h); err != nil {
-				t.Errorf("releasing twice: %v", err)
-			}
-			if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err != nil {
-				t.Errorf("after release: %v", err)
-			}
-			if _, err := l.Take(ctx, t0.Add(24*time.Hour), day); err != nil {
-				t.Errorf("after the window: %v", err)
-			}
-			// Clear forgets.
-			if err := l.Clear(ctx, day.Key); err != nil {
-				t.Fatal(err)
-			}
-			if w, _ := l.Wait(ctx, t0.Add(24*time.Hour), day); w != 0 {
-				t.Errorf("after clear: wait %v", w)
-			}
-		})
-	}
+	forEach(t, limiters(t), func(t *testing.T, l store.Limiter) {
+		// Of 100 parallel takes exactly Max pass.
+		var passed atomic.Int32
+		var wg sync.WaitGroup
+		for range 100 {
+			wg.Go(func() {
+				if _, err := l.Take(ctx, t0, day, code); err == nil {
+					passed.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if n := passed.Load(); n != 3 {
+			t.Fatalf("%d takes passed, want 3", n)
+		}
+		// Refused: by the rule that is full, with when to try again;
+		// and the other rule recorded nothing.
+		_, err := l.Take(ctx, t0.Add(time.Minute), day, code)
+		r, ok := err.(*store.Refusal)
+		if !ok || r.Limit != "phone_wrong" || r.RetryAfter != 24*time.Hour-time.Minute {
+			t.Fatalf("refusal: %v %+v", err, r)
+		}
+		if w, err := l.Wait(ctx, t0.Add(time.Minute), code); w != 0 || err != nil {
+			t.Errorf("the other rule counted the refused take: wait %v %v", w, err)
+		}
+		if w, _ := l.Wait(ctx, t0.Add(time.Hour), day); w != 23*time.Hour {
+			t.Errorf("wait %v, want 23h", w)
+		}
+		// A release gives one back; a window's end gives all back.
+		h, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err == nil {
+			t.Fatal("a second take passed a limit of 1")
+		}
+		if err := l.Release(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Release(ctx, h); err != nil {
+			t.Errorf("releasing twice: %v", err)
+		}
+		if _, err := l.Take(ctx, t0, store.Rule{Name: "x", Key: "k", Max: 1, Window: time.Minute}); err != nil {
+			t.Errorf("after release: %v", err)
+		}
+		if _, err := l.Take(ctx, t0.Add(24*time.Hour), day); err != nil {
+			t.Errorf("after the window: %v", err)
+		}
+		// Clear forgets.
+		if err := l.Clear(ctx, day.Key); err != nil {
+			t.Fatal(err)
+		}
+		if w, _ := l.Wait(ctx, t0.Add(24*time.Hour), day); w != 0 {
+			t.Errorf("after clear: wait %v", w)
+		}
+	})
 }
 
 func refundFiles(t *testing.T) map[string]store.RefundFiles {
@@ -226,116 +217,112 @@ func refundFiles(t *testing.T) map[string]store.RefundFiles {
 
 func TestRefundFilesContract(t *testing.T) {
 	ctx := context.Background()
-	for name, s := range refundFiles(t) {
-		t.Run(name, func(t *testing.T) {
-			key := "s1/aqua/300001"
-			file := func(id, name string, n int) store.RefundFile {
-				return store.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
-			}
-			if _, err := s.Put(ctx, key, file("a", "справка.pdf", 10), time.Hour); err != nil {
-				t.Fatal(err)
-			}
-			if f, err := s.Put(ctx, key, file("other", "справка.pdf", 10), time.Hour); err != nil || f.ID != "a" {
-				t.Errorf("the same file again: %v %q, want the one kept", err, f.ID)
-			}
-			if l, _ := s.List(ctx, "s2/aqua/300001"); len(l) != 0 {
-				t.Error("another session's key sees the file")
-			}
-			// Parallel puts cannot pass the 10 files of a key together.
-			var wg sync.WaitGroup
-			var full atomic.Int32
-			for i := range 20 {
-				wg.Go(func() {
-					if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, store.ErrRefundFilesFull) {
-						full.Add(1)
-					}
-				})
-			}
-			wg.Wait()
-			l, err := s.List(ctx, key)
-			if err != nil || len(l) != store.RefundFilesPerKey || full.Load() != 11 {
-				t.Fatalf("%d files kept, %d refused (%v), want 10 and 11", len(l), full.Load(), err)
-			}
-			if l[0].ID != "a" || l[0].Name != "справка.pdf" || !bytes.Equal(l[0].Data, file("", "", 10).Data) {
-				t.Errorf("first file came back as %q %q (%d bytes)", l[0].ID, l[0].Name, len(l[0].Data))
-			}
-			if _, err := s.Put(ctx, "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
-				t.Fatal(err)
-			}
-			big := store.RefundFile{ID: "x", Name: "x", Data: make([]byte, store.RefundBytesPerKey+1)}
-			if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, store.ErrRefundFilesFull) {
-				t.Errorf("over the bytes of a key: %v", err)
-			}
-			if err := s.Remove(ctx, key, "a"); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Remove(ctx, key, "unknown"); err != nil {
-				t.Errorf("removing an unknown id: %v", err)
-			}
-			if l, _ := s.List(ctx, key); len(l) != 9 {
-				t.Errorf("after remove: %d files", len(l))
-			}
-			if _, err := s.Put(ctx, key, file("a2", "справка.pdf", 10), time.Hour); err != nil {
-				t.Errorf("a removed file put again: %v", err)
-			}
-			if err := s.Clear(ctx, key); err != nil {
-				t.Fatal(err)
-			}
-			if l, _ := s.List(ctx, key); len(l) != 0 {
-				t.Errorf("after clear: %d files", len(l))
-			}
-			// Kept for the time asked, then gone.
-			_, _ = s.Put(ctx, "s4/glk/1", file("t", "t", 3), 150*time.Millisecond)
-			time.Sleep(300 * time.Millisecond)
-			if l, _ := s.List(ctx, "s4/glk/1"); len(l) != 0 {
-				t.Error("a file outlived its time")
-			}
-		})
-	}
+	forEach(t, refundFiles(t), func(t *testing.T, s store.RefundFiles) {
+		key := "s1/aqua/300001"
+		file := func(id, name string, n int) store.RefundFile {
+			return store.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
+		}
+		if _, err := s.Put(ctx, key, file("a", "справка.pdf", 10), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := s.Put(ctx, key, file("other", "справка.pdf", 10), time.Hour); err != nil || f.ID != "a" {
+			t.Errorf("the same file again: %v %q, want the one kept", err, f.ID)
+		}
+		if l, _ := s.List(ctx, "s2/aqua/300001"); len(l) != 0 {
+			t.Error("another session's key sees the file")
+		}
+		// Parallel puts cannot pass the 10 files of a key together.
+		var wg sync.WaitGroup
+		var full atomic.Int32
+		for i := range 20 {
+			wg.Go(func() {
+				if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, store.ErrRefundFilesFull) {
+					full.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		l, err := s.List(ctx, key)
+		if err != nil || len(l) != store.RefundFilesPerKey || full.Load() != 11 {
+			t.Fatalf("%d files kept, %d refused (%v), want 10 and 11", len(l), full.Load(), err)
+		}
+		if l[0].ID != "a" || l[0].Name != "справка.pdf" || !bytes.Equal(l[0].Data, file("", "", 10).Data) {
+			t.Errorf("first file came back as %q %q (%d bytes)", l[0].ID, l[0].Name, len(l[0].Data))
+		}
+		if _, err := s.Put(ctx, "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		big := store.RefundFile{ID: "x", Name: "x", Data: make([]byte, store.RefundBytesPerKey+1)}
+		if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, store.ErrRefundFilesFull) {
+			t.Errorf("over the bytes of a key: %v", err)
+		}
+		if err := s.Remove(ctx, key, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Remove(ctx, key, "unknown"); err != nil {
+			t.Errorf("removing an unknown id: %v", err)
+		}
+		if l, _ := s.List(ctx, key); len(l) != 9 {
+			t.Errorf("after remove: %d files", len(l))
+		}
+		if _, err := s.Put(ctx, key, file("a2", "справка.pdf", 10), time.Hour); err != nil {
+			t.Errorf("a removed file put again: %v", err)
+		}
+		if err := s.Clear(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		if l, _ := s.List(ctx, key); len(l) != 0 {
+			t.Errorf("after clear: %d files", len(l))
+		}
+		// Kept for the time asked, then gone.
+		_, _ = s.Put(ctx, "s4/glk/1", file("t", "t", 3), 150*time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
+		if l, _ := s.List(ctx, "s4/glk/1"); len(l) != 0 {
+			t.Error("a file outlived its time")
+		}
+	})
 }
 
 // TestOnceAwait: callers waiting on a claimed key get its outcome when it
 // is settled, whether it is kept or only handed over.
 func TestOnceAwait(t *testing.T) {
 	ctx := context.Background()
-	for name, o := range onces(t) {
-		t.Run(name, func(t *testing.T) {
-			for _, ttl := range []time.Duration{time.Minute, 0} {
-				key := fmt.Sprint("await-", ttl)
-				if first, _, err := o.Claim(ctx, key, time.Minute); !first || err != nil {
-					t.Fatalf("claim: %v %v", first, err)
-				}
-				want := store.Outcome{Status: http.StatusUnprocessableEntity, Message: fmt.Sprint("ttl ", ttl)}
-				got := make(chan store.Outcome, 5)
-				var waiting sync.WaitGroup
-				for range 5 {
-					waiting.Go(func() {
-						out, err := store.Do(ctx, o, key, time.Minute, func(store.Outcome) time.Duration { return ttl },
-							func(context.Context) store.Outcome { return store.Outcome{Message: "ran again"} })
-						if err != nil {
-							t.Error(err)
-						}
-						got <- out
-					})
-				}
-				// Most waiters reach Await by then; one that comes after a
-				// ttl-0 settling is first again and runs its own work.
-				time.Sleep(50 * time.Millisecond)
-				if err := o.Settle(ctx, key, want, ttl); err != nil {
-					t.Fatal(err)
-				}
-				waiting.Wait()
-				close(got)
-				for out := range got {
-					if out != want && (ttl > 0 || out.Message != "ran again") {
-						t.Errorf("ttl %v: a waiter got %+v", ttl, out)
+	forEach(t, onces(t), func(t *testing.T, o store.Once) {
+		for _, ttl := range []time.Duration{time.Minute, 0} {
+			key := fmt.Sprint("await-", ttl)
+			if first, _, err := o.Claim(ctx, key, time.Minute); !first || err != nil {
+				t.Fatalf("claim: %v %v", first, err)
+			}
+			want := store.Outcome{Status: http.StatusUnprocessableEntity, Message: fmt.Sprint("ttl ", ttl)}
+			got := make(chan store.Outcome, 5)
+			var waiting sync.WaitGroup
+			for range 5 {
+				waiting.Go(func() {
+					out, err := store.Do(ctx, o, key, time.Minute, func(store.Outcome) time.Duration { return ttl },
+						func(context.Context) store.Outcome { return store.Outcome{Message: "ran again"} })
+					if err != nil {
+						t.Error(err)
 					}
-				}
-				claimed, _ := o.Claimed(ctx, key)
-				if claimed != (ttl > 0) {
-					t.Errorf("ttl %v: claimed after settling: %v", ttl, claimed)
+					got <- out
+				})
+			}
+			// Most waiters reach Await by then; one that comes after a
+			// ttl-0 settling is first again and runs its own work.
+			time.Sleep(50 * time.Millisecond)
+			if err := o.Settle(ctx, key, want, ttl); err != nil {
+				t.Fatal(err)
+			}
+			waiting.Wait()
+			close(got)
+			for out := range got {
+				if out != want && (ttl > 0 || out.Message != "ran again") {
+					t.Errorf("ttl %v: a waiter got %+v", ttl, out)
 				}
 			}
-		})
-	}
+			claimed, _ := o.Claimed(ctx, key)
+			if claimed != (ttl > 0) {
+				t.Errorf("ttl %v: claimed after settling: %v", ttl, claimed)
+			}
+		}
+	})
 }

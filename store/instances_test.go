@@ -354,7 +354,7 @@ func TestSignOutSurvivesRestart(t *testing.T) {
 // Redis's crash: a copy of the signed-out cookie stays out on both
 // instances, while another customer's session goes on.
 func TestSignOutSurvivesRedisCrash(t *testing.T) {
-	c := newClusterOn(t, startRedisWith(t, redistest.Durable...))
+	c := newClusterOn(t, redistest.Start(t, redistest.Durable...))
 	owner, other := c.browser(), c.browser()
 	c.signIn(owner, "79000000000", 0, 0)
 	c.signIn(other, sandbox.OtherPhone, 1, 1)

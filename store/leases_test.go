@@ -7,21 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"lk/internal/testkit"
 	"lk/store"
 )
-
-// clockAt is a settable clock.
-type clockAt struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clockAt) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clockAt) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // Of many parallel takers of one lease exactly one holds it, the others
 // learn who; a release by anyone else is ignored; the holder's release
@@ -29,63 +17,61 @@ func (c *clockAt) add(d time.Duration) {
 func TestLeasesContract(t *testing.T) {
 	r, _ := openRedis(t)
 	ctx := context.Background()
-	for name, l := range map[string]store.Leases{"memory": store.NewMemoryLeases(time.Now), "redis": r.Leases()} {
-		t.Run(name, func(t *testing.T) {
-			var taken atomic.Int32
-			var wg sync.WaitGroup
-			holders := make([]string, 64)
-			for i := range holders {
-				wg.Go(func() {
-					me := "h" + string(rune('A'+i%26)) + string(rune('a'+i/26))
-					ok, cur, err := l.Take(ctx, "order:aqua:1", me, time.Minute)
-					if err != nil {
-						t.Error(err)
-					}
-					if ok {
-						taken.Add(1)
-					}
-					holders[i] = cur
-				})
-			}
-			wg.Wait()
-			if taken.Load() != 1 {
-				t.Fatalf("%d holders", taken.Load())
-			}
-			for _, h := range holders {
-				if h != holders[0] {
-					t.Fatalf("holders disagree: %q and %q", h, holders[0])
+	forEach(t, map[string]store.Leases{"memory": store.NewMemoryLeases(time.Now), "redis": r.Leases()}, func(t *testing.T, l store.Leases) {
+		var taken atomic.Int32
+		var wg sync.WaitGroup
+		holders := make([]string, 64)
+		for i := range holders {
+			wg.Go(func() {
+				me := "h" + string(rune('A'+i%26)) + string(rune('a'+i/26))
+				ok, cur, err := l.Take(ctx, "order:aqua:1", me, time.Minute)
+				if err != nil {
+					t.Error(err)
 				}
+				if ok {
+					taken.Add(1)
+				}
+				holders[i] = cur
+			})
+		}
+		wg.Wait()
+		if taken.Load() != 1 {
+			t.Fatalf("%d holders", taken.Load())
+		}
+		for _, h := range holders {
+			if h != holders[0] {
+				t.Fatalf("holders disagree: %q and %q", h, holders[0])
 			}
-			if err := l.Release(ctx, "order:aqua:1", "someone else"); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); ok {
-				t.Fatal("a release by another freed the lease")
-			}
-			if err := l.Release(ctx, "order:aqua:1", holders[0]); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); !ok {
-				t.Fatal("released, and still held")
-			}
-		})
-	}
+		}
+		if err := l.Release(ctx, "order:aqua:1", "someone else"); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); ok {
+			t.Fatal("a release by another freed the lease")
+		}
+		if err := l.Release(ctx, "order:aqua:1", holders[0]); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _, _ := l.Take(ctx, "order:aqua:1", "next", time.Minute); !ok {
+			t.Fatal("released, and still held")
+		}
+	})
 }
 
 // A holder that never releases (a crashed instance) holds the lease only
 // for its time.
 func TestLeaseOfACrashedHolderEnds(t *testing.T) {
 	ctx := context.Background()
-	clk := &clockAt{t: time.Now()}
-	m := store.NewMemoryLeases(clk.now)
+	clk := testkit.NewClock(time.Now())
+	m := store.NewMemoryLeases(clk.Now)
 	if ok, _, _ := m.Take(ctx, "k", "crashed", 40*time.Second); !ok {
 		t.Fatal("not taken")
 	}
-	clk.add(39 * time.Second)
+	clk.Add(39 * time.Second)
 	if ok, _, _ := m.Take(ctx, "k", "next", 40*time.Second); ok {
 		t.Fatal("taken while held")
 	}
-	clk.add(2 * time.Second)
+	clk.Add(2 * time.Second)
 	if ok, _, _ := m.Take(ctx, "k", "next", 40*time.Second); !ok {
 		t.Fatal("the crashed holder's lease did not end")
 	}
@@ -114,9 +100,9 @@ func TestLeaseOfACrashedHolderEnds(t *testing.T) {
 // crash during the work ends with the claim's time, not a day later.
 func TestFileOnceAcrossRestarts(t *testing.T) {
 	ctx := context.Background()
-	clk := &clockAt{t: time.Now()}
+	clk := testkit.NewClock(time.Now())
 	path := tempFile(t, "action-outcomes")
-	o, err := store.OpenFileOnce(path, clk.now)
+	o, err := store.OpenFileOnce(path, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +124,7 @@ func TestFileOnceAcrossRestarts(t *testing.T) {
 	}
 	o.Close() // the process ends without settling "crashed"
 
-	o, err = store.OpenFileOnce(path, clk.now)
+	o, err = store.OpenFileOnce(path, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +138,7 @@ func TestFileOnceAcrossRestarts(t *testing.T) {
 	if first, out, _ := o.Claim(ctx, "crashed", time.Minute); first || out != nil {
 		t.Fatalf("the crashed claim: first %v, %+v", first, out)
 	}
-	clk.add(61 * time.Second)
+	clk.Add(61 * time.Second)
 	if first, _, _ := o.Claim(ctx, "crashed", time.Minute); !first {
 		t.Error("the crashed claim outlived its time")
 	}

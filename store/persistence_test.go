@@ -99,12 +99,12 @@ func (k *kept) lost() []string {
 // Redis run as the README's topology asks (the append-only file, flushed
 // before each answer) and killed at once: everything comes back.
 func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
-	srv := startRedisWith(t, redistest.Durable...)
-	r, _ := openRedisOn(t, srv)
+	srv := redistest.Start(t, redistest.Durable...)
+	r := srv.Open()
 	k := keep(t, r)
 	srv.Stop() // SIGKILL: no chance to write anything more
 	srv.Restart()
-	ready(t, r)
+	redistest.Ready(t, r)
 	if lost := k.lost(); len(lost) > 0 {
 		t.Errorf("lost in the restart: %s", strings.Join(lost, ", "))
 	}
@@ -118,7 +118,7 @@ func TestVolatileRedisLosesStateInARestart(t *testing.T) {
 	k := keep(t, r)
 	srv.Stop()
 	srv.Restart()
-	ready(t, r)
+	redistest.Ready(t, r)
 	if lost := k.lost(); len(lost) != 6 {
 		t.Errorf("lost only %q: is the restart real?", lost)
 	}
@@ -139,7 +139,7 @@ func TestPersistenceSettingsChecked(t *testing.T) {
 		{"any key evicted", []string{"--appendonly", "yes", "--maxmemory-policy", "allkeys-lru"}, "maxmemory-policy is allkeys-lru"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, _ := openRedisOn(t, startRedisWith(t, c.settings...))
+			r := redistest.Start(t, c.settings...).Open()
 			var logs bytes.Buffer
 			err := r.CheckAtStart(ctx, slog.New(slog.NewJSONHandler(&logs, nil)))
 			switch {
@@ -160,7 +160,7 @@ func TestPersistenceUncheckedIsAWarning(t *testing.T) {
 	ctx := context.Background()
 	down, srv := openRedis(t)
 	srv.Stop()
-	refusing, _ := openRedisOn(t, startRedisWith(t, append(redistest.Durable, "--rename-command", "CONFIG", "")...))
+	refusing := redistest.Start(t, append(redistest.Durable, "--rename-command", "CONFIG", "")...).Open()
 	for name, r := range map[string]*store.Redis{"down": down, "CONFIG refused": refusing} {
 		var logs bytes.Buffer
 		if err := r.CheckAtStart(ctx, slog.New(slog.NewJSONHandler(&logs, nil))); err != nil {

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"lk/internal/testkit"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -40,58 +41,22 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	}
 }
 
-// syncBuffer collects the server's log lines while it runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // started runs the server with vars until the test stops it, and answers
 // the addresses of its log lines "listening" and "profiling" once it
 // listens, the log, and a function that shuts it down gracefully.
-func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *syncBuffer, stop func()) {
+func started(t *testing.T, vars map[string]string) (addrs map[string]string, out *testkit.Buffer, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	out = &syncBuffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"lk"}, env(vars), out) }()
 	addrs = map[string]string{}
-	for deadline := time.Now().Add(20 * time.Second); addrs["listening"] == "" && time.Now().Before(deadline); {
-		for _, line := range strings.Split(out.String(), "\n") {
-			var l struct{ Msg, Addr string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Addr != "" {
-				addrs[l.Msg] = l.Addr
+	out, stop = testkit.Start(t, func(ctx context.Context, w io.Writer) error { return run(ctx, []string{"lk"}, env(vars), w) },
+		func(log string) bool {
+			for _, line := range strings.Split(log, "\n") {
+				var l struct{ Msg, Addr string }
+				if json.Unmarshal([]byte(line), &l) == nil && l.Addr != "" {
+					addrs[l.Msg] = l.Addr
+				}
 			}
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("run ended: %v\n%s", err, out.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	if addrs["listening"] == "" {
-		cancel()
-		t.Fatalf("never listened:\n%s", out.String())
-	}
-	stop = func() {
-		t.Helper()
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("shutdown: %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("no graceful shutdown")
-		}
-	}
+			return addrs["listening"] != ""
+		})
 	return addrs, out, stop
 }
 

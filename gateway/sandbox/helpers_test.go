@@ -9,42 +9,24 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"lk/gateway"
+	"lk/internal/testkit"
 )
 
 var msk = time.FixedZone("MSK", 3*60*60)
 
-// testClock is an adjustable clock.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // A Wednesday morning in Moscow: the next weekday is Thursday 12th, the
 // next weekend day Saturday 14th.
-func newClock() *testClock { return &testClock{t: time.Date(2026, 3, 11, 10, 0, 0, 0, msk)} }
+func newClock() *testkit.Clock { return testkit.NewClock(time.Date(2026, 3, 11, 10, 0, 0, 0, msk)) }
 
 type env struct {
 	t     *testing.T
 	sb    *Sandbox
 	srv   *httptest.Server
-	clock *testClock
+	clock *testkit.Clock
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

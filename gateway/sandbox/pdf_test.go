@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"lk/gateway"
+	"lk/internal/testkit"
 )
 
 // Set LK_PDF_OUT to a folder to keep the rendered PDFs and PNGs for a look.
@@ -116,7 +117,7 @@ func TestTicketPDF(t *testing.T) {
 	}
 
 	pdftestPNG(t, path, dir, "ticket", 60)
-	codes := pdftestQR(t, path, dir, "ticket-qr")
+	codes := pdftestQR(t, path)
 	if codes != nil {
 		for _, tk := range o.Tickets {
 			if !slices.Contains(codes, tk.Barcode) {
@@ -163,7 +164,7 @@ func TestVoucherPDF(t *testing.T) {
 			"Дополнительные места", "3 000 ₽", "2 000 ₽", "26 000 ₽", "31 000 ₽", "Итого", "Оплачен")
 	}
 	pdftestPNG(t, path, dir, "voucher", 60)
-	if codes := pdftestQR(t, path, dir, "voucher-qr"); codes != nil && !slices.Contains(codes, o.OrderID) {
+	if codes := pdftestQR(t, path); codes != nil && !slices.Contains(codes, o.OrderID) {
 		t.Errorf("QR codes %q lack the order id %q", codes, o.OrderID)
 	}
 
@@ -234,32 +235,15 @@ func pdftestPNG(t *testing.T, path, dir, name string, dpi int) string {
 	return png
 }
 
-// pdftestQR renders the first page at a scanner-friendly resolution and
-// decodes every QR code on it with zbarimg; nil when a tool is missing.
-func pdftestQR(t *testing.T, path, dir, name string) []string {
+// pdftestQR decodes the QR codes of the PDF at path; nil when a tool to
+// read them is missing.
+func pdftestQR(t *testing.T, path string) []string {
 	t.Helper()
-	if _, err := exec.LookPath("zbarimg"); err != nil {
-		t.Log("zbarimg not installed: QR codes not decoded")
-		return nil
-	}
-	png := pdftestPNG(t, path, dir, name, 150)
-	if png == "" {
-		return nil
-	}
-	out, err := exec.Command("zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png).Output()
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("zbarimg %s: %v (no code found?)", png, err)
+		t.Fatal(err)
 	}
-	var codes []string
-	for l := range strings.Lines(string(out)) {
-		if l = strings.TrimSpace(l); l != "" {
-			codes = append(codes, l)
-		}
-	}
-	if len(codes) == 0 {
-		t.Fatalf("zbarimg found no QR code in %s", png)
-	}
-	return codes
+	return testkit.PDFCodes(t, b)
 }
 
 func pdftestContains(t *testing.T, text string, want ...string) {

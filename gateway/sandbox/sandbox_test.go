@@ -485,15 +485,9 @@ func (e *env) freeBlock(p rentPaths, facility string, n int, skipDay string) (ti
 			continue
 		}
 		sch := e.schedule(p, facility, day)
-		run := 0
-		for i, h := range sch.Details {
-			if h.Status != 0 {
-				run = 0
-				continue
-			}
-			run++
-			if run == n {
-				t, _ := time.ParseInLocation(gateway.LayoutISO, sch.Details[i-n+1].Hour, msk)
+		for _, h := range sch.Details {
+			t, _ := time.ParseInLocation(gateway.LayoutISO, h.Hour, msk)
+			if gateway.CheckSlotPeriod(sch, t, t.Add(time.Duration(n-1)*time.Hour), float64(n)*sch.Cost) == nil {
 				return t, true
 			}
 		}

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,16 @@ export function newPhone(): { digits: string; typed: string } {
   const n = String((Date.now() * 10 + seq++) % 10_000_000).padStart(7, "0");
   const digits = `7901${n}`;
   return { digits, typed: `+7 (901) ${n.slice(0, 3)}-${n.slice(3, 5)}-${n.slice(5)}` };
+}
+
+/** Registers a new phone on the sign-up page with JavaScript on, and answers the code dialog it opens. */
+export async function signUpWithDialog(page: Page, phone: { digits: string }, first: string, last: string): Promise<Locator> {
+  await page.goto("/signup");
+  await page.getByLabel("Номер телефона").pressSequentially(phone.digits.slice(1));
+  await page.getByLabel("Имя").fill(first);
+  await page.getByLabel("Фамилия").fill(last);
+  await page.getByRole("button", { name: "Зарегистрироваться" }).click();
+  return page.getByRole("dialog");
 }
 
 /** Types a code into the dialog's four boxes. */

@@ -4,7 +4,7 @@
 // (islands/test-results/…/<page>-<width>.png).
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { lastCode, newPhone, typeCode } from "./helpers";
+import { lastCode, newPhone, signUpWithDialog, typeCode } from "./helpers";
 
 const WIDTHS = [320, 360, 1280];
 const KINDS = ["glk", "pavilion", "aqua", "hotel", "celRoom"];
@@ -109,12 +109,7 @@ test("the code dialog fits a phone and shows the whole outbox address", async ({
   for (const width of [320, 360]) {
     await page.setViewportSize({ width, height: 740 });
     const phone = newPhone();
-    await page.goto("/signup");
-    await page.getByLabel("Номер телефона").pressSequentially(phone.digits.slice(1));
-    await page.getByLabel("Имя").fill("Анна");
-    await page.getByLabel("Фамилия").fill("Петрова");
-    await page.getByRole("button", { name: "Зарегистрироваться" }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await signUpWithDialog(page, phone, "Анна", "Петрова");
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText("Код из SMS")).toBeVisible();
     const inside = await measure(page, "dialog[open]");

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
-import { lastCode, newPhone, typeCode } from "./helpers";
+import { lastCode, newPhone, signUpWithDialog, typeCode } from "./helpers";
 
 const DEMO = { digits: "79000000000", typed: "9000000000" };
 
@@ -32,12 +32,7 @@ test.describe("sign-in with JavaScript on", () => {
     const phone = newPhone();
     // Register with the dialog, then drive the dialog's clock instead of waiting.
     await page.clock.install();
-    await page.goto("/signup");
-    await page.getByLabel("Номер телефона").pressSequentially(phone.digits.slice(1));
-    await page.getByLabel("Имя").fill("Ольга");
-    await page.getByLabel("Фамилия").fill("Лебедева");
-    await page.getByRole("button", { name: "Зарегистрироваться" }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await signUpWithDialog(page, phone, "Ольга", "Лебедева");
     await expect(dialog.getByRole("heading", { name: "Готово" })).toBeVisible();
 
     const first = await lastCode(phone.digits);

@@ -191,24 +191,17 @@ describe("SmsCode", () => {
     expect(screen.getByRole("alert").textContent).toBe("Неверный код. Осталось попыток: 2.");
   });
 
-  it("goes to the redirect after a right code", async () => {
+  it.each([
+    { name: "goes to the redirect after a right code", extra: {}, redirect: "/", goes: "/" },
+    { name: "never follows a redirect off the site", extra: { home: "/home" }, redirect: "//evil.example/", goes: "/home" },
+  ])("$name", async ({ extra, redirect, goes }) => {
     const assign = vi.spyOn(window.location, "assign").mockImplementation(() => {});
-    await openCodeDialog();
+    await openCodeDialog(extra);
     fireEvent.paste(boxes()[0], { clipboardData: { getData: () => "1234" } });
-    reply("/login/code", { status: 200, body: { ok: true, redirect: "/" } });
+    reply("/login/code", { status: 200, body: { ok: true, redirect } });
     fireEvent.click(confirmButton());
     await settle();
-    expect(assign).toHaveBeenCalledWith("/");
-  });
-
-  it("never follows a redirect off the site", async () => {
-    const assign = vi.spyOn(window.location, "assign").mockImplementation(() => {});
-    await openCodeDialog({ home: "/home" });
-    fireEvent.paste(boxes()[0], { clipboardData: { getData: () => "1234" } });
-    reply("/login/code", { status: 200, body: { ok: true, redirect: "//evil.example/" } });
-    fireEvent.click(confirmButton());
-    await settle();
-    expect(assign).toHaveBeenCalledWith("/home");
+    expect(assign).toHaveBeenCalledWith(goes);
   });
 
   it("shows 'Ой!' with the server's message when the request is refused", async () => {

@@ -1,15 +1,19 @@
 // Package redistest runs a real redis-server for the tests of the packages
 // that keep state in Redis: each test gets its own on a free loopback port,
-// in a folder of its own that outlives a restart, stopped with the test.
+// in a folder of its own that outlives a restart, stopped with the test,
+// and the store on it.
 package redistest
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os/exec"
 	"strconv"
 	"testing"
 	"time"
+
+	"lk/store"
 )
 
 // Persistence of a test server: none (a fresh, fast Redis), or the one the
@@ -79,3 +83,28 @@ func (s *Server) Stop() {
 // Addr is the server's host:port; URL is what LK_REDIS_URL would be.
 func (s *Server) Addr() string { return fmt.Sprintf("127.0.0.1:%d", s.port) }
 func (s *Server) URL() string  { return "redis://" + s.Addr() + "/0" }
+
+// Open is the store on s, closed with the test, once it answers.
+func (s *Server) Open() *store.Redis {
+	s.t.Helper()
+	r, err := store.OpenRedis(s.URL(), nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { r.Close() })
+	Ready(s.t, r)
+	return r
+}
+
+// Ready waits until r answers again: after a restart the client's old
+// connections are dead, and a durable server answers LOADING while it
+// reads its file back.
+func Ready(t testing.TB, r *store.Redis) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); r.Ping(context.Background()) != nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("Redis does not answer")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
