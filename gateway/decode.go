@@ -131,7 +131,15 @@ func readVerdict(body []byte) (v verdict, ok bool) {
 
 	succeeded, hasSuccess := jsonBool(success)
 	errored, hasHasErrors := jsonBool(hasErrors)
-	message, description := jsonString(errMsg), jsonString(desc)
+	return judge(succeeded, hasSuccess, errored, hasHasErrors, jsonString(errMsg), jsonString(desc)), true
+}
+
+// judge is the provider's verdict from its four members, each read or
+// absent: "success": false, or "hasErrors": true, fails a call, and so does
+// an errorMessage alone; it succeeded when either member says so and nothing
+// fails it. The message is errorMessage, or responseDescription when
+// hasErrors is set or errorMessage is empty.
+func judge(succeeded, hasSuccess, errored, hasHasErrors bool, message, description string) (v verdict) {
 	v.failed = (hasSuccess && !succeeded) || (hasHasErrors && errored) ||
 		(!hasSuccess && !hasHasErrors && message != "")
 	v.succeeded = !v.failed && ((hasSuccess && succeeded) || (hasHasErrors && !errored))
@@ -139,7 +147,7 @@ func readVerdict(body []byte) (v verdict, ok bool) {
 	if errored || v.message == "" {
 		v.message = cmp.Or(description, message)
 	}
-	return v, true
+	return v
 }
 
 // verdictReader is a tokenizer kept for the next answer, with the buffer

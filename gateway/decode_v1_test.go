@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"strings"
 )
@@ -35,16 +34,9 @@ func readVerdictV1(body []byte) (v verdict, ok bool) {
 	}
 	success, hasSuccess := jsonBoolV1(raw.Success)
 	hasErrors, hasHasErrors := jsonBoolV1(raw.HasErrors)
-	errMsg, desc := jsonStringV1(raw.ErrorMessage), jsonStringV1(raw.ResponseDescription)
-
-	v.failed = (hasSuccess && !success) || (hasHasErrors && hasErrors) ||
-		(!hasSuccess && !hasHasErrors && errMsg != "")
-	v.succeeded = !v.failed && ((hasSuccess && success) || (hasHasErrors && !hasErrors))
-	v.message = errMsg
-	if hasErrors || v.message == "" {
-		v.message = cmp.Or(desc, errMsg)
-	}
-	return v, true
+	// The members read by encoding/json, judged by the one rule: what is
+	// compared with readVerdict is the reading.
+	return judge(success, hasSuccess, hasErrors, hasHasErrors, jsonStringV1(raw.ErrorMessage), jsonStringV1(raw.ResponseDescription)), true
 }
 
 func jsonBoolV1(r json.RawMessage) (value, present bool) {

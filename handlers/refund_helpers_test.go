@@ -160,28 +160,30 @@ func (p startingOn) move(dt string) string {
 	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, p.off).Format("02.01.2006") + dt[10:]
 }
 
+// starting moves the start of the order that read gives: at reads the
+// start's field in that kind of order.
+func starting[O any](p startingOn, read func(context.Context, string, string) (O, error), at func(*O) *string) func(context.Context, string, string) (O, error) {
+	return func(ctx context.Context, guid, id string) (O, error) {
+		o, err := read(ctx, guid, id)
+		*at(&o) = p.move(*at(&o))
+		return o, err
+	}
+}
+
 func (p startingOn) PavilionOrder(ctx context.Context, guid, id string) (gateway.PavilionOrder, error) {
-	o, err := p.Provider.PavilionOrder(ctx, guid, id)
-	o.HourBeg = p.move(o.HourBeg)
-	return o, err
+	return starting(p, p.Provider.PavilionOrder, func(o *gateway.PavilionOrder) *string { return &o.HourBeg })(ctx, guid, id)
 }
 
 func (p startingOn) RoomOrder(ctx context.Context, guid, id string) (gateway.RoomOrder, error) {
-	o, err := p.Provider.RoomOrder(ctx, guid, id)
-	o.HourBeg = p.move(o.HourBeg)
-	return o, err
+	return starting(p, p.Provider.RoomOrder, func(o *gateway.RoomOrder) *string { return &o.HourBeg })(ctx, guid, id)
 }
 
 func (p startingOn) AquaOrder(ctx context.Context, guid, id string) (gateway.AquaOrder, error) {
-	o, err := p.Provider.AquaOrder(ctx, guid, id)
-	o.DateBeg = p.move(o.DateBeg)
-	return o, err
+	return starting(p, p.Provider.AquaOrder, func(o *gateway.AquaOrder) *string { return &o.DateBeg })(ctx, guid, id)
 }
 
 func (p startingOn) HotelOrder(ctx context.Context, guid, id string) (gateway.HotelOrder, error) {
-	o, err := p.Provider.HotelOrder(ctx, guid, id)
-	o.HourBeg = p.move(o.HourBeg)
-	return o, err
+	return starting(p, p.Provider.HotelOrder, func(o *gateway.HotelOrder) *string { return &o.HourBeg })(ctx, guid, id)
 }
 
 // endlessBody is a body of n bytes sent without a Content-Length.
