@@ -242,10 +242,6 @@ func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order,
 	return views.OrderPath(string(o.kind.id), newID), "", nil
 }
 
-// rentDayMessages are the rent page's own wording of a wrong day, kept
-// as it was.
-var rentDayMessages = dayTexts{unreadable: msgBadDate, outside: msgDateOutOfWindow}
-
 // rentMoveDay reads the day of the form or the query, from today to a
 // month ahead. Without one it is the rent's own day, or today when that is
 // outside the window.
@@ -257,7 +253,7 @@ func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 		}
 		return first, true
 	}
-	day, msg := s.formDay(f.date, first, last, rentDayMessages)
+	day, msg := s.formDay(f.date, first, last, dayMessages)
 	if msg != "" {
 		f.errs.Add("date", msg)
 		return first, false

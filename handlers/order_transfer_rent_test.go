@@ -143,8 +143,10 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 			refuse("end before start", url.Values{"date": {d.date}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, -1)}},
 				"Время окончания не может быть раньше времени начала.")
 			refuse("no end", url.Values{"date": {d.date}, "from": {d.freeFrom}}, "Выберите время окончания.")
+			// A wrong day reads as on every move page: the window's own dates.
+			first, last := gateway.TransferWindow(time.Now().In(gateway.ResortLocation()))
 			refuse("a day out of the window", url.Values{"date": {isoDay(40)}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, rc.hours)}},
-				"Выберите день не раньше сегодняшнего и не позже чем через месяц.")
+				(&gateway.WindowError{From: first, To: last}).Error())
 
 			// A good move, in the day's other spelling.
 			dotted := d.date[8:10] + "." + d.date[5:7] + "." + d.date[:4]
@@ -231,7 +233,7 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 	if !got.OK || got.Date != isoDay(3) || got.HourCost != 2000 || got.Amount != 6000 || got.Need != "3" || len(got.Hours) < 10 || got.Hours[0].To != plus(got.Hours[0].From, 1) {
 		t.Errorf("JSON day: %+v", got)
 	}
-	if j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(40), asIsland); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "через месяц") {
+	if j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(40), asIsland); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "Выберите дату с ") {
 		t.Errorf("JSON day out of window: %d %s", j.StatusCode, j.body)
 	}
 

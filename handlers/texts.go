@@ -149,10 +149,8 @@ const (
 	msgHotelRegister   = "Ошибка при регистрации переноса номера"
 	msgHotelMoveFailed = "Ошибка при переносе бронирования"
 	msgNotOffered      = "Этого варианта нет в списке на выбранную дату: выберите другой."
-	// A day in a form. The rent page words a bad or out-of-window date its
-	// own way, as it always has.
-	msgChooseDay       = "Выберите дату."
-	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
-	msgBadDate         = "Введите дату в формате ДД.ММ.ГГГГ."
-	msgDateOutOfWindow = "Выберите день не раньше сегодняшнего и не позже чем через месяц."
+	// A day in a form, on every move page; a day outside the window names
+	// the window's dates (gateway.WindowError).
+	msgChooseDay = "Выберите дату."
+	msgBadDay    = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
 )

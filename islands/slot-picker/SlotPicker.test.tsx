@@ -109,10 +109,10 @@ describe("SlotPicker", () => {
     expect(slot("13:00").getAttribute("aria-pressed")).toBe("false");
     expect(document.querySelector<HTMLInputElement>('#move input[name="date"]')?.value).toBe("2026-11-26");
     // The day form's button does the same, without a page load.
-    replies.push({ status: 422, body: { title: "Ой!", message: "Выберите день не раньше сегодняшнего и не позже чем через месяц." } });
+    replies.push({ status: 422, body: { title: "Ой!", message: "Выберите дату с 24.11.2026 по 24.12.2026." } });
     fireEvent.submit(document.getElementById("rent-day") as HTMLFormElement);
     await settle();
-    expect(alertText()).toContain("не позже чем через месяц");
+    expect(alertText()).toContain("Выберите дату с 24.11.2026 по 24.12.2026.");
   });
 
   it("posts the same form and goes on to the new rent after 3 s", async () => {
