@@ -1,5 +1,5 @@
 import { act } from "@testing-library/react";
-import { createElement } from "react";
+import { createElement, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountAll, registerWorker } from "./main";
 
@@ -10,8 +10,15 @@ function Broken(): never {
   throw new Error("render failed");
 }
 
+function Fragile() {
+  const [broken, setBroken] = useState(false);
+  if (broken) throw new Error("render failed later");
+  return createElement("button", { type: "button", onClick: () => setBroken(true) }, "Сломать");
+}
+
 const islands = {
   hello: async () => ({ default: Hello }),
+  fragile: async () => ({ default: Fragile }),
   broken: async () => ({ default: Broken }),
   missing: () => Promise.reject(new Error("chunk failed to load")),
 };
@@ -81,6 +88,20 @@ describe("mount loop", () => {
     await runOutsideAct();
     expect(el.innerHTML).toBe(before);
     expect(el.querySelector("form")!.hidden).toBe(false);
+    expect(el.dataset.islandState).toBe("failed");
+    expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it("brings the fallback back when the island crashes later", async () => {
+    document.body.innerHTML = `<div id="i" data-island="fragile">${FALLBACK}</div>`;
+    await run();
+    const el = document.getElementById("i")!;
+    expect(el.querySelector("form")!.hidden).toBe(true);
+    await act(async () => {
+      el.querySelector<HTMLButtonElement>("[data-island-root] button")!.click();
+    });
+    expect(el.querySelector("form")!.hidden).toBe(false);
+    expect(el.querySelector("[data-island-root] button")).toBeNull();
     expect(el.dataset.islandState).toBe("failed");
     expect(warn).toHaveBeenCalledOnce();
   });

@@ -1,11 +1,29 @@
-// React and react-dom live behind this module so that pages without islands
-// never download them.
-import { createElement, type ComponentType } from "react";
+// The islands' runtime lives behind this module so that pages without
+// islands never download it. The islands are written against React's API;
+// the build runs them on Preact's implementation of it (see vite.config.ts).
+import { Component, createElement, type ComponentType, type ReactNode } from "react";
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 
+type BoundaryProps = { onError: (err: unknown) => void; children?: ReactNode };
+
+/** Catches what the island throws while rendering: it then renders nothing
+ *  and says so, and the mount brings the page's fallback back. */
+class Boundary extends Component<BoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  componentDidCatch(err: unknown) {
+    this.props.onError(err);
+  }
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
 /**
- * Renders Component into el: into its [data-island-root] child if there is
+ * Renders Island into el: into its [data-island-root] child if there is
  * one, else into a new <div data-island-root> appended to el, so the
  * server-rendered content is not replaced. Elements marked
  * [data-island-fallback] are hidden once the first render has committed, and
@@ -14,7 +32,7 @@ import { createRoot } from "react-dom/client";
  */
 export function mount(
   el: HTMLElement,
-  Component: ComponentType<any>,
+  Island: ComponentType<any>,
   props: Record<string, unknown>,
   onCrash: (err: unknown) => void,
 ): void {
@@ -30,20 +48,17 @@ export function mount(
 
   let mounted = false;
   let firstError: unknown = null;
-  const root = createRoot(target, {
-    onUncaughtError(err) {
-      // React has already unmounted the tree; bring the fallback back.
-      if (!mounted) {
-        firstError ??= err;
-        return;
-      }
-      fallbacks.forEach((f) => (f.hidden = false));
-      onCrash(err);
-    },
-  });
-
+  const onError = (err: unknown) => {
+    if (!mounted) {
+      firstError ??= err;
+      return;
+    }
+    fallbacks.forEach((f) => (f.hidden = false));
+    onCrash(err);
+  };
+  const root = createRoot(target);
   try {
-    flushSync(() => root.render(createElement(Component, props)));
+    flushSync(() => root.render(createElement(Boundary, { onError }, createElement(Island, props))));
   } catch (err) {
     firstError ??= err;
   }

@@ -1,7 +1,7 @@
 // A reusable calendar: flatpickr inline, Russian, Monday first, two months
 // side by side when the window is wider than 736 px, one below.
 // The transfer pages use it (TransferCalendar) and so can the rent move.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import flatpickr from "flatpickr";
 import { Russian } from "flatpickr/dist/l10n/ru";
 import "flatpickr/dist/flatpickr.min.css";
@@ -57,7 +57,11 @@ export default function Calendar(props: CalendarProps) {
   latest.current = props;
   const wide = useWide();
 
-  useEffect(() => {
+  // Drawn before the browser paints (a layout effect): the page keeps the
+  // calendar's room until the island is mounted, and a frame between the
+  // mount and the drawing would show the room gone and the calendar not yet
+  // there, so the buttons below would jump twice.
+  useLayoutEffect(() => {
     if (!host.current) return;
     const inst = flatpickr(host.current, {
       inline: true,
@@ -99,7 +103,7 @@ export default function Calendar(props: CalendarProps) {
 
   // The chosen days follow the props (a range is kept by the caller).
   const value = props.value.join(",");
-  useEffect(() => {
+  useLayoutEffect(() => {
     const inst = fp.current;
     if (!inst) return;
     const same = inst.selectedDates.map(iso).join(",") === value;

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
 
@@ -29,6 +30,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// Renders the island and lets its first day's list arrive: the list is asked
+// for once the island is drawn, and drawn when the answer has come.
+async function show(ui: ReactElement, container: HTMLElement): Promise<void> {
+  await act(async () => {
+    render(ui, { container });
+  });
+  await act(() => new Promise((done) => setTimeout(done, 0)));
+}
+
 function answer(body: unknown, ok = true) {
   fetchMock.mockResolvedValueOnce({ ok, status: ok ? 200 : 422, json: () => Promise.resolve(body) });
 }
@@ -41,9 +51,7 @@ describe("TransferCalendar, one day", () => {
       { value: "S2", title: "Вечерний 16:00–22:00", lines: null },
       { value: "S3", title: "Ночной 22:00–23:00", lines: ["Свободных мест: 0"], disabled: "На этом сеансе не хватает мест для всех билетов." },
     ] });
-    await act(async () => {
-      render(<TransferCalendar {...dayProps} />, { container });
-    });
+    await show(<TransferCalendar {...dayProps} />, container);
     expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-24", expect.objectContaining({ headers: { Accept: "application/json" } }));
     expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(true);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(0);
@@ -59,9 +67,7 @@ describe("TransferCalendar, one day", () => {
   it("says when there is nothing, and when the list did not load", async () => {
     const container = page();
     answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", choices: [] });
-    await act(async () => {
-      render(<TransferCalendar {...dayProps} original={undefined} />, { container });
-    });
+    await show(<TransferCalendar {...dayProps} original={undefined} />, container);
     expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
   });
 
@@ -84,9 +90,7 @@ describe("TransferCalendar, one day", () => {
       { value: "L1", title: "10:00 · Горные лыжи", lines: null },
       { value: "L2", title: "16:00 · Горные лыжи", lines: null },
     ] });
-    await act(async () => {
-      render(<TransferCalendar {...dayProps} url="/orders/glk/1/transfer" original={undefined} done="Готово" />, { container });
-    });
+    await show(<TransferCalendar {...dayProps} url="/orders/glk/1/transfer" original={undefined} done="Готово" />, container);
     expect(document.querySelectorAll("[data-island-fallback] [name]")).toHaveLength(0);
     expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
     const picks = within(container).getAllByRole("button", { name: "Выбрать" });
@@ -103,9 +107,7 @@ describe("TransferCalendar, one day", () => {
   it("offers no 'Готово' beside 'Нет доступных занятий'", async () => {
     const container = lessonPage();
     answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", pick: "Выбрать", choices: [] });
-    await act(async () => {
-      render(<TransferCalendar {...dayProps} original={undefined} choice="L1" done="Готово" />, { container });
-    });
+    await show(<TransferCalendar {...dayProps} original={undefined} choice="L1" done="Готово" />, container);
     expect(screen.getByText("Нет доступных занятий")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
   });
@@ -113,9 +115,7 @@ describe("TransferCalendar, one day", () => {
   it("keeps working when the fetch fails", async () => {
     const container = page();
     fetchMock.mockRejectedValueOnce(new TypeError("network"));
-    await act(async () => {
-      render(<TransferCalendar {...dayProps} />, { container });
-    });
+    await show(<TransferCalendar {...dayProps} />, container);
     expect(screen.getByText(LOAD_FAILED)).toBeTruthy();
   });
 
@@ -143,9 +143,7 @@ describe("TransferCalendar, a day for the slot picker", () => {
     const field = document.querySelector<HTMLInputElement>("#date")!;
     const changed: string[] = [];
     field.addEventListener("change", () => changed.push(field.value));
-    await act(async () => {
-      render(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" dayForm="" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, { container });
-    });
+    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" dayForm="" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, container);
     expect(field.name).toBe("date");
     const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
     await act(async () => {
@@ -169,9 +167,7 @@ describe("TransferCalendar, hotel range", () => {
 
   it("shows 'Готово' only with both dates, and posts them", async () => {
     const container = page();
-    await act(async () => {
-      render(<TransferCalendar {...props} />, { container });
-    });
+    await show(<TransferCalendar {...props} />, container);
     expect(screen.getByText("Готово").hidden).toBe(true);
     document.body.innerHTML = "";
     const c2 = page();
@@ -187,9 +183,7 @@ describe("TransferCalendar, hotel range", () => {
 
   it("says at once when a night is full or the price differs", async () => {
     const container = page();
-    await act(async () => {
-      render(<TransferCalendar {...props} from="2026-11-24" to="2026-11-26" />, { container });
-    });
+    await show(<TransferCalendar {...props} from="2026-11-24" to="2026-11-26" />, container);
     expect(screen.getByText("нет номеров")).toBeTruthy();
     document.body.innerHTML = "";
     const c2 = page();
@@ -205,9 +199,7 @@ describe("TransferCalendar, hotel range", () => {
   // full night, so a click on an earlier check-in did nothing.
   it("takes a new check-in before a chosen full night", async () => {
     const container = page();
-    await act(async () => {
-      render(<TransferCalendar {...props} from="2026-11-25" to="2026-11-26" />, { container });
-    });
+    await show(<TransferCalendar {...props} from="2026-11-25" to="2026-11-26" />, container);
     expect(screen.getByText("Готово").hidden).toBe(false);
     const day = Array.from(document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day")).find(
       (el) => el.dateObj?.getDate() === 24 && el.dateObj.getMonth() === 10,
@@ -222,9 +214,7 @@ describe("TransferCalendar, hotel range", () => {
 
   it("shows the nights' prices in the calendar", async () => {
     const container = page();
-    await act(async () => {
-      render(<TransferCalendar {...props} />, { container });
-    });
+    await show(<TransferCalendar {...props} />, container);
     expect(document.querySelectorAll(".cal-note").length).toBeGreaterThan(0);
     expect(document.querySelector(".cal-note")!.textContent).toBe("16,3к");
   });

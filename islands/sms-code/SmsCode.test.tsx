@@ -118,7 +118,7 @@ describe("SmsCode", () => {
     await act(async () => void vi.advanceTimersByTime(1000));
     expect(screen.queryByText(/Отправить код повторно можно через/)).toBeNull();
 
-    fireEvent.change(boxes()[0], { target: { value: "5" } });
+    fireEvent.input(boxes()[0], { target: { value: "5" } });
     expect(boxes()[0].value).toBe("5");
 
     reply("/login/resend", { status: 200, body: { ok: true, resendIn: 60 } });
@@ -151,11 +151,11 @@ describe("SmsCode", () => {
     await openCodeDialog();
     expect(confirmButton().disabled).toBe(true);
     for (const [i, d] of ["1", "2", "3"].entries()) {
-      fireEvent.change(boxes()[i], { target: { value: d } });
+      fireEvent.input(boxes()[i], { target: { value: d } });
       expect(document.activeElement).toBe(boxes()[i + 1]);
       expect(confirmButton().disabled).toBe(true);
     }
-    fireEvent.change(boxes()[3], { target: { value: "x" } });
+    fireEvent.input(boxes()[3], { target: { value: "x" } });
     expect(boxes()[3].value).toBe("");
     expect(confirmButton().disabled).toBe(true);
 
@@ -163,14 +163,14 @@ describe("SmsCode", () => {
     expect(document.activeElement).toBe(boxes()[2]);
     expect(boxes().map((b) => b.value)).toEqual(["1", "2", "", ""]);
 
-    fireEvent.change(boxes()[2], { target: { value: "3" } });
-    fireEvent.change(boxes()[3], { target: { value: "4" } });
+    fireEvent.input(boxes()[2], { target: { value: "3" } });
+    fireEvent.input(boxes()[3], { target: { value: "4" } });
     expect(confirmButton().disabled).toBe(false);
   });
 
   it("accepts a whole code autofilled into the first box", async () => {
     await openCodeDialog();
-    fireEvent.change(boxes()[0], { target: { value: "9876" } });
+    fireEvent.input(boxes()[0], { target: { value: "9876" } });
     expect(boxes().map((b) => b.value)).toEqual(["9", "8", "7", "6"]);
   });
 
