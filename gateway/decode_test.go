@@ -52,6 +52,12 @@ var trickyBodies = []string{
 	`{"success":false,"activeOrders":[{"orderId":"1"}],"errorMessage":"Нет"}`,
 	`{"activeOrders":[{"orderId":"1"}]}`,
 	`{"success":true,"historyOrders":[{"orderId":"2"}],"Success":false}`,
+	`{"success":true,"ha\u0073Errors":true,"activeOrders":[]}`,
+	`{"success":true,"hasErrors":"true","activeOrders":[]}`,
+	`{"success":true,"hasErrors":false,"hasErrors":true}`,
+	`{"success":true,"hasErrors":true,"hasErrors":null}`,
+	`{"success":true,"success":null,"activeOrders":[]}`,
+	`{"success":true,"SUCCESS":null}`,
 }
 
 // An answer that embeds Answer is decoded in one pass when that shows

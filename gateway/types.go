@@ -18,6 +18,10 @@ type Answer struct {
 	Success      bool   `json:"success"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
 	Message      string `json:"message,omitempty"`
+	// HasErrors is getClientInfo's way of failing a call; read here so that
+	// an answer decoded in one pass can tell it did not fail
+	// (decodedSuccess). Sent by no call of ours.
+	HasErrors bool `json:"hasErrors,omitempty"`
 }
 
 // ---- auth and registration ----
