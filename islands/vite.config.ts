@@ -13,7 +13,7 @@ export default defineConfig({
   base: "/static/dist/",
   plugins: [react()],
   // The islands are written against React's API and run on Preact's
-  // implementation of it (preact/compat): about 10 KB against React's 71 KB,
+  // implementation of it (preact/compat): about 8 KB against React's 71 KB,
   // which on a phone's slow network is most of what a page with an island
   // waits for. Vitest runs the same aliases, so the tests test what ships.
   resolve: {
