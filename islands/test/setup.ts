@@ -15,7 +15,8 @@ if (proto && typeof proto.showModal !== "function") {
   };
 }
 
-// React warns unless it knows it runs under act().
+// Testing Library's act() (Preact's, through the aliases) reads this flag
+// to know it runs in a test; React's would warn without it.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 afterEach(() => {
