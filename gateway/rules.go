@@ -184,7 +184,17 @@ func RefundMode(start, now time.Time) RefundKind {
 // booking can move to: today to the same day next month, both included.
 func TransferWindow(now time.Time) (from, to time.Time) {
 	from = today(now)
-	return from, from.AddDate(0, 1, 0)
+	return from, AddMonths(from, 1)
+}
+
+// AddMonths is day moved n months on, kept in its month: a month after
+// 31.01 is 28.02 (29.02 in a leap year), never 03.03 as time.AddDate makes
+// it. A day that exists in the target month is kept as it is.
+func AddMonths(day time.Time, n int) time.Time {
+	y, m, d := day.Date()
+	first := time.Date(y, m+time.Month(n), 1, day.Hour(), day.Minute(), day.Second(), day.Nanosecond(), day.Location())
+	last := first.AddDate(0, 1, -1).Day()
+	return first.AddDate(0, 0, min(d, last)-1)
 }
 
 // AquaTransferWindow is the range for water-park tickets: today to 30 days

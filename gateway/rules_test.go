@@ -201,7 +201,7 @@ func TestRefundMode(t *testing.T) {
 func TestTransferWindows(t *testing.T) {
 	now := at(2026, 1, 31, 18, 0)
 	from, to := TransferWindow(now)
-	if !from.Equal(at(2026, 1, 31, 0, 0)) || !to.Equal(at(2026, 3, 3, 0, 0)) { // Go normalises 31 Feb
+	if !from.Equal(at(2026, 1, 31, 0, 0)) || !to.Equal(at(2026, 2, 28, 0, 0)) { // a month ahead of 31.01 is 28.02
 		t.Errorf("TransferWindow = %v..%v", from, to)
 	}
 	now = at(2026, 11, 21, 18, 0)
@@ -594,6 +594,29 @@ func TestSameSession(t *testing.T) {
 	for _, tt := range tests {
 		if got := SameSession(o, tt.s, tt.date); got != tt.want {
 			t.Errorf("%s: %v", tt.name, got)
+		}
+	}
+}
+
+func TestAddMonthsKeepsTheMonth(t *testing.T) {
+	for _, tt := range []struct{ day, want string }{
+		{"2026-11-25", "2026-12-25"},
+		{"2026-12-31", "2027-01-31"},
+		{"2027-01-29", "2027-02-28"},
+		{"2027-01-30", "2027-02-28"},
+		{"2027-01-31", "2027-02-28"},
+		{"2028-01-31", "2028-02-29"},
+		{"2027-02-28", "2027-03-28"},
+		{"2028-02-29", "2028-03-29"},
+		{"2027-03-31", "2027-04-30"},
+		{"2027-05-31", "2027-06-30"},
+		{"2027-08-31", "2027-09-30"},
+		{"2027-10-31", "2027-11-30"},
+		{"2027-12-31", "2028-01-31"},
+	} {
+		d, _ := time.ParseInLocation(LayoutISODate, tt.day, ResortLocation())
+		if got := FormatISODate(AddMonths(d, 1), nil); got != tt.want {
+			t.Errorf("AddMonths(%s, 1) = %s, want %s", tt.day, got, tt.want)
 		}
 	}
 }

@@ -145,7 +145,7 @@ func (s *Sandbox) handlePushReservation(w http.ResponseWriter, r *http.Request, 
 			return refusal("Некорректный период проживания")
 		}
 		today := s.today()
-		if dayOf(newIn).Before(today) || dayOf(newIn).After(today.AddDate(0, 1, 0)) {
+		if dayOf(newIn).Before(today) || dayOf(newIn).After(gateway.AddMonths(today, 1)) {
 			return refusal("Перенос возможен на даты с сегодняшнего дня на месяц вперёд")
 		}
 		if newIn.Hour() == 0 && newIn.Minute() == 0 {
