@@ -738,9 +738,9 @@ func TestHotelActions(t *testing.T) {
 
 	var dates gateway.HotelDatesAnswer
 	e.postForm("/v1/hotel/getDates", url.Values{"dateIn": {e.day(0).Format(gateway.LayoutISODate)},
-		"dateOut": {e.day(30).Format(gateway.LayoutISODate)}}, &dates)
+		"dateOut": {e.day(HotelWindow - 1).Format(gateway.LayoutISODate)}}, &dates)
 	mustOK(t, "getDates", dates.Answer)
-	if len(dates.DateList.Days) != Window {
+	if len(dates.DateList.Days) != HotelWindow {
 		t.Fatalf("%d days listed", len(dates.DateList.Days))
 	}
 	ok := func(d gateway.HotelDay) bool {

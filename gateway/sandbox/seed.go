@@ -5,7 +5,8 @@ package sandbox
 // with the fixed ids below and re-seeded (same ids, dates moved) when the
 // sandbox first runs on a later day; registered customers and their orders
 // are never touched. Reference data (lessons, pavilion and room hours, hotel
-// nights, water-park sessions) covers D .. D+30 and grows day by day; rows
+// nights, water-park sessions) covers D .. D+Window-1 (hotel nights
+// D .. D+HotelWindow-1) and grows day by day; rows
 // already created keep their state (busy hours, free places, availability).
 //
 // Demo customer: DemoPhone 79000000000, 'Иванов Иван Иванович', guid DemoGUID.
@@ -120,8 +121,15 @@ const (
 	RoomFirTree   = "CR02"
 )
 
-// Window is how many days of reference data exist from today on.
-const Window = 31
+// Window is how many days of lessons, rent hours and water-park sessions
+// exist from today on: every day a booking can move to, up to a month ahead
+// (31.12 → 31.01 is 31 days on) and the water park's 30 days.
+const Window = 32
+
+// HotelWindow is how many days of hotel nights exist from today on: the
+// hotel calendar runs to the end of next month, and a stay that checks in on
+// the window's last day may last a month more.
+const HotelWindow = 2*Window - 1
 
 const (
 	sportSki   = "Горные лыжи"
@@ -280,8 +288,8 @@ func (s *Sandbox) refreshLocked(ctx context.Context) error {
 	return nil
 }
 
-// ensureWindow creates the reference data of the days D .. D+Window-1 that
-// do not exist yet and drops days before D.
+// ensureWindow creates the reference data of the days D .. D+Window-1 (hotel
+// nights: D+HotelWindow-1) that do not exist yet and drops days before D.
 func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time) error {
 	old := fmtDay(today)
 	for _, q := range []string{
@@ -295,11 +303,12 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 	// Each statement is parsed once for the whole window: parsing it for
 	// every row cost more than the rows themselves.
 	st, err := prepare(ctx, tx,
-		`SELECT count(*) FROM hotel_days WHERE day = ?`,
+		`SELECT count(*) FROM aqua_sessions WHERE day = ?`,
 		`INSERT OR IGNORE INTO lessons(id, trainer, day, data) VALUES(?, ?, ?, ?)`,
 		`INSERT OR IGNORE INTO schedules(kind, facility, day, data) VALUES(?, ?, ?, ?)`,
 		`INSERT OR IGNORE INTO aqua_sessions(id, day, data) VALUES(?, ?, ?)`,
-		`INSERT OR IGNORE INTO hotel_days(day, data) VALUES(?, ?)`)
+		`INSERT OR IGNORE INTO hotel_days(day, data) VALUES(?, ?)`,
+		`SELECT count(*) FROM hotel_days WHERE day = ?`)
 	if err != nil {
 		return err
 	}
@@ -369,6 +378,17 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 			if _, err := st[3].ExecContext(ctx, id, dk, mustJSON(a)); err != nil {
 				return err
 			}
+		}
+	}
+	for i := range HotelWindow {
+		d := addDays(today, i)
+		dk := fmtDay(d)
+		var n int
+		if err := st[5].QueryRowContext(ctx, dk).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
 		}
 		hv := hash("hotel", dk)
 		price, family := hotelRates(d)
