@@ -19,35 +19,19 @@ func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
 	addrs, out, stop := started(t, map[string]string{
 		"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(), "LK_LOG_LEVEL": "debug",
 	})
-	var sandboxURL string
-	for _, line := range strings.Split(out.String(), "\n") {
-		var l struct{ Msg, URL string }
-		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "running on the bundled sandbox gateway" {
-			sandboxURL = strings.TrimSuffix(l.URL, "/v1")
-		}
-	}
-	b := &browser{t: t, base: addrs["listening"], cookies: map[string]string{}}
+	b, sandboxURL := sandboxBrowser(t, addrs, out.String())
 	if r := b.post("/login", url.Values{"phone": {"+7 (900) 000-00-00"}}); r != http.StatusSeeOther {
 		t.Fatalf("POST /login: %d", r)
 	}
-	res, err := http.Get(sandboxURL + "/sandbox/sms/" + phone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sms struct{ Code string }
-	err = json.NewDecoder(res.Body).Decode(&sms)
-	res.Body.Close()
-	if err != nil || len(sms.Code) != 4 {
-		t.Fatalf("the sandbox's outbox: %v %q", err, sms.Code)
-	}
+	sms := sandboxCode(t, sandboxURL, phone)
 	wrong := "0000"
-	if sms.Code == wrong {
+	if sms == wrong {
 		wrong = "1111"
 	}
 	if r := b.post("/login/code", url.Values{"code": {wrong}}); r != http.StatusUnprocessableEntity {
 		t.Fatalf("a wrong code: %d", r)
 	}
-	if r := b.post("/login/code", url.Values{"code": {sms.Code}}); r != http.StatusSeeOther {
+	if r := b.post("/login/code", url.Values{"code": {sms}}); r != http.StatusSeeOther {
 		t.Fatalf("the right code: %d", r)
 	}
 	if r := b.get("/"); r != http.StatusOK {
@@ -59,7 +43,7 @@ func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
 	stop()
 
 	leaks := map[string]*regexp.Regexp{
-		"the right code": regexp.MustCompile(`(^|[^0-9A-Za-z])` + sms.Code + `([^0-9A-Za-z]|$)`),
+		"the right code": regexp.MustCompile(`(^|[^0-9A-Za-z])` + sms + `([^0-9A-Za-z]|$)`),
 		"a wrong code":   regexp.MustCompile(`(^|[^0-9A-Za-z])` + wrong + `([^0-9A-Za-z]|$)`),
 		"the phone":      regexp.MustCompile(`9000000000|900\D{0,3}000\D?00\D?00`),
 	}
@@ -113,6 +97,39 @@ type browser struct {
 	t       *testing.T
 	base    string
 	cookies map[string]string
+	body    string // of the last answer
+}
+
+// sandboxBrowser is a browser on the server that log says listens at
+// addrs, and the URL of the bundled sandbox that log names.
+func sandboxBrowser(t *testing.T, addrs map[string]string, log string) (b *browser, sandboxURL string) {
+	t.Helper()
+	for _, line := range strings.Split(log, "\n") {
+		var l struct{ Msg, URL string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "running on the bundled sandbox gateway" {
+			sandboxURL = strings.TrimSuffix(l.URL, "/v1")
+		}
+	}
+	if sandboxURL == "" {
+		t.Fatalf("no sandbox in the log:\n%s", log)
+	}
+	return &browser{t: t, base: addrs["listening"], cookies: map[string]string{}}, sandboxURL
+}
+
+// sandboxCode is the last SMS code the sandbox sent to phone.
+func sandboxCode(t *testing.T, sandboxURL, phone string) string {
+	t.Helper()
+	res, err := http.Get(sandboxURL + "/sandbox/sms/" + phone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sms struct{ Code string }
+	err = json.NewDecoder(res.Body).Decode(&sms)
+	res.Body.Close()
+	if err != nil || len(sms.Code) != 4 {
+		t.Fatalf("the sandbox's outbox: %v %q", err, sms.Code)
+	}
+	return sms.Code
 }
 
 func (b *browser) do(req *http.Request) int {
@@ -125,7 +142,11 @@ func (b *browser) do(req *http.Request) int {
 		b.t.Fatal(err)
 	}
 	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, res.Body)
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.body = string(body)
 	for _, c := range res.Cookies() {
 		if c.MaxAge < 0 {
 			delete(b.cookies, c.Name)

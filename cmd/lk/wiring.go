@@ -86,18 +86,18 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping},
 			func() { rs.Close() }, nil
 	}
-	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), time.Now)
+	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), cfg.Now)
 	if err != nil {
 		return stores{}, nil, err
 	}
-	fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), time.Now)
+	fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), cfg.Now)
 	if err != nil {
 		fr.Close()
 		return stores{}, nil, err
 	}
 	// One-time action tokens and their outcomes: a form used before a
 	// restart is not used again after it.
-	fo, err := store.OpenFileOnce(filepath.Join(cfg.DataDir, "action-outcomes"), time.Now)
+	fo, err := store.OpenFileOnce(filepath.Join(cfg.DataDir, "action-outcomes"), cfg.Now)
 	if err != nil {
 		fm.Close()
 		fr.Close()
@@ -115,7 +115,7 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 		keys = []handlers.Key{handlers.RandomKey()}
 		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
 	}
-	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.revoker, time.Now)
+	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.revoker, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
