@@ -82,8 +82,8 @@ func newAppAt(t testing.TB, now time.Time) *app {
 }
 
 // setup is what a test may change of the app: the provider, the gateway
-// client's options, the clock (zero: the real clock, the sandbox on its
-// own, in Moscow), the shared store (nil parts in memory) and the server's
+// client's options, the clock (zero: the tests' today, testkit.Now, in
+// Moscow), the shared store (nil parts in memory) and the server's
 // own options.
 type setup struct {
 	wrap    func(handlers.Provider) handlers.Provider
@@ -99,15 +99,15 @@ func newAppSetup(t testing.TB, su setup) *app {
 	t.Helper()
 	runAlongside(t)
 	wrap, opts := su.wrap, su.gateway
-	clk := testkit.NewClock(time.Now())
-	var cfg sandbox.Config
+	// One clock for the server and the sandbox: the tests' today unless the
+	// test pins its own instant.
+	clk := testkit.NewClock(testkit.Now())
 	var loc *time.Location
 	if !su.now.IsZero() {
 		clk, loc = testkit.NewClock(su.now), su.now.Location()
-		cfg = sandbox.Config{Now: clk.Now, Location: loc}
 		opts = append(opts, gateway.WithLocation(loc))
 	}
-	sb, err := sandbox.New(cfg)
+	sb, err := sandbox.New(sandbox.Config{Now: clk.Now, Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,9 +365,10 @@ func signedIn(t *testing.T) *app {
 	return a
 }
 
-// day is the resort's date today+off as the pages show it, "21.11.2026".
-func day(off int) string {
-	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("02.01.2006")
+// day is the resort's date today+off, on the app's clock, as the pages
+// show it, "21.11.2026".
+func (a *app) day(off int) string {
+	return a.clock.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("02.01.2006")
 }
 
 // rub writes an amount as the pages do: "2 500 ₽" with a narrow no-break

@@ -12,10 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"lk"
-	"lk/gateway"
 	"lk/gateway/sandbox"
 )
 
@@ -88,8 +86,8 @@ func TestProviderRefusalTellsTheWorkerTheSessionEnded(t *testing.T) {
 
 // tomorrowsAqua is the demo water-park order of tomorrow: the sandbox puts
 // one on the first weekday and one on the first weekend day after today.
-func tomorrowsAqua() string {
-	if gateway.IsWeekend(gateway.Day(time.Now(), nil).AddDate(0, 0, 1)) {
+func (a *app) tomorrowsAqua() string {
+	if a.weekend(1) {
 		return sandbox.DemoAquaVIPRefunded
 	}
 	return sandbox.DemoAquaPaid
@@ -99,7 +97,7 @@ func TestListsNameTodaysAndTomorrowsDocuments(t *testing.T) {
 	a := signedIn(t)
 	want := []string{
 		"/orders/aqua/" + sandbox.DemoAquaToday + "/ticket.pdf",
-		"/orders/aqua/" + tomorrowsAqua() + "/ticket.pdf",
+		"/orders/aqua/" + a.tomorrowsAqua() + "/ticket.pdf",
 	}
 	slices.Sort(want)
 	for _, p := range []string{"/", "/orders"} {

@@ -15,17 +15,17 @@ import (
 	"lk/gateway/sandbox"
 )
 
-// at is the resort's local time today+off at hh:mm.
-func at(off, hh, mm int) time.Time {
-	now := time.Now().In(gateway.ResortLocation())
+// at is the resort's local time today+off at hh:mm, on the app's clock.
+func (a *app) at(off, hh, mm int) time.Time {
+	now := a.clock.Now().In(gateway.ResortLocation())
 	return time.Date(now.Year(), now.Month(), now.Day()+off, hh, mm, 0, 0, now.Location())
 }
 
 // firstWeekday is the sandbox's day of the paid water-park visit: the first
 // weekday after today.
-func firstWeekday() int {
+func (a *app) firstWeekday() int {
 	for off := 1; ; off++ {
-		if wd := at(off, 0, 0).Weekday(); wd != time.Saturday && wd != time.Sunday {
+		if wd := a.at(off, 0, 0).Weekday(); wd != time.Saturday && wd != time.Sunday {
 			return off
 		}
 	}
@@ -33,26 +33,26 @@ func firstWeekday() int {
 
 // calendarCases are the active demo bookings with their times as their
 // pages show them (gateway/sandbox/seed.go).
-func calendarCases() []struct {
+func (a *app) calendarCases() []struct {
 	kind, id, summary, place string
 	start, end               time.Time
 } {
-	visit := firstWeekday()
+	visit := a.firstWeekday()
 	return []struct {
 		kind, id, summary, place string
 		start, end               time.Time
 	}{
-		{"glk", sandbox.DemoLessonConfirmable, "Занятие с инструктором: Горные лыжи", "Курорт, горнолыжный комплекс", at(1, 10, 0), at(1, 11, 0)},
-		{"pavilion", sandbox.DemoPavilionRent, "Аренда беседки: Беседка №3", "Курорт, Беседка №3", at(4, 12, 0), at(4, 15, 0)},
-		{"celRoom", sandbox.DemoRoomRent, "Аренда зала: Банкетный зал «Снежинка»", "Курорт, Банкетный зал «Снежинка»", at(6, 14, 0), at(6, 18, 0)},
-		{"aqua", sandbox.DemoAquaPaid, "Аквапарк, заказ № 300001", "Курорт, аквапарк", at(visit, 10, 0), at(visit, 16, 0)},
-		{"hotel", sandbox.DemoHotelPaid, "Проживание в отеле, заказ № 400001", "Курорт, отель", at(10, 16, 0), at(13, 14, 0)},
+		{"glk", sandbox.DemoLessonConfirmable, "Занятие с инструктором: Горные лыжи", "Курорт, горнолыжный комплекс", a.at(1, 10, 0), a.at(1, 11, 0)},
+		{"pavilion", sandbox.DemoPavilionRent, "Аренда беседки: Беседка №3", "Курорт, Беседка №3", a.at(4, 12, 0), a.at(4, 15, 0)},
+		{"celRoom", sandbox.DemoRoomRent, "Аренда зала: Банкетный зал «Снежинка»", "Курорт, Банкетный зал «Снежинка»", a.at(6, 14, 0), a.at(6, 18, 0)},
+		{"aqua", sandbox.DemoAquaPaid, "Аквапарк, заказ № 300001", "Курорт, аквапарк", a.at(visit, 10, 0), a.at(visit, 16, 0)},
+		{"hotel", sandbox.DemoHotelPaid, "Проживание в отеле, заказ № 400001", "Курорт, отель", a.at(10, 16, 0), a.at(13, 14, 0)},
 	}
 }
 
 func TestActiveBookingsGoToTheCalendar(t *testing.T) {
 	a := signedIn(t)
-	for _, c := range calendarCases() {
+	for _, c := range a.calendarCases() {
 		page := "/orders/" + c.kind + "/" + c.id
 		link := a.get(page).doc.Find(`.actions a[data-action="calendar"]`)
 		href := link.AttrOr("href", "")
@@ -216,7 +216,7 @@ func TestAnotherCustomersCalendarIsNotFound(t *testing.T) {
 	a := newApp(t)
 	other := a.newClient()
 	a.signIn(other, otherPhone)
-	for _, c := range calendarCases() {
+	for _, c := range a.calendarCases() {
 		p := "/orders/" + c.kind + "/" + c.id + "/calendar.ics"
 		if r := a.getWith(other, p); r.StatusCode != http.StatusNotFound || strings.Contains(r.body, "VCALENDAR") {
 			t.Errorf("%s: %d, want 404", p, r.StatusCode)

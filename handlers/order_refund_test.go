@@ -175,7 +175,7 @@ func TestRefundFaultKeepsFiles(t *testing.T) {
 			{"drop", sandbox.Fault{Drop: true}, http.StatusServiceUnavailable, "Не удалось выполнить запрос"},
 		} {
 			t.Run(tc.kind+"/"+fault.name, func(t *testing.T) {
-				a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 0} })
+				a := newAppStartingOn(t, 0)
 				a.signIn(a.client, demoPhone)
 				a.sb.SetFault(tc.call, fault.f)
 				action := "/orders/" + tc.kind + "/" + tc.id + "/refund"
@@ -250,7 +250,7 @@ func TestRefundRemoveKeptFile(t *testing.T) {
 // Kept files belong to one session and one order: another session of the
 // same customer, or another order, sees none of them.
 func TestRefundFilesStayWithTheirSession(t *testing.T) {
-	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 0} })
+	a := newAppStartingOn(t, 0)
 	a.signIn(a.client, demoPhone)
 	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, []upload{doc("secret.pdf", 100)})
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("main"), "secret.pdf") {
@@ -565,7 +565,7 @@ func TestRefundTokenBurst(t *testing.T) {
 func TestRefundAquaRefusal(t *testing.T) {
 	// We think the visit is tomorrow; the provider knows it is today and
 	// wants a reason and documents.
-	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return startingOn{p, 1} })
+	a := newAppStartingOn(t, 1)
 	a.signIn(a.client, demoPhone)
 	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, nil)
 	want := "Для возврата в день начала или позже укажите причину и приложите подтверждающие документы"

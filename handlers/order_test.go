@@ -17,7 +17,11 @@ import (
 
 func TestOrderCardsOfEveryKind(t *testing.T) {
 	a := signedIn(t)
-	reg := day(-3) + " 11:23" // the sandbox registers orders three days back at 11:23
+	reg := a.day(-3) + " 11:23" // the sandbox registers orders three days back at 11:23
+	unpaid := rub("3 700 ₽")    // an adult's and a child's ticket on a weekday
+	if a.weekend(3) {
+		unpaid = rub("4 400 ₽")
+	}
 	for _, tc := range []struct {
 		path, h1 string
 		kv       map[string]string
@@ -27,21 +31,21 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 		{
 			path: "/orders/glk/" + sandbox.DemoLessonConfirmable, h1: "Горные лыжи",
 			kv: map[string]string{
-				"Дата оформления": reg, "Занятие": "Групповое занятие, начинающие", "Дата и время": day(1) + " 10:00",
+				"Дата оформления": reg, "Занятие": "Групповое занятие, начинающие", "Дата и время": a.day(1) + " 10:00",
 				"Инструктор": "Смирнова Анна", "Способ оплаты": "Оплата на сайте", "Итого": rub("2 500 ₽"),
 			},
 		},
 		{
 			path: "/orders/GLK/" + sandbox.DemoLessonCancelable, h1: "Сноуборд",
-			kv: map[string]string{"Дата и время": day(5) + " 16:00", "Инструктор": "Кузнецов Олег", "Итого": rub("2 800 ₽")},
+			kv: map[string]string{"Дата и время": a.day(5) + " 16:00", "Инструктор": "Кузнецов Олег", "Итого": rub("2 800 ₽")},
 		},
 		{
 			path: "/orders/pavilion/" + sandbox.DemoPavilionRent, h1: "Беседка №3",
-			kv: map[string]string{"Название": "Беседка №3", "Дата": day(4), "Время аренды": "12:00–15:00", "Итого": rub("6 000 ₽")},
+			kv: map[string]string{"Название": "Беседка №3", "Дата": a.day(4), "Время аренды": "12:00–15:00", "Итого": rub("6 000 ₽")},
 		},
 		{
 			path: "/orders/celRoom/" + sandbox.DemoRoomRent, h1: "Банкетный зал «Снежинка»",
-			kv: map[string]string{"Название": "Банкетный зал «Снежинка»", "Дата": day(6), "Время аренды": "14:00–18:00", "Итого": rub("20 000 ₽")},
+			kv: map[string]string{"Название": "Банкетный зал «Снежинка»", "Дата": a.day(6), "Время аренды": "14:00–18:00", "Итого": rub("20 000 ₽")},
 		},
 		{
 			path: "/orders/aqua/" + sandbox.DemoAquaVIPRefunded, h1: "Заказ № 300004",
@@ -54,19 +58,19 @@ func TestOrderCardsOfEveryKind(t *testing.T) {
 		},
 		{
 			path: "/orders/aqua/" + sandbox.DemoAquaUnpaid, h1: "Заказ № 300002",
-			kv:  map[string]string{"Дата": day(3), "Статус": "Не оплачен", "К оплате": rub("3 700 ₽"), "Возвращено": rub("0 ₽"), "Итого": rub("3 700 ₽")},
+			kv:  map[string]string{"Дата": a.day(3), "Статус": "Не оплачен", "К оплате": unpaid, "Возвращено": rub("0 ₽"), "Итого": unpaid},
 			has: []string{"Взрослый (ожидает оплаты)"},
 		},
 		{
 			path: "/orders/aqua/" + sandbox.DemoAquaCanceled, h1: "Заказ № 300003",
-			kv: map[string]string{"Дата": day(5), "Статус": "Отменен"},
+			kv: map[string]string{"Дата": a.day(5), "Статус": "Отменен"},
 		},
 		{
 			path: "/orders/hotel/" + sandbox.DemoHotelPaid, h1: "Заказ № 400001",
 			kv: map[string]string{
-				"Период проживания": day(10) + " 16:00 — " + day(13) + " 14:00", "Статус": "Оплачен",
-				"Проживание в номерах": views.Money(stayRooms(10, 3)), "Дополнительные места": rub("4 500 ₽"), "Дети": rub("7 200 ₽"),
-				"Итого": views.Money(stayRooms(10, 3) + 4500 + 7200),
+				"Период проживания": a.day(10) + " 16:00 — " + a.day(13) + " 14:00", "Статус": "Оплачен",
+				"Проживание в номерах": views.Money(a.stayRooms(10, 3)), "Дополнительные места": rub("4 500 ₽"), "Дети": rub("7 200 ₽"),
+				"Итого": views.Money(a.stayRooms(10, 3) + 4500 + 7200),
 			},
 			has: []string{"№ 214, Стандарт, двухместный", "Иванова Мария Петровна", "№ 305, Семейный номер", "Иванов Артём Иванович (ребёнок)"},
 			doc: "/orders/hotel/400001/voucher.pdf",
@@ -355,12 +359,18 @@ func TestConfirmLesson(t *testing.T) {
 	}
 }
 
+// weekend tells whether today+off, on the app's clock, is a Saturday or a
+// Sunday, when the water park charges its weekend prices.
+func (a *app) weekend(off int) bool {
+	return gateway.IsWeekend(a.clock.Now().In(gateway.ResortLocation()).AddDate(0, 0, off))
+}
+
 // stayRooms is what the sandbox charges a standard and a family room for the
 // nights from today+off: Friday and Saturday nights are dearer.
-func stayRooms(off, nights int) float64 {
+func (a *app) stayRooms(off, nights int) float64 {
 	var sum float64
 	for i := range nights {
-		switch time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off+i).Weekday() {
+		switch a.clock.Now().In(gateway.ResortLocation()).AddDate(0, 0, off+i).Weekday() {
 		case time.Friday, time.Saturday:
 			sum += 8000 + 12000
 		default:

@@ -39,7 +39,7 @@ type slotDay struct {
 func findSlotDay(t *testing.T, a *app, rc rentCase) slotDay {
 	t.Helper()
 	for off := 1; off <= 25; off++ {
-		date := isoDay(off)
+		date := a.isoDay(off)
 		r := a.get(rc.action() + "?date=" + date)
 		if r.StatusCode != http.StatusOK {
 			t.Fatalf("%s?date=%s: %d", rc.action(), date, r.StatusCode)
@@ -100,7 +100,7 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 				t.Error("the island's script is not loaded (as one deferred module)")
 			}
 			day := r.doc.Find(`form#rent-day[method="get"] input[type="date"][name="date"]`)
-			if day.AttrOr("min", "") != isoDay(0) || day.AttrOr("max", "") != time.Now().In(gateway.ResortLocation()).AddDate(0, 1, 0).Format("2006-01-02") || day.AttrOr("value", "") != d.date {
+			if day.AttrOr("min", "") != a.isoDay(0) || day.AttrOr("max", "") != a.isoWindowEnd() || day.AttrOr("value", "") != d.date {
 				t.Errorf("day field min %q max %q value %q", day.AttrOr("min", ""), day.AttrOr("max", ""), day.AttrOr("value", ""))
 			}
 			if got := r.text("form#rent-day button"); got != "Показать" {
@@ -144,8 +144,8 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 				"Время окончания не может быть раньше времени начала.")
 			refuse("no end", url.Values{"date": {d.date}, "from": {d.freeFrom}}, "Выберите время окончания.")
 			// A wrong day reads as on every move page: the window's own dates.
-			first, last := gateway.TransferWindow(time.Now().In(gateway.ResortLocation()))
-			refuse("a day out of the window", url.Values{"date": {isoDay(40)}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, rc.hours)}},
+			first, last := gateway.TransferWindow(a.clock.Now().In(gateway.ResortLocation()))
+			refuse("a day out of the window", url.Values{"date": {a.isoDay(40)}, "from": {d.freeFrom}, "to": {plus(d.freeFrom, rc.hours)}},
 				(&gateway.WindowError{From: first, To: last}).Error())
 
 			// A good move, in the day's other spelling.
@@ -198,24 +198,24 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 	rc := rentCases[0]
 	// Without a day: the rent's own day, its own hours free to move within.
 	r := a.get(rc.action())
-	if r.StatusCode != http.StatusOK || r.doc.Find(`input[type="date"]`).AttrOr("value", "") != isoDay(4) {
+	if r.StatusCode != http.StatusOK || r.doc.Find(`input[type="date"]`).AttrOr("value", "") != a.isoDay(4) {
 		t.Fatalf("default day: %d %q", r.StatusCode, r.doc.Find(`input[type="date"]`).AttrOr("value", ""))
 	}
 	if r.doc.Find(`input[name="from"][value="12:00"]:not([disabled])`).Length() != 1 || !strings.Contains(r.doc.Find(`input[name="from"][value="12:00"]`).Parent().Text(), "сейчас") {
 		t.Error("the rent's own hour is not offered as its own")
 	}
-	for _, bad := range []string{"2026-13-45", "завтра", isoDay(-1), isoDay(32)} {
+	for _, bad := range []string{"2026-13-45", "завтра", a.isoDay(-1), a.isoDay(32)} {
 		r := a.get(rc.action() + "?date=" + url.QueryEscape(bad))
 		if r.StatusCode != http.StatusUnprocessableEntity || r.text("#date-error") == "" {
 			t.Errorf("?date=%s: %d %q", bad, r.StatusCode, r.text("#date-error"))
 		}
 	}
-	if r := a.get(rc.action() + "?date=" + day(2)); r.StatusCode != http.StatusOK || r.doc.Find(`input[type="date"]`).AttrOr("value", "") != isoDay(2) {
+	if r := a.get(rc.action() + "?date=" + a.day(2)); r.StatusCode != http.StatusOK || r.doc.Find(`input[type="date"]`).AttrOr("value", "") != a.isoDay(2) {
 		t.Errorf("ДД.ММ.ГГГГ day: %d", r.StatusCode)
 	}
 
 	// The slot picker asks for a day as JSON.
-	j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(3), asIsland)
+	j := a.send(http.MethodGet, rc.action()+"?date="+a.isoDay(3), asIsland)
 	var got struct {
 		OK       bool    `json:"ok"`
 		Date     string  `json:"date"`
@@ -230,10 +230,10 @@ func TestRentMoveDaysAndJSON(t *testing.T) {
 	if err := j.json(&got); err != nil || j.StatusCode != http.StatusOK {
 		t.Fatalf("JSON day: %d %v\n%s", j.StatusCode, err, j.body)
 	}
-	if !got.OK || got.Date != isoDay(3) || got.HourCost != 2000 || got.Amount != 6000 || got.Need != "3" || len(got.Hours) < 10 || got.Hours[0].To != plus(got.Hours[0].From, 1) {
+	if !got.OK || got.Date != a.isoDay(3) || got.HourCost != 2000 || got.Amount != 6000 || got.Need != "3" || len(got.Hours) < 10 || got.Hours[0].To != plus(got.Hours[0].From, 1) {
 		t.Errorf("JSON day: %+v", got)
 	}
-	if j := a.send(http.MethodGet, rc.action()+"?date="+isoDay(40), asIsland); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "Выберите дату с ") {
+	if j := a.send(http.MethodGet, rc.action()+"?date="+a.isoDay(40), asIsland); j.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(j.body, "Выберите дату с ") {
 		t.Errorf("JSON day out of window: %d %s", j.StatusCode, j.body)
 	}
 
@@ -309,14 +309,14 @@ func TestRentMoveProviderFaults(t *testing.T) {
 			// The timetable does not load: the page says so, and a move is not tried.
 			a2 := signedIn(t)
 			a2.sb.SetFault(rc.schedule, sandbox.Fault{Status: http.StatusInternalServerError})
-			r = a2.get(rc.action() + "?date=" + isoDay(5))
+			r = a2.get(rc.action() + "?date=" + a.isoDay(5))
 			if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.text("main"), "Не удалось загрузить расписание") {
 				t.Errorf("schedule fault: %d %q", r.StatusCode, r.text("main"))
 			}
 			if r.doc.Find(`form#rent-day input[type="date"]`).Length() != 1 {
 				t.Error("no way to choose another day")
 			}
-			r = a2.submit(a2.client, rc.action()+"?date="+isoDay(5), rc.action(), url.Values{"date": {isoDay(5)}, "from": {"10:00"}, "to": {plus("10:00", rc.hours)}})
+			r = a2.submit(a2.client, rc.action()+"?date="+a.isoDay(5), rc.action(), url.Values{"date": {a.isoDay(5)}, "from": {"10:00"}, "to": {plus("10:00", rc.hours)}})
 			if r.StatusCode != http.StatusBadGateway || a2.sb.Calls(rc.change) != 0 {
 				t.Errorf("move while the schedule fails: %d, %d calls", r.StatusCode, a2.sb.Calls(rc.change))
 			}
@@ -333,7 +333,7 @@ func TestRentMoveOnlyOwnRents(t *testing.T) {
 			t.Errorf("%s: another customer's GET %d", rc.kind, r.StatusCode)
 		}
 		token := a.get(rc.action()).formValues(rc.action())["token"]
-		r := a.postWith(other, rc.action(), url.Values{"token": token, "date": {isoDay(5)}, "from": {"10:00"}, "to": {"13:00"}}, nil)
+		r := a.postWith(other, rc.action(), url.Values{"token": token, "date": {a.isoDay(5)}, "from": {"10:00"}, "to": {"13:00"}}, nil)
 		if r.StatusCode != http.StatusNotFound || a.sb.Calls(rc.change) != 0 {
 			t.Errorf("%s: another customer's POST %d, %d calls", rc.kind, r.StatusCode, a.sb.Calls(rc.change))
 		}

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -17,9 +18,17 @@ import (
 	"lk/handlers"
 )
 
-// isoDay is the resort's date today+off as a date field sends it.
-func isoDay(off int) string {
-	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
+// isoDay is the resort's date today+off, on the app's clock, as a date
+// field sends it.
+func (a *app) isoDay(off int) string {
+	return a.clock.Now().In(gateway.ResortLocation()).AddDate(0, 0, off).Format("2006-01-02")
+}
+
+// isoWindowEnd is the last day a lesson, rent or hotel stay can move to,
+// by the rule, as a date field sends it.
+func (a *app) isoWindowEnd() string {
+	_, to := gateway.TransferWindow(a.clock.Now().In(gateway.ResortLocation()))
+	return gateway.FormatISODate(to, nil)
 }
 
 // choices are the values of the radio buttons or the submit buttons named
@@ -37,10 +46,32 @@ func (r *resp) choices(field string) []string {
 // page offers a choice named field, and that choice ("", "" if none).
 func (a *app) firstChoice(page, field string, from, to int) (date, value string) {
 	for off := from; off <= to; off++ {
-		if got := a.get(page + "?date=" + isoDay(off)).choices(field); len(got) > 0 {
-			return isoDay(off), got[0]
+		if got := a.get(page + "?date=" + a.isoDay(off)).choices(field); len(got) > 0 {
+			return a.isoDay(off), got[0]
 		}
 	}
+	return "", ""
+}
+
+// lessonWithPlace is the first day from tomorrow on, and its lesson, on
+// which trainer's lesson at hour has a free place (the sandbox lists only
+// those).
+func (a *app) lessonWithPlace(trainer string, hour int) (date, lessonID string) {
+	a.t.Helper()
+	c := a.sandboxClient()
+	for off := 1; off < sandbox.Window; off++ {
+		d, _ := gateway.ParseDay(a.isoDay(off), nil)
+		list, err := c.Timetable(context.Background(), gateway.TimetableQuery{TrainerID: trainer, Date: d, Amount: 1})
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		for _, l := range list {
+			if strings.HasSuffix(l.LessonID, fmt.Sprintf("-%s-%02d", trainer, hour)) {
+				return a.isoDay(off), l.LessonID
+			}
+		}
+	}
+	a.t.Fatalf("no lesson of %s at %d:00 with a free place", trainer, hour)
 	return "", ""
 }
 
@@ -114,13 +145,13 @@ func TestTransferLesson(t *testing.T) {
 		t.Fatalf("GET %s: %d", page, r.StatusCode)
 	}
 	in := r.doc.Find(`#transfer-day input[type=date][name=date]`)
-	if in.AttrOr("min", "") != isoDay(0) || in.AttrOr("max", "") != time.Now().In(gateway.ResortLocation()).AddDate(0, 1, 0).Format("2006-01-02") || in.AttrOr("value", "") != isoDay(3) {
+	if in.AttrOr("min", "") != a.isoDay(0) || in.AttrOr("max", "") != a.isoWindowEnd() || in.AttrOr("value", "") != a.isoDay(3) {
 		t.Errorf("day field min %q max %q value %q", in.AttrOr("min", ""), in.AttrOr("max", ""), in.AttrOr("value", ""))
 	}
 	if r.doc.Find(`[data-island="calendar"]`).Length() != 1 || r.doc.Find(`script#calendar-props[type="application/json"]`).Length() != 1 {
 		t.Error("no calendar island")
 	}
-	d3 := strings.ReplaceAll(isoDay(3), "-", "")
+	d3 := strings.ReplaceAll(a.isoDay(3), "-", "")
 	got := r.choices("lessonId")
 	for _, hidden := range []string{"L" + d3 + "-TR01-10", "L" + d3 + "-TR01-12", "L" + d3 + "-TR01-14"} {
 		for _, g := range got {
@@ -136,35 +167,37 @@ func TestTransferLesson(t *testing.T) {
 		t.Error("no lessons and no 'Нет доступных занятий'")
 	}
 	// A day as ДД.ММ.ГГГГ works too, and the page says which lessons.
-	r = a.get(page + "?date=" + day(5))
-	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), day(5)) {
-		t.Errorf("?date=%s: %d %q", day(5), r.StatusCode, r.text("legend"))
+	r = a.get(page + "?date=" + a.day(5))
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), a.day(5)) {
+		t.Errorf("?date=%s: %d %q", a.day(5), r.StatusCode, r.text("legend"))
 	}
 	// JSON for the island.
-	jr := a.send(http.MethodGet, page+"?date="+isoDay(5), asIsland)
+	jr := a.send(http.MethodGet, page+"?date="+a.isoDay(5), asIsland)
 	var ch struct {
 		Date    string
 		Field   string
 		Choices []struct{ Value, Title string }
 	}
-	if err := jr.json(&ch); err != nil || jr.StatusCode != http.StatusOK || ch.Date != isoDay(5) || ch.Field != "lessonId" {
+	if err := jr.json(&ch); err != nil || jr.StatusCode != http.StatusOK || ch.Date != a.isoDay(5) || ch.Field != "lessonId" {
 		t.Errorf("JSON: %d %v %+v", jr.StatusCode, err, ch)
 	}
 
-	// Refusals: no provider call to move.
+	// Refusals: no provider call to move. Smirnova's 14:00 lesson is a
+	// snowboard one; it is listed on days it has a free place.
+	snowDay, snowLesson := a.lessonWithPlace(sandbox.TrainerSmirnova, 14)
 	refuse := []struct {
 		name  string
 		form  url.Values
 		field string
 		want  string
 	}{
-		{"another sport", url.Values{"date": {isoDay(3)}, "lessonId": {"L" + d3 + "-TR01-14"}}, "lessonId", gateway.ErrOtherSport.Error()},
-		{"past one month", url.Values{"date": {isoDay(40)}, "lessonId": {"L" + d3 + "-TR01-16"}}, "date", "Выберите дату с " + day(0)},
-		{"no lesson", url.Values{"date": {isoDay(3)}}, "lessonId", "Выберите занятие."},
+		{"another sport", url.Values{"date": {snowDay}, "lessonId": {snowLesson}}, "lessonId", gateway.ErrOtherSport.Error()},
+		{"past one month", url.Values{"date": {a.isoDay(40)}, "lessonId": {"L" + d3 + "-TR01-16"}}, "date", "Выберите дату с " + a.day(0)},
+		{"no lesson", url.Values{"date": {a.isoDay(3)}}, "lessonId", "Выберите занятие."},
 		{"no date", url.Values{"date": {""}, "lessonId": {"L" + d3 + "-TR01-16"}}, "date", "Выберите дату."},
 		{"bad date", url.Values{"date": {"31.02.2026"}, "lessonId": {"x"}}, "date", "Введите дату в формате"},
-		{"unknown lesson", url.Values{"date": {isoDay(3)}, "lessonId": {"L-nope"}}, "lessonId", "Этого варианта нет в списке"},
-		{"yesterday", url.Values{"date": {day(-1)}, "lessonId": {"x"}}, "date", "Выберите дату с"},
+		{"unknown lesson", url.Values{"date": {a.isoDay(3)}, "lessonId": {"L-nope"}}, "lessonId", "Этого варианта нет в списке"},
+		{"yesterday", url.Values{"date": {a.day(-1)}, "lessonId": {"x"}}, "date", "Выберите дату с"},
 	}
 	for _, tt := range refuse {
 		r := a.submit(a.client, page, action, tt.form)
@@ -221,12 +254,12 @@ func TestTransferChildLesson(t *testing.T) {
 	page := "/orders/glk/" + id + "/transfer"
 	var date, lesson string
 	for off := 3; off <= 28 && lesson == ""; off++ {
-		r := a.get(page + "?date=" + isoDay(off))
+		r := a.get(page + "?date=" + a.isoDay(off))
 		if strings.Contains(r.text("fieldset.choices"), "начинающие") || strings.Contains(r.text("fieldset.choices"), "продолжающие") {
 			t.Fatalf("an adults' lesson offered for a children's booking: %s", r.text("fieldset.choices"))
 		}
 		if got := r.choices("lessonId"); len(got) > 0 {
-			date, lesson = isoDay(off), got[0]
+			date, lesson = a.isoDay(off), got[0]
 		}
 	}
 	if lesson == "" {
@@ -242,8 +275,8 @@ func TestTransferChildLesson(t *testing.T) {
 }
 
 // aquaDays are the next weekday and the next weekend day after today.
-func aquaDays() (weekday, weekend int) {
-	now := time.Now().In(gateway.ResortLocation())
+func (a *app) aquaDays() (weekday, weekend int) {
+	now := a.clock.Now().In(gateway.ResortLocation())
 	weekday, weekend = -1, -1
 	for off := 1; off <= 14; off++ {
 		wd := now.AddDate(0, 0, off).Weekday()
@@ -262,29 +295,29 @@ func TestTransferAqua(t *testing.T) {
 	a := signedIn(t)
 	id := sandbox.DemoAquaPaid // weekday, 'Дневной', 3 regular tickets
 	page := "/orders/aqua/" + id + "/transfer"
-	weekday, weekend := aquaDays()
+	weekday, weekend := a.aquaDays()
 	r := a.get(page)
 	if r.StatusCode != http.StatusOK || r.doc.Find(`[data-island="calendar"]`).Length() != 1 {
 		t.Fatalf("GET: %d", r.StatusCode)
 	}
-	if max := r.doc.Find(`#transfer-day input[name=date]`).AttrOr("max", ""); max != isoDay(30) {
+	if max := r.doc.Find(`#transfer-day input[name=date]`).AttrOr("max", ""); max != a.isoDay(30) {
 		t.Errorf("max %q", max)
 	}
 	if strings.Contains(r.text("fieldset.choices"), "VIP") {
 		t.Error("VIP sessions offered for regular tickets")
 	}
 	// A weekend day is refused on the page and on POST.
-	if r := a.get(page + "?date=" + isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != gateway.ErrWeekdayOnly.Error() {
+	if r := a.get(page + "?date=" + a.isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != gateway.ErrWeekdayOnly.Error() {
 		t.Errorf("GET a weekend day: %d %q", r.StatusCode, r.fieldError("date"))
 	}
-	wd := strings.ReplaceAll(isoDay(weekday), "-", "")
+	wd := strings.ReplaceAll(a.isoDay(weekday), "-", "")
 	refuse := []struct {
 		name, date, session, field, want string
 	}{
-		{"weekend day", isoDay(weekend), "S" + strings.ReplaceAll(isoDay(weekend), "-", "") + "-1", "date", gateway.ErrWeekdayOnly.Error()},
-		{"VIP session", isoDay(weekday), "S" + wd + "-3", "sessionId", gateway.ErrSessionRegular.Error()},
-		{"past 30 days", isoDay(31), "S-1", "date", "Выберите дату с"},
-		{"no session", isoDay(weekday), "", "sessionId", "Выберите сеанс."},
+		{"weekend day", a.isoDay(weekend), "S" + strings.ReplaceAll(a.isoDay(weekend), "-", "") + "-1", "date", gateway.ErrWeekdayOnly.Error()},
+		{"VIP session", a.isoDay(weekday), "S" + wd + "-3", "sessionId", gateway.ErrSessionRegular.Error()},
+		{"past 30 days", a.isoDay(31), "S-1", "date", "Выберите дату с"},
+		{"no session", a.isoDay(weekday), "", "sessionId", "Выберите сеанс."},
 	}
 	for _, tt := range refuse {
 		r := a.submit(a.client, page, page, url.Values{"date": {tt.date}, "sessionId": {tt.session}})
@@ -323,34 +356,34 @@ func TestTransferAquaVIPAndToday(t *testing.T) {
 	a := signedIn(t)
 	// VIP tickets (a weekend order): only VIP sessions, weekend days.
 	vip := "/orders/aqua/" + sandbox.DemoAquaVIPRefunded + "/transfer"
-	_, weekend := aquaDays()
-	r := a.get(vip + "?date=" + isoDay(weekend))
+	_, weekend := a.aquaDays()
+	r := a.get(vip + "?date=" + a.isoDay(weekend))
 	r.doc.Find("fieldset.choices label").Each(func(_ int, s *goquery.Selection) {
 		if !strings.Contains(s.Text(), "VIP") {
 			t.Errorf("a regular session offered for VIP tickets: %q", s.Text())
 		}
 	})
-	we := strings.ReplaceAll(isoDay(weekend), "-", "")
-	r = a.submit(a.client, vip, vip, url.Values{"date": {isoDay(weekend)}, "sessionId": {"S" + we + "-1"}})
+	we := strings.ReplaceAll(a.isoDay(weekend), "-", "")
+	r = a.submit(a.client, vip, vip, url.Values{"date": {a.isoDay(weekend)}, "sessionId": {"S" + we + "-1"}})
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionVIP.Error() {
 		t.Errorf("VIP tickets to a regular session: %d %q", r.StatusCode, r.fieldError("sessionId"))
 	}
 
 	// Late today every session has ended: none is offered, and one posted is refused.
-	now := time.Now().In(gateway.ResortLocation())
+	now := a.clock.Now().In(gateway.ResortLocation())
 	late := time.Date(now.Year(), now.Month(), now.Day(), 23, 30, 0, 0, now.Location())
 	if late.After(now) {
 		a.clock.Add(late.Sub(now))
 	}
 	page := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
-	session := "S" + strings.ReplaceAll(isoDay(0), "-", "") + "-2" // 'Вечерний', until 22:00
+	session := "S" + strings.ReplaceAll(a.isoDay(0), "-", "") + "-2" // 'Вечерний', until 22:00
 	if gateway.IsWeekend(now) {
-		page, session = vip, "S"+strings.ReplaceAll(isoDay(0), "-", "")+"-4"
+		page, session = vip, "S"+strings.ReplaceAll(a.isoDay(0), "-", "")+"-4"
 	}
-	if got := a.get(page + "?date=" + isoDay(0)).choices("sessionId"); len(got) != 0 {
+	if got := a.get(page + "?date=" + a.isoDay(0)).choices("sessionId"); len(got) != 0 {
 		t.Errorf("sessions offered late today: %v", got)
 	}
-	r = a.submit(a.client, page, page, url.Values{"date": {isoDay(0)}, "sessionId": {session}})
+	r = a.submit(a.client, page, page, url.Values{"date": {a.isoDay(0)}, "sessionId": {session}})
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionOver.Error() {
 		t.Errorf("a session that has ended: %d %q", r.StatusCode, r.fieldError("sessionId"))
 	}
@@ -370,7 +403,7 @@ func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	today := gateway.Day(time.Now(), nil)
+	today := gateway.Day(a.clock.Now(), nil)
 	days, err := c.HotelDates(ctx, today, today.AddDate(0, 0, 40))
 	if err != nil {
 		t.Fatal(err)
@@ -379,7 +412,7 @@ func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
 	nights := int(gateway.Day(out, nil).Sub(gateway.Day(in, nil)).Hours()/24 + 0.5)
-	_, last := gateway.TransferWindow(time.Now())
+	_, last := gateway.TransferWindow(a.clock.Now())
 	for i := 1; i+nights <= len(days); i++ {
 		start, _ := gateway.ParseDay(gateway.HotelDayKey(days[i]), nil)
 		if start.After(last) {
@@ -425,7 +458,7 @@ func TestTransferHotel(t *testing.T) {
 		{"another price", dearer[0], dearer[1], "dateIn", gateway.ErrRangePrice.Error()},
 		{"reversed", valid[1], valid[0], "dateOut", gateway.ErrRangeReversed.Error()},
 		{"same day", valid[0], valid[0], "dateOut", gateway.ErrRangeEmpty.Error()},
-		{"past a month", isoDay(40), isoDay(43), "dateIn", "Выберите дату с"},
+		{"past a month", a.isoDay(40), a.isoDay(43), "dateIn", "Выберите дату с"},
 		{"no dates", "", "", "dateIn", "Выберите дату."},
 	}
 	for _, tt := range refuse {
@@ -488,7 +521,7 @@ func TestTransferProviderFaults(t *testing.T) {
 	if r := a.get(hotel); !failed(r.StatusCode) || r.text("#transfer-day .notice-err") != "Ошибка при получении доступных дат" {
 		t.Errorf("dates fault: %d %q", r.StatusCode, r.text("#transfer-day .notice-err"))
 	}
-	if r := a.submit(a.client, hotel, hotel, url.Values{"dateIn": {isoDay(2)}, "dateOut": {isoDay(4)}}); !failed(r.StatusCode) ||
+	if r := a.submit(a.client, hotel, hotel, url.Values{"dateIn": {a.isoDay(2)}, "dateOut": {a.isoDay(4)}}); !failed(r.StatusCode) ||
 		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.Calls("hotel/pushReservation") != 0 {
 		t.Errorf("dates fault on POST: %d %q", r.StatusCode, r.text("main > .notice-err"))
 	}
@@ -548,10 +581,10 @@ func TestTransferOnlyOwnOrders(t *testing.T) {
 		"/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer",
 		"/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer",
 	} {
-		if r := a.getWith(other, p+"?date="+isoDay(3)); r.StatusCode != http.StatusNotFound {
+		if r := a.getWith(other, p+"?date="+a.isoDay(3)); r.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s as another customer: %d", p, r.StatusCode)
 		}
-		form := url.Values{"date": {isoDay(3)}, "lessonId": {"x"}, "sessionId": {"x"}, "dateIn": {isoDay(3)}, "dateOut": {isoDay(5)}, "token": {"x"}}
+		form := url.Values{"date": {a.isoDay(3)}, "lessonId": {"x"}, "sessionId": {"x"}, "dateIn": {a.isoDay(3)}, "dateOut": {a.isoDay(5)}, "token": {"x"}}
 		if r := a.postWith(other, p, form, nil); r.StatusCode != http.StatusNotFound {
 			t.Errorf("POST %s as another customer: %d", p, r.StatusCode)
 		}
@@ -614,28 +647,28 @@ func TestTransferLessonPick(t *testing.T) {
 	var date string
 	var r *resp
 	for off := 1; off <= 28; off++ {
-		p := a.get(page + "?date=" + isoDay(off))
+		p := a.get(page + "?date=" + a.isoDay(off))
 		form := p.doc.Find(`form[method=post][action="` + page + `"]`)
 		picks := form.Find(`button[type=submit][name=lessonId]`)
 		if n := p.doc.Find(`input[type=radio][name=lessonId]`).Length(); n != 0 {
-			t.Fatalf("%s: %d radio buttons", isoDay(off), n)
+			t.Fatalf("%s: %d radio buttons", a.isoDay(off), n)
 		}
 		if picks.Length() == 0 {
 			if n := form.Find(`button[type=submit]:not([name=show])`).Length(); n != 0 {
-				t.Errorf("%s: %d submit buttons beside 'Нет доступных занятий'", isoDay(off), n)
+				t.Errorf("%s: %d submit buttons beside 'Нет доступных занятий'", a.isoDay(off), n)
 			}
 			continue
 		}
 		picks.Each(func(_ int, b *goquery.Selection) {
 			if strings.TrimSpace(b.Text()) != "Выбрать" || b.AttrOr("value", "") == "" {
-				t.Errorf("%s: a lesson's button %q value %q", isoDay(off), b.Text(), b.AttrOr("value", ""))
+				t.Errorf("%s: a lesson's button %q value %q", a.isoDay(off), b.Text(), b.AttrOr("value", ""))
 			}
 		})
 		if n := form.Find(`button[type=submit]:not([name])`).Length(); n != 0 {
-			t.Errorf("%s: %d submit buttons besides the lessons' 'Выбрать'", isoDay(off), n)
+			t.Errorf("%s: %d submit buttons besides the lessons' 'Выбрать'", a.isoDay(off), n)
 		}
 		if date == "" {
-			date, r = isoDay(off), p
+			date, r = a.isoDay(off), p
 		}
 	}
 	if date == "" {
@@ -667,7 +700,7 @@ func TestTransferLessonNoneNoSubmit(t *testing.T) {
 	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return noLessons{p} })
 	a.signIn(a.client, demoPhone)
 	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
-	r := a.get(page + "?date=" + isoDay(2))
+	r := a.get(page + "?date=" + a.isoDay(2))
 	if !strings.Contains(r.text("fieldset.choices"), "Нет доступных занятий") {
 		t.Fatalf("no 'Нет доступных занятий': %q", r.text("fieldset.choices"))
 	}
@@ -827,9 +860,9 @@ func TestTransferAquaFullSessionShown(t *testing.T) {
 	var r *resp
 	var date string
 	for off := 1; off <= 30 && date == ""; off++ {
-		p := a.get(page + "?date=" + isoDay(off))
+		p := a.get(page + "?date=" + a.isoDay(off))
 		if p.doc.Find(`input[type=radio][name=sessionId][disabled]`).Length() > 0 {
-			r, date = p, isoDay(off)
+			r, date = p, a.isoDay(off)
 		}
 	}
 	if date == "" {

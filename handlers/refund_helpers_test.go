@@ -146,18 +146,30 @@ func (a *app) ticketIDs(guid, orderID, status string) []string {
 }
 
 // startingOn is the provider with every order fetched starting on day off
-// from today (its time kept): off 0 makes a refund need a reason and
-// documents on our side, while the sandbox's own dates stay as they are.
+// from today on the app's clock (its time kept): off 0 makes a refund need
+// a reason and documents on our side, while the sandbox's own dates stay as
+// they are.
 type startingOn struct {
 	handlers.Provider
 	off int
+	now func() time.Time
+}
+
+// newAppStartingOn is the app on a startingOn provider.
+func newAppStartingOn(t *testing.T, off int) *app {
+	t.Helper()
+	var a *app
+	a = newAppWith(t, func(p handlers.Provider) handlers.Provider {
+		return startingOn{p, off, func() time.Time { return a.clock.Now() }}
+	})
+	return a
 }
 
 func (p startingOn) move(dt string) string {
 	if len(dt) < 10 {
 		return dt
 	}
-	return time.Now().In(gateway.ResortLocation()).AddDate(0, 0, p.off).Format("02.01.2006") + dt[10:]
+	return p.now().In(gateway.ResortLocation()).AddDate(0, 0, p.off).Format("02.01.2006") + dt[10:]
 }
 
 // starting moves the start of the order that read gives: at reads the

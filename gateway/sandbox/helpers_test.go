@@ -31,9 +31,11 @@ type env struct {
 
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { t.Helper(); return newEnvAt(t, newClock()) }
+
+// newEnvAt is the sandbox on clock c.
+func newEnvAt(t *testing.T, c *testkit.Clock) *env {
 	t.Helper()
-	c := newClock()
 	sb, err := New(Config{Now: c.Now, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)

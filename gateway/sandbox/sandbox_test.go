@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"lk/gateway"
+	"lk/internal/testkit"
 )
 
 func TestSignInThroughOutbox(t *testing.T) {
@@ -1031,4 +1032,33 @@ func TestStart(t *testing.T) {
 	}
 	resp.Body.Close()
 	cancel()
+}
+
+// On New Year's Eve every day a booking can move to has its reference data:
+// a month ahead is 31.01, the longest window, and the hotel's nights run to
+// the end of February and a month's stay past the window.
+func TestReferenceDataCoversTheLongestWindow(t *testing.T) {
+	e := newEnvAt(t, testkit.NewClock(time.Date(2026, 12, 31, 23, 59, 0, 0, msk)))
+	_, last := gateway.TransferWindow(e.clock.Now())
+	if got := last.Format(gateway.LayoutDate); got != "31.01.2027" {
+		t.Fatalf("the window ends on %s", got)
+	}
+	var s gateway.AquaSessionsAnswer
+	if e.get("/v1/aqua/getSessionsAqua", url.Values{"date": {"31.01.2027"}}, &s); len(s.Result) != len(aquaKinds) {
+		t.Errorf("water-park sessions on 31.01.2027: %d", len(s.Result))
+	}
+	var tt gateway.TimetableAnswer
+	if e.get("/v1/GLK/getTimetable", url.Values{"trainerId": {TrainerSmirnova}, "date": {"31.01.2027"}}, &tt); len(tt.Timetable) != len(lessonHours) {
+		t.Errorf("lessons on 31.01.2027: %d", len(tt.Timetable))
+	}
+	for _, rp := range []rentPaths{pavilionPaths, roomPaths} {
+		if sch := e.schedule(rp, map[string]string{kindPavilion: PavilionNo1, kindRoom: RoomSnowflake}[rp.kind], last); len(sch.Details) != closeHour-firstHour {
+			t.Errorf("%s hours on 31.01.2027: %d", rp.kind, len(sch.Details))
+		}
+	}
+	var dates gateway.HotelDatesAnswer
+	e.postForm("/v1/hotel/getDates", url.Values{"dateIn": {"2026-12-01"}, "dateOut": {"2027-03-03"}}, &dates)
+	if n := len(dates.DateList.Days); n != 63 || dates.DateList.Days[n-1].Period != "2027-03-03" {
+		t.Errorf("hotel nights from 31.12.2026: %d, the last %+v", n, dates.DateList.Days[n-1:])
+	}
 }

@@ -7,6 +7,7 @@ package testkit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +18,34 @@ import (
 	"testing"
 	"time"
 )
+
+// Now is the tests' today: the instant LK_TEST_NOW names (RFC 3339, such as
+// 2026-12-31T23:59:00+03:00) when it is set, so that the tests that depend
+// on the day run on any day chosen (make test-days); else the real clock.
+// The app under test, the sandbox and the expected values all start from
+// it.
+func Now() time.Time {
+	at, err := testNow()
+	if err != nil {
+		panic(err)
+	}
+	if at.IsZero() {
+		return time.Now()
+	}
+	return at
+}
+
+var testNow = sync.OnceValues(func() (time.Time, error) {
+	v := os.Getenv("LK_TEST_NOW")
+	if v == "" {
+		return time.Time{}, nil
+	}
+	at, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("LK_TEST_NOW: %q is not an instant such as 2026-12-31T23:59:00+03:00", v)
+	}
+	return at, nil
+})
 
 // Clock stands still at its time until the test moves it; the code under
 // test may read it from any goroutine meanwhile.

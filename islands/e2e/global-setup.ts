@@ -87,7 +87,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | voi
   // An instant such as 2026-11-23T23:59:00+03:00: the server's clock stands
   // there, and so does the browser's (e2e/fixtures.ts).
   delete env.LK_FAKE_NOW;
-  if (process.env.LK_E2E_NOW) env.LK_FAKE_NOW = process.env.LK_E2E_NOW;
+  if (process.env.LK_TEST_NOW) env.LK_FAKE_NOW = process.env.LK_TEST_NOW;
 
   const child = spawn(BIN, [], { env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";

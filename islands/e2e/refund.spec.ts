@@ -13,7 +13,7 @@ const REFUND_DONE =
 
 // One sign-in for the whole file, the session the other specs made when
 // there is one: a phone gets at most 5 codes in 2 hours, one in each
-// LK_CODE_INTERVAL (which never ends while LK_E2E_NOW stops the clock).
+// LK_CODE_INTERVAL (which never ends while LK_TEST_NOW stops the clock).
 const state = join(tmpdir(), `lk-e2e-refund-${process.pid}.json`);
 test.beforeAll(async ({ browser }) => {
   const ctx = await browser.newContext({ baseURL: process.env.LK_E2E_URL, storageState: { cookies: [], origins: [] } });

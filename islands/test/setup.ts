@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { cleanup } from "@testing-library/react";
 
 // happy-dom has <dialog> with showModal/close; older DOMs did not. Keep the
@@ -19,7 +19,19 @@ if (proto && typeof proto.showModal !== "function") {
 // to know it runs in a test; React's would warn without it.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+// The tests' today: with LK_TEST_NOW (make test-days) the clock of Date
+// stands at that instant, as the server's and the sandbox's do in the Go and
+// the browser tests; the timers stay real.
+const testNow = process.env.LK_TEST_NOW;
+if (testNow) {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(testNow));
+  });
+}
+
 afterEach(() => {
   cleanup();
   document.body.innerHTML = "";
+  if (testNow) vi.useRealTimers();
 });
