@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench lighthouse rolling-restart deps deps-test test generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: run build bench lighthouse rolling-restart deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -97,11 +97,16 @@ openapi: $(LINT_MODULES)
 e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
 
-## e2e-midnight: the browser tests that depend on the day, with the server's and the browser's clocks at 23:59 and at 00:01 Moscow time (the coming midnight), the browser in a zone already on the next day, then in one still on the day before
+## e2e-midnight: the browser tests that depend on the day, with the server's and the browser's clocks at 23:59 on MIDNIGHT_DAY (default: today in Moscow) and at 00:01 the day after, the browser in a zone already on the next day, then in one still on the day before
 MIDNIGHT_SPECS := e2e/transfer.spec.ts e2e/rent-move.spec.ts e2e/refund.spec.ts e2e/account.spec.ts e2e/gate.spec.ts
+MIDNIGHT_DAY ?= $(shell TZ=Europe/Moscow date +%F)
 e2e-midnight: deps-test bin/lk $(NODE_MODULES)
-	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date +%FT23:59:00+03:00) LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
-	cd islands && LK_E2E_NOW=$$(TZ=Europe/Moscow date -d tomorrow +%FT00:01:00+03:00) LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
+	cd islands && LK_TEST_NOW=$(MIDNIGHT_DAY)T23:59:00+03:00 LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
+	cd islands && LK_TEST_NOW=$$(date -d '$(MIDNIGHT_DAY) +1 day' +%F)T00:01:00+03:00 LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
+
+## test-days: the tests that depend on the day at twelve instants: every day from Monday 28.12.2026 to Sunday 03.01.2027 at noon, both sides of New Year's midnight, 31.01.2027, 28.02.2027 23:59 and 29.02.2028 (scripts/test-days)
+test-days: deps-test generate bin/lk $(NODE_MODULES)
+	@scripts/test-days
 
 clean:
 	rm -rf bin static/dist
