@@ -741,13 +741,18 @@ func TestTransferHotelRange(t *testing.T) {
 func TestTransferLessonStarted(t *testing.T) {
 	a, rec := recorded(t)
 	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
-	date, _ := a.firstChoice(page, "lessonId", 4, 28)
-	if date == "" {
-		t.Fatal("no lesson in a month")
+	// A day with a free place at 10:00 and at a later lesson.
+	var date string
+	var before []string
+	for off := 4; off <= 28 && date == ""; off++ {
+		got := a.get(page + "?date=" + a.isoDay(off)).choices("lessonId")
+		morning := slices.ContainsFunc(got, func(id string) bool { return strings.HasSuffix(id, "-10") })
+		if morning && len(got) >= 2 {
+			date, before = a.isoDay(off), got
+		}
 	}
-	before := a.get(page + "?date=" + date).choices("lessonId")
-	if len(before) < 2 {
-		t.Fatalf("%s: %v, want two lessons or more", date, before)
+	if date == "" {
+		t.Fatal("no day in a month with a 10:00 lesson and a later one")
 	}
 	// The server's clock to 12:00 of that day in the resort: after the
 	// first lesson (10:00) began, before the later ones.
