@@ -26,29 +26,37 @@ type hotelProvider interface {
 	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
 }
 
-var hotelKind = &kind{
+// hotelKind is the hotel: voucher PDF, move to other dates, cancel (with
+// its refund), refund.
+type hotelKind struct{}
+
+var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		active, history, err := s.hotel.HotelOrders(ctx, guid)
-		return build(append(active, history...), err, s.hotelOrder)
-	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.hotel.HotelOrder(ctx, guid, id)
-		return buildOne(o, err, s.hotelOrder)
-	},
-	document: &document{file: "voucher.pdf", label: "Мой ваучер", fetch: func(ctx context.Context, s *Server, id string) ([]byte, error) {
-		return s.hotel.HotelVoucherPDF(ctx, id)
-	}},
+	document:      &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
 	keepsCanceled: true,
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
 	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
-	cancel:        cancelHotel,
-	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-		return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
-	},
-	transfer: &move[hotelAnswers]{read: hotelRead, check: hotelCheck, call: hotelCall, show: hotelRender,
-		moveTexts: moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}},
+}
+
+func (hotelKind) info() *kindInfo { return hotelInfo }
+
+func (hotelKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	active, history, err := s.hotel.HotelOrders(ctx, guid)
+	return build(append(active, history...), err, s.hotelOrder)
+}
+
+func (hotelKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := s.hotel.HotelOrder(ctx, guid, id)
+	return buildOne(o, err, s.hotelOrder)
+}
+
+func (hotelKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+	return s.hotel.HotelVoucherPDF(ctx, id)
+}
+
+func (hotelKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
 }
 
 func (s *Server) hotelOrder(o gateway.HotelOrder) order {
@@ -102,9 +110,9 @@ func fullName(g gateway.Guest) string {
 	return strings.Join(strings.Fields(g.Family+" "+g.Name+" "+g.SecondName), " ")
 }
 
-// cancelHotel cancels the stay and, for a paid one, registers its refund
-// right after, so that the customer need not ask for the money apart.
-func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+// cancel cancels the stay and, for a paid one, registers its refund right
+// after, so that the customer need not ask for the money apart.
+func (hotelKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
 		// An answer with a failed HTTP status says so, and what it leaves
 		// undone: for a paid stay, its refund.
@@ -154,19 +162,29 @@ type hotelAnswers struct {
 	dayIn, dayOut     time.Time
 }
 
-func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
-	if posted {
-		return &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}
-	}
-	// Nothing is chosen until the customer chooses: the current stay is
-	// shown as such, not as a choice to be judged.
-	return &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
+// hotelMove is a posted move of a stay to other dates.
+type hotelMove struct{ a *hotelAnswers }
+
+func (hotelKind) readMove(c *echo.Context) move {
+	return hotelMove{&hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
 }
 
-// hotelCheck: check-in and check-out in order within the window, every
-// night available for the order's rooms, the nights' prices adding up to
-// the order's room amount.
-func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, string) {
+// movePage chooses nothing until the customer chooses: the current stay
+// is shown as such, not as a choice to be judged.
+func (hotelKind) movePage(s *Server, c *echo.Context, o order) error {
+	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
+	return hotelMove{a}.show(s, c, o, http.StatusOK, "")
+}
+
+func (hotelMove) texts() moveTexts {
+	return moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
+}
+
+// check: check-in and check-out in order within the window, every night
+// available for the order's rooms, the nights' prices adding up to the
+// order's room amount.
+func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) {
+	a := m.a
 	from, to := gateway.TransferWindow(s.now())
 	in, msg := s.formDay(a.in, from, to, dayMessages)
 	if msg != "" {
@@ -198,7 +216,8 @@ func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, 
 	return 0, ""
 }
 
-func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnswers) (string, string, error) {
+func (m hotelMove) call(ctx context.Context, s *Server, _ *Session, o order) (string, string, error) {
+	a := m.a
 	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
 		OrderID:    o.id,
 		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
@@ -246,7 +265,8 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswers, msg string) error {
+func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
+	a := m.a
 	h := o.wire.(gateway.HotelOrder)
 	rooms, family := gateway.HotelRooms(h)
 	from, to := s.hotelRange(a)

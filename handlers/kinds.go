@@ -5,59 +5,76 @@ import (
 	"slices"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
 	"lk/gateway"
 	"lk/views"
 )
 
-// kind is everything that differs between the kinds of orders: the label,
-// how its orders are fetched (always with the session's own client id), how
-// one becomes a card and a detail page, its document, the actions it offers
-// and the provider calls behind them. Each kind fills one in its own file
-// (kind_lesson.go, kind_rent.go, kind_aqua.go, kind_hotel.go); everything
-// else loops over kinds and never names one.
-type kind struct {
+// kind is one kind of order. Each kind is a type in its own file
+// (kind_lesson.go, kind_rent.go, kind_aqua.go, kind_hotel.go) and fetches
+// its orders with the session's own client id; what it offers beyond that
+// is an optional interface: confirmer, canceler, refunder, mover,
+// documenter. Everything else loops over kinds and never names one.
+type kind interface {
+	info() *kindInfo
+	list(ctx context.Context, s *Server, guid string) ([]order, error)
+	one(ctx context.Context, s *Server, guid, id string) (order, error)
+}
+
+type confirmer interface {
+	confirm(ctx context.Context, s *Server, sess *Session, o order) error
+}
+
+// canceler cancels o and says what the customer reads after it.
+type canceler interface {
+	cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error)
+}
+
+// refunder registers a refund of o and returns the provider's message.
+type refunder interface {
+	refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
+}
+
+// mover moves o: its page of days, lessons, sessions or hours (GET), and
+// the answers of a posted form (POST).
+type mover interface {
+	movePage(s *Server, c *echo.Context, o order) error
+	readMove(c *echo.Context) move
+}
+
+// documenter is a kind whose orders have a PDF, named by info().document.
+type documenter interface {
+	document(ctx context.Context, s *Server, id string) ([]byte, error)
+}
+
+// kindInfo is what a kind says rather than does.
+type kindInfo struct {
 	id     gateway.Kind
 	label  string
 	labels map[action]string // buttons worded for this kind, 'Отменить запись'
 	// versus says, on the page of a paid order's cancel or refund, how the
 	// two differ for the customer's money, when the order offers both.
-	versus map[action]string
-	failed string // what a failed fetch says when the provider gave no text; "" for the generic one
-	// list fetches the customer's orders of this kind; one fetches one of
-	// them (the provider answers "not found" for anyone else's).
-	list func(ctx context.Context, s *Server, guid string) ([]order, error)
-	one  func(ctx context.Context, s *Server, guid, id string) (order, error)
-	// document is 'Мой билет' or 'Мой ваучер'; nil when the kind has none.
-	document *document
-	// keepsCanceled: a cancelled order stays in the customer's orders,
-	// marked 'Отменен'; the others leave the list.
+	versus   map[action]string
+	failed   string        // a failed fetch's text when the provider gave none
+	document *documentInfo // nil without a PDF
+	// keepsCanceled: a cancelled order stays in the list, marked 'Отменен'.
 	keepsCanceled bool
-	// byTickets: a refund gives back the tickets the customer picks, not
-	// the whole order.
+	// byTickets: a refund gives back the tickets the customer picks.
 	byTickets bool
-	// actions are what this kind offers at all, in the order of the
-	// buttons; whether one order allows an action now is order.can.
-	actions []action
-	confirm func(ctx context.Context, s *Server, sess *Session, o order) error
-	// cancel makes the provider calls that cancel o and returns the notice
-	// the customer reads after it.
-	cancel func(ctx context.Context, s *Server, sess *Session, o order) (string, error)
-	// refund registers a refund of o and returns the provider's message.
-	refund   func(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
-	transfer mover
+	actions   []action // in the order of the buttons
 }
 
-// document is a kind's PDF, named by the kind and the order id.
-type document struct {
+// documentInfo is a kind's PDF, named by the kind and the order id.
+type documentInfo struct {
 	file  string // "ticket.pdf"
 	label string // 'Мой билет'
-	fetch func(ctx context.Context, s *Server, id string) ([]byte, error)
 }
 
 // order is one order of any kind as pages and actions need it, built once
 // from the provider's answer by its kind's builder.
 type order struct {
-	kind    *kind
+	kind    kind
 	id      string
 	ref     gateway.OrderRef // start, end, canceled: for the active/history split
 	amount  float64          // what a cancellation or refund is about
@@ -81,53 +98,60 @@ type ticket struct {
 }
 
 // kinds is the table, in the order the pages show the kinds.
-var kinds = []*kind{lessonKind, pavilionKind, aquaKind, hotelKind, roomKind}
+var kinds = []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind}
 
-func kindOf(id gateway.Kind) *kind {
+func kindOf(id gateway.Kind) kind {
 	for _, k := range kinds {
-		if k.id == id {
+		if k.info().id == id {
 			return k
 		}
 	}
 	return nil
 }
 
-// offers tells whether the kind has action a at all.
-func (k *kind) offers(a action) bool {
-	switch {
-	case a == actConfirm && k.confirm == nil, a == actCancel && k.cancel == nil,
-		a == actRefund && k.refund == nil, a == actTransfer && k.transfer == nil:
-		return false
+// offers tells whether k has action a at all.
+func offers(k kind, a action) bool {
+	var ok bool
+	switch a {
+	case actConfirm:
+		_, ok = k.(confirmer)
+	case actCancel:
+		_, ok = k.(canceler)
+	case actRefund:
+		_, ok = k.(refunder)
+	case actTransfer:
+		_, ok = k.(mover)
 	}
-	return slices.Contains(k.actions, a)
+	return ok && slices.Contains(k.info().actions, a)
 }
 
-func (k *kind) orders(ctx context.Context, s *Server, guid string) ([]order, error) {
+func ordersOf(ctx context.Context, s *Server, k kind, guid string) ([]order, error) {
 	list, err := k.list(ctx, s, guid)
 	for i := range list {
-		k.stamp(&list[i])
+		stamp(k, &list[i])
 	}
 	return list, err
 }
 
-func (k *kind) order(ctx context.Context, s *Server, guid, id string) (order, error) {
+func orderOf(ctx context.Context, s *Server, k kind, guid, id string) (order, error) {
 	o, err := k.one(ctx, s, guid, id)
 	if err == nil {
-		k.stamp(&o)
+		stamp(k, &o)
 	}
 	return o, err
 }
 
-// stamp marks what a builder made as this kind's.
-func (k *kind) stamp(o *order) {
+// stamp marks what a builder made as k's.
+func stamp(k kind, o *order) {
+	i := k.info()
 	o.kind = k
-	o.card.Kind, o.card.KindLabel, o.card.ID, o.card.URL = string(k.id), k.label, o.id, views.OrderPath(string(k.id), o.id)
-	o.detail.Kind, o.detail.KindLabel, o.detail.ID = string(k.id), k.label, o.id
+	o.card.Kind, o.card.KindLabel, o.card.ID, o.card.URL = string(i.id), i.label, o.id, views.OrderPath(string(i.id), o.id)
+	o.detail.Kind, o.detail.KindLabel, o.detail.ID = string(i.id), i.label, o.id
 }
 
 // url is the address of o's page, or of its action or document part.
 func (o order) url(part ...string) string {
-	return views.OrderPath(string(o.kind.id), o.id, part...)
+	return views.OrderPath(string(o.kind.info().id), o.id, part...)
 }
 
 func build[T any](wire []T, err error, b func(T) order) ([]order, error) {
@@ -164,7 +188,7 @@ func versusNote(o order, a action) string {
 	if !o.paid || !o.can[actCancel] || !o.can[actRefund] {
 		return ""
 	}
-	return o.kind.versus[a]
+	return o.kind.info().versus[a]
 }
 
 // providerTime reads one of the provider's dates (dd.mm.yyyy hh:mm:ss, ISO,

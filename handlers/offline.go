@@ -93,11 +93,11 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 		if o.ref.End.After(last) {
 			last = o.ref.End
 		}
-		if o.kind.document == nil || o.noDoc != "" || o.ref.Canceled || o.ref.Start.IsZero() ||
+		if o.kind.info().document == nil || o.noDoc != "" || o.ref.Canceled || o.ref.Start.IsZero() ||
 			!o.ref.Start.Before(after) || last.Before(today) {
 			continue
 		}
-		urls = append(urls, views.OrderPath(string(o.kind.id), o.id, o.kind.document.file))
+		urls = append(urls, views.OrderPath(string(o.kind.info().id), o.id, o.kind.info().document.file))
 	}
 	if len(urls) > 0 {
 		c.Response().Header().Set(hdrKeep, strings.Join(urls, " "))

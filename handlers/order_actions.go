@@ -36,8 +36,8 @@ var actionTexts = map[action]struct{ label, refused, never string }{
 	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
 }
 
-func (a action) label(k *kind) string {
-	if l, ok := k.labels[a]; ok {
+func (a action) label(k kind) string {
+	if l, ok := k.info().labels[a]; ok {
 		return l
 	}
 	return actionTexts[a].label
@@ -58,8 +58,8 @@ const (
 // one-time token; the others are links to their own pages.
 func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	var out []views.Action
-	kind := string(o.kind.id)
-	if doc := o.kind.document; w == onPage && doc != nil && o.noDoc == "" {
+	kind := string(o.kind.info().id)
+	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
 	}
 	if w == onPage {
@@ -67,9 +67,9 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 			out = append(out, b)
 		}
 	}
-	for _, a := range o.kind.actions {
+	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm
-		if !o.kind.offers(a) || !o.can[a] || w == onCard && !inPlace {
+		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
 			continue
 		}
 		b := views.Action{Name: string(a), Label: a.label(o.kind), URL: views.OrderPath(kind, o.id, string(a))}
@@ -86,133 +86,209 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	return out
 }
 
-// guard is the one gate of every order action: the URL's type and id, the
-// kind offering the action at all (404), a repeated form answered with its
-// first outcome before the order is fetched again, the order fetched with
-// the session's own client id (404 for anyone else's), and the order
-// allowing the action now (409 with the reason on the order's page).
-func (s *Server) guard(c *echo.Context, a action) (order, error) {
-	o, err := s.reach(c, a)
+// actionParams reads the URL of action a: its kind must offer it (404).
+func actionParams(c *echo.Context, a action) (kind, string, error) {
+	k, id, err := orderParams(c)
+	if err != nil || !offers(k, a) {
+		return nil, "", errNotFound
+	}
+	return k, id, nil
+}
+
+// shownOrder is the guard of an action's page: the order fetched with the
+// session's own client id (404 for anyone else's), allowing the action now
+// (409 with the reason on the order's page).
+func (s *Server) shownOrder(c *echo.Context, a action) (order, error) {
+	k, id, err := actionParams(c, a)
+	if err != nil {
+		return order{}, err
+	}
+	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
 	if err != nil {
 		return o, err
 	}
-	if !o.can[a] && !s.replaying(c) {
-		msg := actionTexts[a].never
-		if c.Request().Method == http.MethodPost {
-			msg = actionTexts[a].refused
-		}
-		return o, s.orderError(c, http.StatusConflict, o, msg)
+	if !o.can[a] {
+		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].never)
 	}
 	return o, nil
 }
 
-// guarded is the route of action a: the guard, then h with the order.
-func (s *Server) guarded(a action, h func(c *echo.Context, o order) error) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		defer s.releaseForm(c)
-		o, err := s.guard(c, a)
+// poster is what an action's POST does with the order as it is under the
+// lease.
+type poster interface {
+	// check applies the form's rules; an error is the answer (the form
+	// again with 422) and the provider's action is not called.
+	check(ctx context.Context, o order) error
+	call(ctx context.Context, o order) store.Outcome
+	// again is the form again with why the action failed.
+	again(o order, status int, msg string) error
+}
+
+// act runs action a's POST at most once per form token (store.Do). Under
+// the order's lease the order is fetched with the session's own client id
+// (404 for anyone else's), must allow a (409), and the form's rules are
+// checked on that fresh read before the provider is called; until then
+// nothing is used up and the same form may be sent again. A repeated form
+// gets the first outcome (repeat). Without a valid token nothing is done
+// and the form comes back with a new one. seen is the order already
+// fetched (a refund's, before its body was read), or nil.
+func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
+	k, id, err := actionParams(c, a)
+	if err != nil {
+		return err
+	}
+	ctx, ref := c.Request().Context(), order{kind: k, id: id}
+	t, ok := s.readToken(c, ref, a)
+	pr, prepares := p.(preparer)
+	if !ok && prepares { // the token may be in the body
+		o, err := pr.prepare(ctx)
 		if err != nil {
-			return err
+			return quiet(err)
 		}
-		return h(c, o)
+		seen = &o
+		t, ok = s.readToken(c, ref, a)
 	}
-}
-
-// reach is the guard but the order's flag: an upload checks the flag only
-// once it has read the body past (for the token in an old form).
-func (s *Server) reach(c *echo.Context, a action) (order, error) {
-	k, id, err := orderParams(c)
-	if err != nil {
-		return order{}, err
-	}
-	if !k.offers(a) {
-		return order{}, errNotFound
-	}
-	if err := s.claimForm(c, order{kind: k, id: id}, a); err != nil {
-		return order{}, err
-	}
-	o, err := s.ownOrder(c, k, id)
-	if err != nil {
-		return order{}, err
-	}
-	return o, nil
-}
-
-// Keys of what claimForm leaves for onlyOnce on the request.
-const (
-	keyClaim  = "lk.claim"  // the once key this request claimed
-	keyReplay = "lk.replay" // the first outcome of a repeated form that failed
-)
-
-// claimForm takes the posted form's token for this request, before the
-// order is fetched, so that a repeated POST (a double click, back and
-// resubmit) can never act on the order the first one changed: it waits for
-// the first outcome and is answered with it at once when it succeeded (or
-// the provider may have acted). A repeat of a failure goes on to show the
-// form again with that failure and a new token. A missing, foreign or
-// stale token claims nothing: onlyOnce asks to send the form again.
-func (s *Server) claimForm(c *echo.Context, o order, a action) error {
-	if c.Request().Method != http.MethodPost || c.Get(keyClaim) != nil {
-		return nil
-	}
-	t, ok := s.readToken(c, o, a)
 	if !ok {
-		return nil
+		return s.actStale(c, a, p, ref, seen)
 	}
 	key := onceKey(t)
-	wait, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
+	var (
+		mine   bool
+		now    *order // as read under the lease
+		answer error  // this request's own answer when it did not act
+	)
+	work := func(ctx context.Context) store.Outcome {
+		mine = true
+		if prepares && seen == nil {
+			o, err := pr.prepare(ctx)
+			if seen, answer = &o, err; err != nil {
+				return store.Outcome{}
+			}
+		}
+		return s.leased(ctx, ref, a, key, func(ctx context.Context) store.Outcome {
+			o, err := s.ownOrder(ctx, session(c), k, id)
+			switch {
+			case err != nil:
+				answer = err
+			case !o.can[a]:
+				answer = s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
+			default:
+				now, answer = &o, p.check(ctx, o)
+			}
+			if answer != nil {
+				return store.Outcome{}
+			}
+			return p.call(ctx, o)
+		})
+	}
+	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
 	for {
-		first, out, err := s.once.Claim(wait, key, s.claimTTL())
-		if err != nil {
+		out, err := store.Do(wait, s.once, key, s.claimTTL(), keepOutcome, work)
+		switch {
+		case mine && err != nil && answer == nil:
+			s.log.Error("action outcome not kept", "action", a, "err", err)
+		case mine || err == nil && out.Status != 0:
+		case wait.Err() != nil && ctx.Err() == nil: // the first is still running
+			return &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
+		case err != nil:
 			return s.storeFailed(c, err)
-		}
-		if first {
-			c.Set(keyClaim, key)
-			return nil
-		}
-		if out == nil {
-			out, err = s.once.Await(wait, key)
-			switch {
-			case err != nil && wait.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
-				return &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
-			case err != nil:
-				return s.storeFailed(c, err)
-			}
+		default: // released without acting: ours to try
+			continue
 		}
 		switch {
-		case out == nil || out.Status == 0: // released without acting: ours to try
-			continue
-		case out.Succeeded() || out.Unknown:
-			if err := s.finish(c, o, a, *out, nil); err != nil {
-				return err
-			}
-			return errAnswered
+		case answer != nil:
+			return quiet(answer)
+		case !mine:
+			return s.repeat(c, ref, a, out, p, seen)
+		case now == nil: // the lease was another form's
+			return s.finishFetched(c, ref, a, out, p, seen)
 		}
-		c.Set(keyReplay, *out)
+		return s.finish(c, *now, a, out, p)
+	}
+}
+
+// keepOutcome keeps what an action did for the token's repeats; an
+// outcome of nothing done is handed to those waiting and forgotten.
+func keepOutcome(out store.Outcome) time.Duration {
+	if out.Status == 0 {
+		return 0
+	}
+	return onceTTL
+}
+
+// repeat answers a repeated form with the first outcome: a success (or
+// what the provider may have done) at once, a failure with the form again
+// and a fresh token.
+func (s *Server) repeat(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
+	if out.Succeeded() || out.Unknown {
+		return s.finish(c, ref, a, out, nil)
+	}
+	return s.finishFetched(c, ref, a, out, p, seen)
+}
+
+// finishFetched is finish with the order fetched first, unless seen.
+func (s *Server) finishFetched(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
+	if seen == nil {
+		o, err := s.fetchFor(c, ref, p)
+		if err != nil {
+			return quiet(err)
+		}
+		seen = &o
+	}
+	return s.finish(c, *seen, a, out, p)
+}
+
+// fetchFor is the order as p needs it outside the lease: a preparer reads
+// its form too.
+func (s *Server) fetchFor(c *echo.Context, ref order, p poster) (order, error) {
+	if pr, ok := p.(preparer); ok {
+		return pr.prepare(c.Request().Context())
+	}
+	return s.ownOrder(c.Request().Context(), session(c), ref.kind, ref.id)
+}
+
+// preparer is an action that reads its form before the order's lease,
+// once the order is known to be the customer's: a refund's upload.
+type preparer interface {
+	prepare(ctx context.Context) (order, error)
+}
+
+// quiet is err, but nil for a page written already.
+func quiet(err error) error {
+	if errors.Is(err, errAnswered) {
 		return nil
 	}
+	return err
 }
 
-// replaying tells whether this POST repeats a form whose first POST failed.
-func (s *Server) replaying(c *echo.Context) bool {
-	_, ok := c.Get(keyReplay).(store.Outcome)
-	return ok
+// actStale is a form without a valid token (missing, foreign, too old):
+// its rules are checked as usual, then it comes back with a new token.
+func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *order) error {
+	ctx := c.Request().Context()
+	if seen == nil {
+		o, err := s.fetchFor(c, ref, p)
+		if err != nil {
+			return quiet(err)
+		}
+		seen = &o
+	}
+	if !seen.can[a] {
+		return s.orderError(c, http.StatusConflict, *seen, actionTexts[a].refused)
+	}
+	if err := p.check(ctx, *seen); err != nil {
+		return quiet(err)
+	}
+	return s.finish(c, *seen, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, p)
 }
 
-// releaseForm gives back a token this request claimed but did not act on
-// (a broken rule, an order that no longer allows the action): the same
-// form may be sent again. Every action route defers it: guarded, and the
-// refund upload itself.
-func (s *Server) releaseForm(c *echo.Context) {
-	key, ok := c.Get(keyClaim).(string)
-	if !ok {
-		return
+// answered is a page written as a check's answer: errAnswered once it is
+// written, so that the action stops there.
+func answered(err error) error {
+	if err != nil {
+		return err
 	}
-	c.Set(keyClaim, nil)
-	if err := s.once.Settle(context.WithoutCancel(c.Request().Context()), key, store.Outcome{}, 0); err != nil {
-		s.log.Warn("action token not released", "err", err)
-	}
+	return errAnswered
 }
 
 // storeFailed is the shared store failing: nothing is done, the customer is
@@ -256,7 +332,7 @@ const (
 )
 
 func (s *Server) token(c *echo.Context, o order, a action) string {
-	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
+	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
 	v, err := s.sessions.seal(tokenName, t)
 	if err != nil {
 		s.log.Error("action token", "err", err)
@@ -269,7 +345,7 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
 	var t actionToken
 	ok := s.sessions.open(tokenName, formToken(c), &t) && t.Session == session(c).ID &&
-		t.Action == a && t.Kind == o.kind.id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
+		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
 	return t, ok
 }
 
@@ -300,37 +376,12 @@ func backTo(c *echo.Context, fallback string) string {
 	return fallback
 }
 
-// onlyOnce runs do at most once per token of the posted form, which
-// claimForm claimed for this request. A repeated POST of the same token
-// never calls do again: it is answered with the first outcome. A missing,
-// foreign or stale token acts on nothing and asks to send the form again.
-// do runs under the order's lease (leased) and to its end even when the
-// browser gives up, so that its outcome is known.
-func (s *Server) onlyOnce(c *echo.Context, o order, a action, do func(ctx context.Context, now order) store.Outcome) (store.Outcome, error) {
-	if out, ok := c.Get(keyReplay).(store.Outcome); ok {
-		return out, nil
-	}
-	key, ok := c.Get(keyClaim).(string)
-	if !ok {
-		return store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, nil
-	}
-	ctx := context.WithoutCancel(c.Request().Context())
-	out := s.leased(ctx, c, o, a, key, do)
-	c.Set(keyClaim, nil)
-	if err := s.once.Settle(ctx, key, out, onceTTL); err != nil {
-		s.log.Error("action outcome not kept", "action", a, "err", err)
-	}
-	return out, nil
-}
-
 // leased runs do holding the order's lease, so that one action at a time
 // reaches the provider for an order, however many forms, tabs and
 // instances there are. A form arriving while the same action runs on the
 // order gets that action's outcome; while another action runs, it is told
-// the order is being changed. Under the lease the order is fetched again
-// and do gets it, to check the answers against: what the guard saw may be
-// what another form has just changed.
-func (s *Server) leased(ctx context.Context, c *echo.Context, o order, a action, key string, do func(context.Context, order) store.Outcome) store.Outcome {
+// the order is being changed.
+func (s *Server) leased(ctx context.Context, o order, a action, key string, do func(context.Context) store.Outcome) store.Outcome {
 	busy := store.Outcome{Status: http.StatusConflict, Message: msgOrderBusy}
 	lease, me := leaseKey(o), string(a)+" "+key
 	taken, cur, err := s.leases.Take(ctx, lease, me, s.leaseTTL())
@@ -356,18 +407,11 @@ func (s *Server) leased(ctx context.Context, c *echo.Context, o order, a action,
 			s.log.Warn("order lease not released", "err", err)
 		}
 	}()
-	now, err := o.kind.order(ctx, s, session(c).GUID, o.id)
-	switch {
-	case err != nil:
-		return s.failed(o, a, err, actionTexts[a].refused, msgRequestFailed)
-	case !now.can[a]:
-		return store.Outcome{Status: http.StatusConflict, Message: actionTexts[a].refused}
-	}
-	return do(ctx, now)
+	return do(ctx)
 }
 
 // leaseKey is the order's key among the leases: one action at a time.
-func leaseKey(o order) string { return "order:" + string(o.kind.id) + ":" + o.id }
+func leaseKey(o order) string { return "order:" + string(o.kind.info().id) + ":" + o.id }
 
 // leaseTTL is how long an order's lease lasts at most: the provider's
 // deadline and a margin, so that a crashed instance holds an order for
@@ -382,13 +426,13 @@ func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 // finish answers an action's outcome: a success goes on to its page, which
 // shows the message once; a failure shows the form again (again) with its
 // status and message. An island gets JSON, with a fresh token to try again.
-func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, again func(status int, msg string) error) error {
+func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p poster) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
 	}
 	if !out.Succeeded() {
 		return respond(c, out.Status, answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
-			return again(out.Status, out.Message)
+			return p.again(o, out.Status, out.Message)
 		})
 	}
 	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
@@ -407,7 +451,7 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, a
 // move gives a new id, a cancel may take it off the list) sends them to
 // the list with the message.
 func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
-	now, err := o.kind.order(c.Request().Context(), s, session(c).GUID, o.id)
+	now, err := orderOf(c.Request().Context(), s, o.kind, session(c).GUID, o.id)
 	if err != nil {
 		return respond(c, out.Status, answer{Message: out.Message, Redirect: views.PathOrders}, func() error {
 			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
@@ -426,7 +470,7 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 // call that did not answer in time may have been done: the customer is
 // told so and shown the order as it is now, not the form to send again.
 func (s *Server) failed(o order, a action, err error, refused, unreachable string) store.Outcome {
-	s.log.Warn("order action failed", "action", a, "kind", o.kind.id, "id", o.id, "err", err)
+	s.log.Warn("order action failed", "action", a, "kind", o.kind.info().id, "id", o.id, "err", err)
 	if timedOut(err) {
 		return store.Outcome{Status: http.StatusGatewayTimeout, Message: msgTimedOut, Unknown: true}
 	}

@@ -73,7 +73,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := s.ownOrder(c, k, id)
+	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	}
 	page := s.absolute(o.url())
 	body := s.calendar(o, moveKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
-	name := string(k.id) + "-" + o.id + ".ics" // id is checked by validID
+	name := string(k.info().id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones offer to add a text/calendar they open to the
 	// calendar, but save an attachment to Files; browsers that cannot show
 	// it save it under this name.
@@ -101,7 +101,7 @@ func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	now := s.now()
 	e := o.event
 	if e.Summary == "" {
-		e.Summary = o.kind.label + ": " + o.card.Title
+		e.Summary = o.kind.info().label + ": " + o.card.Title
 	}
 	place := resortName
 	if e.Place != "" {

@@ -26,7 +26,7 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	errs := make([]error, len(kinds))
 	var wg sync.WaitGroup
 	for i, k := range kinds {
-		wg.Go(func() { lists[i], errs[i] = k.orders(ctx, s, guid) })
+		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
 	}
 	wg.Wait()
 	n := 0
@@ -36,8 +36,8 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n)}
 	for i, k := range kinds {
 		if errs[i] != nil {
-			set.failed[k.id] = errs[i]
-			s.log.Warn("orders not loaded", "kind", k.id, "err", errs[i])
+			set.failed[k.info().id] = errs[i]
+			s.log.Warn("orders not loaded", "kind", k.info().id, "err", errs[i])
 		}
 		set.orders = append(set.orders, lists[i]...)
 	}
@@ -53,20 +53,20 @@ func (set orderSet) problems() []string {
 	}
 	var out []string
 	for _, k := range kinds {
-		err, ok := set.failed[k.id]
+		err, ok := set.failed[k.info().id]
 		if !ok {
 			continue
 		}
 		msg := explain(err, "", "").own
 		switch {
-		case k.failed != "" && msg == "":
-			msg = k.failed
-		case k.failed != "":
-			msg = k.failed + ": " + msg
+		case k.info().failed != "" && msg == "":
+			msg = k.info().failed
+		case k.info().failed != "":
+			msg = k.info().failed + ": " + msg
 		case msg == "":
 			msg = "не загрузились"
 		}
-		out = append(out, k.label+" — "+msg)
+		out = append(out, k.info().label+" — "+msg)
 	}
 	return out
 }

@@ -218,7 +218,7 @@ func bodyError(err error) error {
 // documents sent before. The errors come in the order of the fields.
 func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	var e views.Errors
-	if o.kind.byTickets {
+	if o.kind.info().byTickets {
 		switch {
 		case len(in.tickets) == 0:
 			e.Add("tickets", msgRefundTickets)
@@ -325,7 +325,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInpu
 
 // refundFilesKey is one session's refund of one order.
 func refundFilesKey(sess *Session, o order) string {
-	return sess.ID + "/" + string(o.kind.id) + "/" + o.id
+	return sess.ID + "/" + string(o.kind.info().id) + "/" + o.id
 }
 
 // newRefundInput is the form shown first: the contact from the profile, and
@@ -363,7 +363,7 @@ func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 // amountNote is what will be refunded: the order's amount, or the chosen
 // tickets (all paid ones until some are chosen).
 func (in *refundInput) amountNote(o order) string {
-	if !o.kind.byTickets {
+	if !o.kind.info().byTickets {
 		return "К возврату: " + views.Money(o.amount) + ". " + msgMoneyBack
 	}
 	var chosen, paid float64

@@ -34,27 +34,37 @@ func newUploads(budget int64) *uploads {
 }
 
 // take admits an upload of size bytes (-1: unknown) for session, without
-// waiting: ok is false when the session already uploads or the room is
-// taken. release gives everything back.
-func (u *uploads) take(session string, size int64) (release func(), ok bool) {
-	if size < 0 || size > uploadLimit {
-		size = uploadLimit
-	}
+// waiting: false when the session already uploads or the room is taken.
+// An upload taken is given back with release.
+func (u *uploads) take(session string, size int64) bool {
 	u.mu.Lock()
 	if _, dup := u.busy[session]; dup {
 		u.mu.Unlock()
-		return nil, false
+		return false
 	}
 	u.busy[session] = struct{}{}
 	u.mu.Unlock()
-	free := func() {
-		u.mu.Lock()
-		delete(u.busy, session)
-		u.mu.Unlock()
+	if !u.room.TryAcquire(u.weight(size)) {
+		u.free(session)
+		return false
 	}
-	if !u.room.TryAcquire(min(size, u.max)) {
-		free()
-		return nil, false
+	return true
+}
+
+func (u *uploads) release(session string, size int64) {
+	u.room.Release(u.weight(size))
+	u.free(session)
+}
+
+func (u *uploads) weight(size int64) int64 {
+	if size < 0 || size > uploadLimit {
+		size = uploadLimit
 	}
-	return func() { u.room.Release(min(size, u.max)); free() }, true
+	return min(size, u.max)
+}
+
+func (u *uploads) free(session string) {
+	u.mu.Lock()
+	delete(u.busy, session)
+	u.mu.Unlock()
 }
