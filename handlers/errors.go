@@ -91,6 +91,28 @@ func explain(err error, refused, unreachable string) failure {
 	return f
 }
 
+// providerText is the provider's own text in err, "" when it gave none.
+func providerText(err error) string {
+	if _, ok := errors.AsType[*gateway.ProviderError](err); ok {
+		return gateway.Message(err)
+	}
+	return ""
+}
+
+// providerAnswered tells that the provider answered with a refusal of its
+// own (success false or hasErrors), whatever the HTTP status.
+func providerAnswered(err error) bool {
+	_, ok := errors.AsType[*gateway.ProviderError](err)
+	return ok
+}
+
+// refusedByProvider tells the provider saying no from its failing or not
+// answering.
+func refusedByProvider(err error) bool {
+	_, ok := gateway.Refusal(err)
+	return ok
+}
+
 // timedOut tells a provider call that got no answer in time: for an
 // action, the provider may have done it all the same.
 func timedOut(err error) bool {

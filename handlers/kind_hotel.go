@@ -165,7 +165,7 @@ type hotelAnswers struct {
 // hotelMove is a posted move of a stay to other dates.
 type hotelMove struct{ a *hotelAnswers }
 
-func (hotelKind) readMove(c *echo.Context) move {
+func (hotelKind) readMove(c *echo.Context) moveForm {
 	return hotelMove{&hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
 }
 

@@ -191,7 +191,7 @@ func (rentMove) texts() moveTexts {
 	return moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}
 }
 
-func (k rentKind) readMove(c *echo.Context) move {
+func (k rentKind) readMove(c *echo.Context) moveForm {
 	f := &rentForm{date: c.FormValue("date"), from: strings.TrimSpace(c.FormValue("from")), to: strings.TrimSpace(c.FormValue("to")), posted: true}
 	return rentMove{k, f}
 }

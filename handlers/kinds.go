@@ -40,7 +40,7 @@ type refunder interface {
 // the answers of a posted form (POST).
 type mover interface {
 	movePage(s *Server, c *echo.Context, o order) error
-	readMove(c *echo.Context) move
+	readMove(c *echo.Context) moveForm
 }
 
 // documenter is a kind whose orders have a PDF, named by info().document.

@@ -153,15 +153,15 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	}
 	key := onceKey(t)
 	var (
-		mine   bool
-		now    *order // as read under the lease
-		answer error  // this request's own answer when it did not act
+		mine  bool
+		now   *order // as read under the lease
+		reply error  // this request's own reply when it did not act
 	)
 	work := func(ctx context.Context) store.Outcome {
 		mine = true
 		if prepares && seen == nil {
 			o, err := pr.prepare(ctx)
-			if seen, answer = &o, err; err != nil {
+			if seen, reply = &o, err; err != nil {
 				return store.Outcome{}
 			}
 		}
@@ -169,13 +169,13 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 			o, err := s.ownOrder(ctx, session(c), k, id)
 			switch {
 			case err != nil:
-				answer = err
+				reply = err
 			case !o.can[a]:
-				answer = s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
+				reply = s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
 			default:
-				now, answer = &o, p.check(ctx, o)
+				now, reply = &o, p.check(ctx, o)
 			}
-			if answer != nil {
+			if reply != nil {
 				return store.Outcome{}
 			}
 			return p.call(ctx, o)
@@ -186,7 +186,7 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	for {
 		out, err := store.Do(wait, s.once, key, s.claimTTL(), keepOutcome, work)
 		switch {
-		case mine && err != nil && answer == nil:
+		case mine && err != nil && reply == nil:
 			s.log.Error("action outcome not kept", "action", a, "err", err)
 		case mine || err == nil && out.Status != 0:
 		case wait.Err() != nil && ctx.Err() == nil: // the first is still running
@@ -197,8 +197,8 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 			continue
 		}
 		switch {
-		case answer != nil:
-			return quiet(answer)
+		case reply != nil:
+			return quiet(reply)
 		case !mine:
 			return s.repeat(c, ref, a, out, p, seen)
 		case now == nil: // the lease was another form's

@@ -86,7 +86,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 		return errStoreDown
 	}
 	page := s.absolute(o.url())
-	body := s.calendar(o, moveKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
+	body := s.calendar(o, movedKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.info().id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones offer to add a text/calendar they open to the
 	// calendar, but save an attachment to Files; browsers that cannot show

@@ -36,7 +36,7 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 
 // move is a posted move form. A broken rule shows the form again with 422
 // and the provider's move is not called.
-type move interface {
+type moveForm interface {
 	// check applies the rules to the answers against o as it is now, with
 	// what the provider offers on the day; status 0 lets the move go ahead.
 	check(ctx context.Context, s *Server, o order) (status int, msg string)
@@ -57,7 +57,7 @@ type moveTexts struct{ refused, unreachable, done string }
 type movePost struct {
 	s *Server
 	c *echo.Context
-	m move
+	m moveForm
 }
 
 func (p movePost) check(ctx context.Context, o order) error {
@@ -164,7 +164,7 @@ type dayMove struct {
 	a *dayAnswers
 }
 
-func readDayMove(c *echo.Context, k dayKind) move {
+func readDayMove(c *echo.Context, k dayKind) moveForm {
 	field := k.dayTexts().field
 	return dayMove{k: k, a: &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
 }

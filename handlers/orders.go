@@ -57,7 +57,7 @@ func (set orderSet) problems() []string {
 		if !ok {
 			continue
 		}
-		msg := explain(err, "", "").own
+		msg := providerText(err)
 		switch {
 		case k.info().failed != "" && msg == "":
 			msg = k.info().failed

@@ -101,8 +101,8 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 	return s.withCodeLimits(c, step, phone, errs, func(ctx context.Context) error {
 		return s.account.Login(ctx, phone, resend)
 	}, func(err error) (int, string, string) {
-		if f := explain(err, "", ""); f.refused && f.own != "" {
-			return http.StatusUnprocessableEntity, "phone", f.own
+		if own := providerText(err); refusedByProvider(err) && own != "" {
+			return http.StatusUnprocessableEntity, "phone", own
 		}
 		return http.StatusServiceUnavailable, "", msgRequestFailed
 	})
@@ -143,7 +143,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	err = send(ctx)
 	s.attempt(step, phone, err)
 	if err != nil {
-		if explain(err, "", "").refused {
+		if refusedByProvider(err) {
 			s.release(ctx, hold.Except(ipKey))
 		} else {
 			s.release(ctx, hold)
@@ -291,7 +291,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
 		s.attempt("code_confirm", p.Phone, err)
 		if err != nil {
-			if explain(err, "", "").refused {
+			if refusedByProvider(err) {
 				// The provider's word: a wrong entry, the hold stays.
 				res := confirmResult{status: http.StatusUnprocessableEntity}
 				if replaced {
@@ -430,7 +430,7 @@ func (s *Server) attempt(step, phone string, err error) {
 	outcome := "ok"
 	switch {
 	case err == nil:
-	case explain(err, "", "").answered:
+	case providerAnswered(err):
 		outcome = "refused"
 	default:
 		outcome = "unavailable"
