@@ -107,7 +107,7 @@ var lessonDays = &dayPage{
 }
 
 func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
-func (k lessonKind) readMove(c *echo.Context) moveForm                      { return readDayMove(c, k) }
+func (k lessonKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
 func (lessonKind) dayTexts() *dayPage                                   { return lessonDays }
 func (lessonKind) window(now time.Time) (time.Time, time.Time)          { return gateway.TransferWindow(now) }
 func (lessonKind) dayRule(*Server, order, time.Time) error              { return nil }
