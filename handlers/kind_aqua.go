@@ -14,7 +14,6 @@ import (
 	"lk/views"
 )
 
-// aquaProvider is what water-park orders need of the provider.
 type aquaProvider interface {
 	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
 	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
@@ -24,13 +23,10 @@ type aquaProvider interface {
 	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
 }
 
-// visitLength is a water-park visit's length when the tickets' session
-// names no hours ("Дневной 10:00–16:00" does).
+// visitLength is a visit whose session names no hours ("Дневной 10:00–16:00").
 const visitLength = 2 * time.Hour
 
-// aquaKind is the water park: ticket PDF, move to another session, refund
-// by tickets. Tickets are given back through a refund: there is no cancel
-// call.
+// aquaKind gives tickets back through a refund: there is no cancel call.
 type aquaKind struct{}
 
 var aquaInfo = &kindInfo{
@@ -101,8 +97,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
-			// canCancel: the provider still lets go of the tickets (not
-			// for a past visit).
+			// canCancel: the provider still lets go of the tickets.
 			actRefund: o.Paid && !o.Canceled && o.CanCancel && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
 		},
 		event: aquaEvent(o, start),
@@ -117,8 +112,6 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 	return out
 }
 
-// visitTime is the session of the tickets ("Дневной 10:00–16:00"), or the
-// visit's start when the tickets do not name one.
 func visitTime(o gateway.AquaOrder, start time.Time) string {
 	for _, t := range o.Tickets {
 		if t.Session != "" {
@@ -128,11 +121,8 @@ func visitTime(o gateway.AquaOrder, start time.Time) string {
 	return views.Clock(start)
 }
 
-// sessionHours finds "10:00–16:00" in a session's name.
 var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,2})[:.](\d{2})`)
 
-// aquaEvent is the visit: the session's hours on the visit's day when its
-// name gives them, else from the visit's start for visitLength.
 func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
 		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
@@ -161,9 +151,8 @@ func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 	return e
 }
 
-// refund gives back the tickets the customer picked. The water park's
-// failure under a non-OK HTTP status reads 'Ошибка при регистрации возврата'
-// with its details; its refusal under 200 is its own text.
+// A failure under a non-OK HTTP status reads 'Ошибка при регистрации
+// возврата' with its details; a refusal under 200 is the provider's text.
 func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
@@ -185,9 +174,8 @@ func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest)
 	return msg, nil
 }
 
-// The tickets move to another day's session: a day from today to 30 days
-// ahead of the order's weekday class (a weekday order only to weekdays, a
-// weekend order only to weekends), the sessions that fit its tickets.
+// The tickets move to a session of a day up to 30 days ahead of the same
+// weekday class (weekdays or weekends) that fits them.
 
 var aquaDays = &dayPage{
 	heading: "Перенести билеты", lead: "Выберите день и сеанс, на которые перенести билеты.",
@@ -237,8 +225,7 @@ func (aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([
 		out = append(out, option{
 			choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
 				Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
-			// A full session is listed, disabled, with why (a rule's
-			// verdict, not a provider error).
+			// A full session is listed, disabled, with why.
 			why: why, wire: x, shown: why == gateway.ErrSessionFull,
 		})
 	}

@@ -11,7 +11,6 @@ import (
 	"lk/views"
 )
 
-// lessonProvider is what lessons with an instructor need of the provider.
 type lessonProvider interface {
 	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
 	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
@@ -21,20 +20,15 @@ type lessonProvider interface {
 	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
 }
 
-// errLessonStarted refuses a lesson that has begun: the provider would.
 var errLessonStarted error = textError(msgLessonStarted)
 
-// textError is an error whose text is the customer's, as shown.
 type textError string
 
 func (e textError) Error() string { return string(e) }
 
-// lessonLength is a lesson's length: the provider gives only its start,
-// and the instructors' lessons are booked by the hour.
+// The provider gives only a lesson's start; lessons are booked by the hour.
 const lessonLength = time.Hour
 
-// lessonKind is the lessons with an instructor: confirm, move to another
-// lesson, cancel.
 type lessonKind struct{}
 
 var lessonInfo = &kindInfo{
@@ -93,10 +87,8 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 	}
 }
 
-// A lesson moves to another lesson of the same sport: a day from today to
-// a month ahead, that day's lessons of the booking's instructor of the
-// same sport and age group with a free place, the booking's own lesson
-// hidden. The customer lands on the new booking.
+// A lesson moves to one of a day's lessons, up to a month ahead, of the
+// booking's instructor, sport and age group with a free place.
 
 var lessonDays = &dayPage{
 	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",

@@ -13,8 +13,6 @@ import (
 	"lk/views"
 )
 
-// rentProvider is what pavilion and celebration-room rents need of the
-// provider.
 type rentProvider interface {
 	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
 	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
@@ -31,7 +29,7 @@ type rentProvider interface {
 }
 
 // rentKind is the pavilion rents (room false) and the celebration-room
-// rents (room true): move to other hours, cancel, refund.
+// rents (room true).
 type rentKind struct{ room bool }
 
 var (
@@ -114,7 +112,6 @@ func (k rentKind) change(ctx context.Context, s *Server, m rentChange) (string, 
 	})
 }
 
-// rent is a rent's wire record: its summary and the provider's order.
 type rent struct {
 	ref                      gateway.OrderRef
 	canTransfer, canCancel   bool
@@ -142,24 +139,18 @@ func (s *Server) rentOrder(r rent) order {
 		id: ref.ID, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: r,
 		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
-		// A rent the provider still lets go of can be refunded instead of
-		// cancelled (from its first day on, with a reason and documents).
+		// A rent the provider still lets go of can be refunded instead of cancelled.
 		can:   map[action]bool{actTransfer: r.canTransfer, actCancel: r.canCancel, actRefund: r.canCancel && ref.Amount > 0},
 		event: calEvent{Start: ref.Start, End: ref.End, Place: name},
 	}
 }
 
-// ---- moving a rent to other hours ----
-
-// rentChange is a move as both change calls take it.
 type rentChange struct {
 	clientID, rentID, facilityID, facilityName string
 	beg, end                                   string // ISO date-times
 	amount                                     float64
 }
 
-// rentForm is a rent move's answers as they came, what is wrong with them,
-// and the day's hours they were read against.
 type rentForm struct {
 	date, from, to string
 	errs           views.Errors
@@ -171,17 +162,14 @@ type rentForm struct {
 	start, end     time.Time
 }
 
-// rentDay is a day of the facility: what the page shows and the schedule
-// the rules check a move against.
 type rentDay struct {
 	view     views.RentDay
 	schedule gateway.Schedule
 	status   int // of the page: 200, or the provider's failure
 }
 
-// rentMove is the move of a rent to other hours of a day, from today to a
-// month ahead: the hours must be free, one after another, and cost what
-// the rent cost.
+// A rent moves to other hours from today to a month ahead: free, one after
+// another, costing what the rent cost.
 type rentMove struct {
 	k rentKind
 	f *rentForm
@@ -200,7 +188,6 @@ func (k rentKind) movePage(s *Server, c *echo.Context, o order) error {
 	return rentMove{k, &rentForm{date: c.QueryParam("date")}}.show(s, c, o, http.StatusOK, "")
 }
 
-// load reads the form's day and the facility's hours on it.
 func (m rentMove) load(ctx context.Context, s *Server, o order) {
 	f := m.f
 	if f.loaded {
@@ -252,9 +239,7 @@ func (m rentMove) call(ctx context.Context, s *Server, sess *Session, o order) (
 	return views.OrderPath(string(m.k.info().id), newID), "", nil
 }
 
-// rentMoveDay reads the day of the form or the query, from today to a
-// month ahead. Without one it is the rent's own day, or today when that is
-// outside the window.
+// Without a day, the rent's own, or today when that is outside the window.
 func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	first, last := gateway.TransferWindow(s.now().In(s.loc))
 	if strings.TrimSpace(f.date) == "" {
@@ -271,8 +256,7 @@ func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	return day, true
 }
 
-// clockOn is the time "ЧЧ:ММ" on day. An end of "00:00" or "24:00" is the
-// midnight that ends the day.
+// An end of "00:00" or "24:00" is the midnight that ends the day.
 func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
 	if end && (hhmm == "24:00" || hhmm == "00:00") {
 		return day.AddDate(0, 0, 1), true
@@ -284,10 +268,8 @@ func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
 	return time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), 0, 0, day.Location()), true
 }
 
-// load fetches the facility's hours on day. The order's own hours are
-// busy in the provider's timetable but free to move within, so they count
-// as free here (and for the rules). A day the provider does not offer has
-// no windows; a failure is said in Russian and logged.
+// The order's own hours are busy in the provider's timetable but free to
+// move within, so they count as free here and for the rules.
 func (m rentMove) hours(ctx context.Context, s *Server, o order, day time.Time) rentDay {
 	d := rentDay{status: http.StatusOK, view: views.RentDay{Date: day.Format(gateway.LayoutISODate), Label: views.Date(day), Amount: o.amount}}
 	r := o.wire.(rent)
@@ -337,8 +319,6 @@ func (m rentMove) hours(ctx context.Context, s *Server, o order, day time.Time) 
 	return d
 }
 
-// hasWindow tells whether the day has a run of free hours, one after
-// another, that costs amount.
 func hasWindow(hours []views.RentHour, amount, cost float64) bool {
 	if cost <= 0 {
 		return false
@@ -364,8 +344,8 @@ func hasWindow(hours []views.RentHour, amount, cost float64) bool {
 	return false
 }
 
-// show is the move's page; for the slot picker, the day's hours as JSON
-// (GET) or why a move was refused with a fresh token (POST).
+// The slot picker gets the day's hours as JSON (GET) or why a move was
+// refused, with a fresh token (POST).
 func (m rentMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
 	m.load(c.Request().Context(), s, o)
 	f := m.f

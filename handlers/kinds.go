@@ -11,11 +11,9 @@ import (
 	"lk/views"
 )
 
-// kind is one kind of order. Each kind is a type in its own file
-// (kind_lesson.go, kind_rent.go, kind_aqua.go, kind_hotel.go) and fetches
-// its orders with the session's own client id; what it offers beyond that
-// is an optional interface: confirmer, canceler, refunder, mover,
-// documenter. Everything else loops over kinds and never names one.
+// kind is one kind of order, a type in its own file (kind_*.go) that fetches
+// its orders with the session's own client id. What it offers is an optional
+// interface: confirmer, canceler, refunder, mover, documenter.
 type kind interface {
 	info() *kindInfo
 	list(ctx context.Context, s *Server, guid string) ([]order, error)
@@ -26,53 +24,41 @@ type confirmer interface {
 	confirm(ctx context.Context, s *Server, sess *Session, o order) error
 }
 
-// canceler cancels o and says what the customer reads after it.
 type canceler interface {
 	cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error)
 }
 
-// refunder registers a refund of o and returns the provider's message.
 type refunder interface {
 	refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
 }
 
-// mover moves o: its page of days, lessons, sessions or hours (GET), and
-// the answers of a posted form (POST).
 type mover interface {
 	movePage(s *Server, c *echo.Context, o order) error
 	readMove(c *echo.Context) moveForm
 }
 
-// documenter is a kind whose orders have a PDF, named by info().document.
 type documenter interface {
 	document(ctx context.Context, s *Server, id string) ([]byte, error)
 }
 
-// kindInfo is what a kind says rather than does.
 type kindInfo struct {
 	id     gateway.Kind
 	label  string
 	labels map[action]string // buttons worded for this kind, 'Отменить запись'
-	// versus says, on the page of a paid order's cancel or refund, how the
-	// two differ for the customer's money, when the order offers both.
-	versus   map[action]string
-	failed   string        // a failed fetch's text when the provider gave none
-	document *documentInfo // nil without a PDF
-	// keepsCanceled: a cancelled order stays in the list, marked 'Отменен'.
+	// versus: how a paid order's cancel and refund differ for the money.
+	versus        map[action]string
+	failed        string        // a failed fetch's text when the provider gave none
+	document      *documentInfo // nil without a PDF
 	keepsCanceled bool
-	// byTickets: a refund gives back the tickets the customer picks.
-	byTickets bool
-	actions   []action // in the order of the buttons
+	byTickets     bool
+	actions       []action // in the order of the buttons
 }
 
-// documentInfo is a kind's PDF, named by the kind and the order id.
 type documentInfo struct {
 	file  string // "ticket.pdf"
 	label string // 'Мой билет'
 }
 
-// order is one order of any kind as pages and actions need it, built once
-// from the provider's answer by its kind's builder.
 type order struct {
 	kind    kind
 	id      string
@@ -88,7 +74,6 @@ type order struct {
 	wire    any             // the provider's order, read only in its kind's file
 }
 
-// ticket is one ticket of an order as a refund form shows and checks it.
 type ticket struct {
 	id     string
 	label  string  // "№ 1 · Взрослый · 1 500 ₽"
@@ -97,7 +82,7 @@ type ticket struct {
 	price  float64 // of a paid one
 }
 
-// kinds is the table, in the order the pages show the kinds.
+// kinds are in the order the pages show them.
 var kinds = []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind}
 
 func kindOf(id gateway.Kind) kind {
@@ -109,7 +94,6 @@ func kindOf(id gateway.Kind) kind {
 	return nil
 }
 
-// offers tells whether k has action a at all.
 func offers(k kind, a action) bool {
 	var ok bool
 	switch a {
@@ -141,7 +125,6 @@ func orderOf(ctx context.Context, s *Server, k kind, guid, id string) (order, er
 	return o, err
 }
 
-// stamp marks what a builder made as k's.
 func stamp(k kind, o *order) {
 	i := k.info()
 	o.kind = k
@@ -149,7 +132,6 @@ func stamp(k kind, o *order) {
 	o.detail.Kind, o.detail.KindLabel, o.detail.ID = string(i.id), i.label, o.id
 }
 
-// url is the address of o's page, or of its action or document part.
 func (o order) url(part ...string) string {
 	return views.OrderPath(string(o.kind.info().id), o.id, part...)
 }
@@ -172,8 +154,6 @@ func buildOne[T any](wire T, err error, b func(T) order) (order, error) {
 	return b(wire), nil
 }
 
-// card is an order in a list: the compact summary (when, status, amount)
-// and the full lines that action pages show.
 func card(title, when string, st views.KV, amount float64, lines []views.KV) views.OrderCard {
 	return views.OrderCard{Title: title, When: when, Status: st, Amount: views.Money(amount), Lines: lines}
 }
@@ -182,8 +162,6 @@ func detail(title string, lines []views.KV) views.OrderDetail {
 	return views.OrderDetail{Title: title, Lines: lines}
 }
 
-// versusNote is what the kind says on action a's page of o about the other
-// way to get the money back ("" when it says nothing).
 func versusNote(o order, a action) string {
 	if !o.paid || !o.can[actCancel] || !o.can[actRefund] {
 		return ""
@@ -191,14 +169,12 @@ func versusNote(o order, a action) string {
 	return o.kind.info().versus[a]
 }
 
-// providerTime reads one of the provider's dates (dd.mm.yyyy hh:mm:ss, ISO,
-// …) in the resort's zone; an unreadable one is the zero time.
+// An unreadable provider date is the zero time.
 func (s *Server) providerTime(raw string) time.Time {
 	t, _ := gateway.ParseDateTime(raw, s.loc)
 	return t
 }
 
-// span is "12:00–15:00".
 func span(from, to time.Time) string {
 	return views.Clock(from) + "–" + views.Clock(to)
 }

@@ -12,13 +12,10 @@ import (
 	"lk/views"
 )
 
-// routeOrder is the detail page of an order; its actions and documents hang
-// under it.
 const routeOrder = "/orders/:type/:id"
 
-// ownOrder fetches the order of kind k with the session's own client id
-// (never an id from the request: a stranger's order is simply not found);
-// a failure is the error page of a failed fetch.
+// ownOrder never takes a client id from the request: a stranger's order is
+// simply not found.
 func (s *Server) ownOrder(ctx context.Context, sess *Session, k kind, id string) (order, error) {
 	o, err := orderOf(ctx, s, k, sess.GUID, id)
 	if err != nil {
@@ -53,8 +50,6 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 	return p
 }
 
-// order is /orders/{type}/{id}. On a provider failure its message replaces
-// the order.
 func (s *Server) order(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {
@@ -72,9 +67,7 @@ func (s *Server) order(c *echo.Context) error {
 	return s.orderView(c, http.StatusOK, o, "")
 }
 
-// orderDocument streams 'Мой билет' (aqua) or 'Мой ваучер' (hotel) after
-// fetching the order with the session's client id: the provider's PDF call
-// takes only an order id, so ownership is checked here.
+// The provider's PDF call takes only an order id: ownership is checked here.
 func (s *Server) orderDocument(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {
@@ -100,11 +93,9 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	return c.Blob(http.StatusOK, "application/pdf", pdf)
 }
 
-// orderFailure is how a failed fetch of one order reads. The provider
-// saying no to a fetch by the customer's own id (the order is not theirs,
-// not there, or not to be shown) is 404 with its own text, which replaces
-// the order; with no text, msg is "" and the page is the plain 'Страница
-// не найдена'. A failure is its message or the kind's with 502/503.
+// The provider saying no to the customer's own id is 404 with its text, or
+// the plain 'Страница не найдена' (msg "") without one; a failure is
+// 502/503 with its message or the kind's.
 func orderFailure(k kind, err error) (status int, msg string) {
 	f := explain(err, cmp.Or(k.info().failed, msgOrderFailed), cmp.Or(k.info().failed, msgOrderFailed))
 	if f.status < 500 {
@@ -113,7 +104,6 @@ func orderFailure(k kind, err error) (status int, msg string) {
 	return f.status, f.message
 }
 
-// fetchError is orderFailure as an error for the error page.
 func fetchError(k kind, err error) error {
 	status, msg := orderFailure(k, err)
 	if msg == "" {
@@ -122,8 +112,7 @@ func fetchError(k kind, err error) error {
 	return &httpError{status, "Заказ недоступен", msg}
 }
 
-// validID keeps ids to what the provider issues, so that they are safe in a
-// file name and a header.
+// Ids as the provider issues them are safe in a file name and a header.
 func validID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false

@@ -14,8 +14,7 @@ import (
 	"lk/views"
 )
 
-// action is what a customer can do with an order; its name is the last part
-// of its URL, /orders/{type}/{id}/{action}.
+// action is the last part of its URL, /orders/{type}/{id}/{action}.
 type action string
 
 const (
@@ -25,10 +24,8 @@ const (
 	actRefund   action = "refund"
 )
 
-// actionTexts are each action's button and why an order does not allow
-// it: refused when the customer posts a form, which was shown while the
-// order allowed it (so it no longer does), never when the customer only
-// opens the action, which the order may never have allowed.
+// refused is said to a posted form, which was shown while the order allowed
+// the action; never to a page the order may never have allowed.
 var actionTexts = map[action]struct{ label, refused, never string }{
 	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить.", "Эту запись уже подтвердили или её нельзя подтвердить."},
 	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести.", "Этот заказ нельзя перенести."},
@@ -43,8 +40,7 @@ func (a action) label(k kind) string {
 	return actionTexts[a].label
 }
 
-// where says which buttons an order shows: a card in a list offers only what
-// is done in place; the order's page offers everything.
+// A card in a list offers only what is done in place.
 type where int
 
 const (
@@ -52,10 +48,6 @@ const (
 	onPage
 )
 
-// actions lists the buttons of o: its document, 'Добавить в календарь' while
-// it is ahead, then every action its kind
-// offers and the order allows now. An action done in place is a form with a
-// one-time token; the others are links to their own pages.
 func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	var out []views.Action
 	kind := string(o.kind.info().id)
@@ -86,7 +78,6 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	return out
 }
 
-// actionParams reads the URL of action a: its kind must offer it (404).
 func actionParams(c *echo.Context, a action) (kind, string, error) {
 	k, id, err := orderParams(c)
 	if err != nil || !offers(k, a) {
@@ -95,9 +86,8 @@ func actionParams(c *echo.Context, a action) (kind, string, error) {
 	return k, id, nil
 }
 
-// shownOrder is the guard of an action's page: the order fetched with the
-// session's own client id (404 for anyone else's), allowing the action now
-// (409 with the reason on the order's page).
+// shownOrder guards an action's page: the session's own order (404 for
+// anyone else's) that allows the action now (409).
 func (s *Server) shownOrder(c *echo.Context, a action) (order, error) {
 	k, id, err := actionParams(c, a)
 	if err != nil {
@@ -113,25 +103,17 @@ func (s *Server) shownOrder(c *echo.Context, a action) (order, error) {
 	return o, nil
 }
 
-// poster is what an action's POST does with the order as it is under the
-// lease.
 type poster interface {
-	// check applies the form's rules; an error is the answer (the form
-	// again with 422) and the provider's action is not called.
+	// check's error is the answer (the form with 422): nothing is called.
 	check(ctx context.Context, o order) error
 	call(ctx context.Context, o order) store.Outcome
-	// again is the form again with why the action failed.
 	again(o order, status int, msg string) error
 }
 
-// act runs action a's POST at most once per form token (store.Do). Under
-// the order's lease the order is fetched with the session's own client id
-// (404 for anyone else's), must allow a (409), and the form's rules are
-// checked on that fresh read before the provider is called; until then
-// nothing is used up and the same form may be sent again. A repeated form
-// gets the first outcome (repeat). Without a valid token nothing is done
-// and the form comes back with a new one. seen is the order already
-// fetched (a refund's, before its body was read), or nil.
+// act runs a POST at most once per form token. Under the order's lease the
+// order is read once, with the session's own client id, and must allow the
+// action and pass the form's rules before the provider is called; until then
+// the token is not used up. seen is the order read before (a refund's), or nil.
 func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	k, id, err := actionParams(c, a)
 	if err != nil {
@@ -208,8 +190,7 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	}
 }
 
-// keepOutcome keeps what an action did for the token's repeats; an
-// outcome of nothing done is handed to those waiting and forgotten.
+// An outcome of nothing done is handed to those waiting and forgotten.
 func keepOutcome(out store.Outcome) time.Duration {
 	if out.Status == 0 {
 		return 0
@@ -217,9 +198,6 @@ func keepOutcome(out store.Outcome) time.Duration {
 	return onceTTL
 }
 
-// repeat answers a repeated form with the first outcome: a success (or
-// what the provider may have done) at once, a failure with the form again
-// and a fresh token.
 func (s *Server) repeat(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
 	if out.Succeeded() || out.Unknown {
 		return s.finish(c, ref, a, out, nil)
@@ -227,7 +205,6 @@ func (s *Server) repeat(c *echo.Context, ref order, a action, out store.Outcome,
 	return s.finishFetched(c, ref, a, out, p, seen)
 }
 
-// finishFetched is finish with the order fetched first, unless seen.
 func (s *Server) finishFetched(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
 	if seen == nil {
 		o, err := s.fetchFor(c, ref, p)
@@ -239,8 +216,6 @@ func (s *Server) finishFetched(c *echo.Context, ref order, a action, out store.O
 	return s.finish(c, *seen, a, out, p)
 }
 
-// fetchFor is the order as p needs it outside the lease: a preparer reads
-// its form too.
 func (s *Server) fetchFor(c *echo.Context, ref order, p poster) (order, error) {
 	if pr, ok := p.(preparer); ok {
 		return pr.prepare(c.Request().Context())
@@ -248,13 +223,12 @@ func (s *Server) fetchFor(c *echo.Context, ref order, p poster) (order, error) {
 	return s.ownOrder(c.Request().Context(), session(c), ref.kind, ref.id)
 }
 
-// preparer is an action that reads its form before the order's lease,
-// once the order is known to be the customer's: a refund's upload.
+// A refund reads its upload before the lease, once the order is known to be
+// the customer's.
 type preparer interface {
 	prepare(ctx context.Context) (order, error)
 }
 
-// quiet is err, but nil for a page written already.
 func quiet(err error) error {
 	if errors.Is(err, errAnswered) {
 		return nil
@@ -262,8 +236,8 @@ func quiet(err error) error {
 	return err
 }
 
-// actStale is a form without a valid token (missing, foreign, too old):
-// its rules are checked as usual, then it comes back with a new token.
+// A form without a valid token (missing, foreign, stale) is checked as usual,
+// then comes back with a new token: nothing is done.
 func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *order) error {
 	ctx := c.Request().Context()
 	if seen == nil {
@@ -282,8 +256,6 @@ func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *
 	return s.finish(c, *seen, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, p)
 }
 
-// answered is a page written as a check's answer: errAnswered once it is
-// written, so that the action stops there.
 func answered(err error) error {
 	if err != nil {
 		return err
@@ -291,14 +263,11 @@ func answered(err error) error {
 	return errAnswered
 }
 
-// storeFailed is the shared store failing: nothing is done, the customer is
-// told to try later.
 func (s *Server) storeFailed(c *echo.Context, err error) error {
 	s.log.Error("action token store failed", "path", c.Request().URL.Path, "err", err)
 	return errStoreDown
 }
 
-// orderError is the order's page with msg, as an error for the error handler.
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
 	d := o.detail
 	d.Actions = s.actions(c, o, onPage)
@@ -306,11 +275,8 @@ func (s *Server) orderError(c *echo.Context, status int, o order, msg string) er
 	return &pageError{status: status, message: msg, page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
-// ---- once only ----
-
-// actionToken is the one-time token of an action form: sealed with the
-// cookie keys, so it is the server's own, and bound to the session, the
-// order and the action, so it is good for nothing else.
+// Sealed with the cookie keys and bound to the session, the order and the
+// action, a token is good for nothing else.
 type actionToken struct {
 	Session string       `json:"s"`
 	Action  action       `json:"a"`
@@ -321,13 +287,10 @@ type actionToken struct {
 }
 
 const (
-	tokenName = "lk_action"
-	tokenTTL  = 24 * time.Hour // a form older than this is shown again
-	// onceTTL keeps an outcome longer than any token that could claim it.
-	onceTTL = tokenTTL + time.Hour
-	// waitFirst bounds how long a repeated POST waits for the first one.
-	waitFirst = 30 * time.Second
-	// leaseMargin is added to the provider's deadline for an order's lease.
+	tokenName   = "lk_action"
+	tokenTTL    = 24 * time.Hour // a form older than this is shown again
+	onceTTL     = tokenTTL + time.Hour
+	waitFirst   = 30 * time.Second
 	leaseMargin = 20 * time.Second
 )
 
@@ -340,8 +303,6 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 	return v
 }
 
-// readToken reads the posted form's token if it is this server's, for this
-// session, order and action, and not stale.
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
 	var t actionToken
 	ok := s.sessions.open(tokenName, formToken(c), &t) && t.Session == session(c).ID &&
@@ -351,10 +312,8 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
 
-// formToken is the posted token: the one in the form's URL when it has one
-// (an upload's form carries it there, so that it is known before the body
-// is read), else the form field. An upload's body is read by the refund
-// handler only, within its limits, never here.
+// An upload's form carries its token in the URL, so that it is known before
+// the body is read; the body is read by the refund handler only.
 func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t
@@ -365,9 +324,7 @@ func formToken(c *echo.Context) string {
 	return c.FormValue("token")
 }
 
-// backTo is where an action done in place returns: the list it was pressed
-// on (the page reloads), else fallback. Only the account's own
-// lists, so the field cannot send anyone elsewhere.
+// Only the account's own lists, so that the field sends nobody elsewhere.
 func backTo(c *echo.Context, fallback string) string {
 	switch b := c.FormValue("back"); b {
 	case views.PathHome, views.PathOrders:
@@ -376,11 +333,9 @@ func backTo(c *echo.Context, fallback string) string {
 	return fallback
 }
 
-// leased runs do holding the order's lease, so that one action at a time
-// reaches the provider for an order, however many forms, tabs and
-// instances there are. A form arriving while the same action runs on the
-// order gets that action's outcome; while another action runs, it is told
-// the order is being changed.
+// One action at a time reaches the provider for an order, across tabs and
+// instances: a form for the same action gets its outcome; another action is
+// told the order is being changed.
 func (s *Server) leased(ctx context.Context, o order, a action, key string, do func(context.Context) store.Outcome) store.Outcome {
 	busy := store.Outcome{Status: http.StatusConflict, Message: msgOrderBusy}
 	lease, me := leaseKey(o), string(a)+" "+key
@@ -410,22 +365,15 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 	return do(ctx)
 }
 
-// leaseKey is the order's key among the leases: one action at a time.
 func leaseKey(o order) string { return "order:" + string(o.kind.info().id) + ":" + o.id }
 
-// leaseTTL is how long an order's lease lasts at most: the provider's
-// deadline and a margin, so that a crashed instance holds an order for
-// well under a minute.
+// A crashed instance holds an order for well under a minute.
 func (s *Server) leaseTTL() time.Duration { return s.callTimeout + leaseMargin }
 
-// claimTTL is how long a form's token is claimed before its outcome: a
-// wait for another form's lease and the call itself. A crash in between
-// leaves the token claimed no longer.
 func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 
-// finish answers an action's outcome: a success goes on to its page, which
-// shows the message once; a failure shows the form again (again) with its
-// status and message. An island gets JSON, with a fresh token to try again.
+// A success goes on to its page, which shows the message once; a failure
+// shows the form again. An island gets JSON, with a fresh token.
 func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p poster) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
@@ -445,11 +393,9 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p
 	})
 }
 
-// checkOrder shows an outcome the provider may have acted on (it did not
-// answer in time) with the order fetched afresh, so that the customer sees
-// what happened before doing anything again; an order no longer there (a
-// move gives a new id, a cancel may take it off the list) sends them to
-// the list with the message.
+// An outcome the provider may have acted on (no answer in time) is shown on
+// the order fetched afresh, or on the list when the order is gone (a move
+// gives a new id).
 func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	now, err := orderOf(c.Request().Context(), s, o.kind, session(c).GUID, o.id)
 	if err != nil {
@@ -465,10 +411,8 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	})
 }
 
-// failed is the outcome of a provider call that did not go through: the
-// provider's text or the action's, logged without the customer's data. A
-// call that did not answer in time may have been done: the customer is
-// told so and shown the order as it is now, not the form to send again.
+// A call that did not answer in time may have been done: the customer is told
+// so and shown the order, not the form to send again.
 func (s *Server) failed(o order, a action, err error, refused, unreachable string) store.Outcome {
 	s.log.Warn("order action failed", "action", a, "kind", o.kind.info().id, "id", o.id, "err", err)
 	if timedOut(err) {

@@ -14,10 +14,8 @@ import (
 	"lk/views"
 )
 
-// orderRefundForm is GET …/refund: the amount, the contact prefilled from
-// the profile, the tickets of a water-park order, and the reason and
-// documents when the start date has come. The profile is asked for only
-// once the order is known to be the customer's.
+// The profile is asked for only once the order is known to be the
+// customer's.
 func (s *Server) orderRefundForm(c *echo.Context) error {
 	o, err := s.shownOrder(c, actRefund)
 	if err != nil {
@@ -30,27 +28,17 @@ func (s *Server) orderRefundForm(c *echo.Context) error {
 	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, session(c)), nil, "")
 }
 
-// orderRefund is POST …/refund (multipart/form-data). Before a byte of the
-// body is read, the kind must offer refunds, the order must be the
-// session's own (404 and no provider call otherwise), and the upload must
-// find room: one at a time per session and a bounded number of bytes in the
-// process; without room the customer gets 503 with Retry-After and the
-// form again with what was typed (the files are read past, not kept). The
-// documents are read only when the order allows a refund now; otherwise the
-// body is read past for the token, so that a repeated form still gets its
-// first outcome. A file's 'Удалить' shows the form again without that
-// file; otherwise the rules are checked on the server (422 with every
-// answer kept, no provider call), then the kind's call is made once per
-// token. When a rule or the provider refuses, the documents sent are kept
-// for an hour, so the next POST sends them without choosing them again.
+// orderRefund is POST …/refund (multipart/form-data). The order is the
+// session's own and the upload finds room (one per session, bounded bytes in
+// the process: else 503 with Retry-After) before a byte of the body is read.
+// Documents are read only when the order allows a refund; a refused attempt
+// keeps them for an hour, so the next POST need not choose them again.
 func (s *Server) orderRefund(c *echo.Context) error {
 	p := &refundPost{s: s, c: c}
 	defer p.done()
 	return s.act(c, actRefund, p, nil)
 }
 
-// refundPost is a refund as the action protocol runs it: in are the
-// answers, kept the documents sent before, key where they are kept.
 type refundPost struct {
 	s    *Server
 	c    *echo.Context
@@ -60,8 +48,6 @@ type refundPost struct {
 	took bool // an upload's room, given back by done
 }
 
-// prepare reads the form, before the order's lease: the order must be the
-// session's own before a byte of the body is read.
 func (p *refundPost) prepare(ctx context.Context) (order, error) {
 	s, c := p.s, p.c
 	k, id, err := actionParams(c, actRefund)
@@ -71,10 +57,8 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 			return o, p.read(ctx, o)
 		}
 	}
-	// Decided before the body was read, so nothing of it is kept; it is
-	// read past (within the route's size and time limits) because a
-	// browser still sending its files would otherwise get the connection
-	// reset instead of the page that says why.
+	// Read past, within the route's limits: a browser still sending its files
+	// would otherwise get the connection reset instead of the page.
 	_, _ = io.Copy(io.Discard, c.Request().Body)
 	return order{}, err
 }
@@ -113,8 +97,6 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	return answered(s.refundPage(c, http.StatusOK, o, in, errs, ""))
 }
 
-// done gives back the upload's room and reads past what is left of the
-// body (a repeated form answered without it).
 func (p *refundPost) done() {
 	if p.took {
 		p.s.uploads.release(session(p.c).ID, p.c.Request().ContentLength)
@@ -122,9 +104,8 @@ func (p *refundPost) done() {
 	_, _ = io.Copy(io.Discard, p.c.Request().Body)
 }
 
-// check applies the rules to the answers against the order as it is now
-// (another tab may have refunded tickets); the documents are kept for the
-// next attempt.
+// Another tab may have refunded tickets: the rules are checked on the order
+// as it is now.
 func (p *refundPost) check(ctx context.Context, o order) error {
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
 		errs = append(errs, p.s.keepRefundFiles(ctx, p.key, p.in)...)
@@ -150,15 +131,13 @@ func (p *refundPost) again(o order, status int, msg string) error {
 	return p.s.refundPage(p.c, status, o, *p.in, nil, msg)
 }
 
-// refundPage shows the refund form of o with the answers of in, the rules
-// they break (errs) and why the last attempt failed (msg).
 func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput, errs views.Errors, msg string) error {
 	kept, err := s.files.List(c.Request().Context(), refundFilesKey(session(c), o))
 	if err != nil {
 		return err
 	}
-	// The token rides in the form's URL too, so that a repeated upload is
-	// known before its body is read.
+	// The token rides in the URL too, so that a repeated upload is known before
+	// its body is read.
 	token := s.token(c, o, actRefund)
 	a := views.ActionView{
 		Order: o.card, Heading: actRefund.label(o.kind), Lead: msgRefundQuestion,
@@ -177,8 +156,7 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }
 
-// refundMode is direct before the order's start date, moderation from it on:
-// the server's clock, never the form.
+// The refund's mode comes from the server's clock, never the form.
 func (s *Server) refundMode(o order) gateway.RefundKind {
 	return gateway.RefundMode(o.ref.Start, s.now())
 }

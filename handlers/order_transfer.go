@@ -15,8 +15,6 @@ import (
 	"lk/views"
 )
 
-// orderTransferForm is GET …/transfer: the kind's page of days, lessons,
-// sessions or hours to move the order to.
 func (s *Server) orderTransferForm(c *echo.Context) error {
 	o, err := s.shownOrder(c, actTransfer)
 	if err != nil {
@@ -25,7 +23,6 @@ func (s *Server) orderTransferForm(c *echo.Context) error {
 	return o.kind.(mover).movePage(s, c, o)
 }
 
-// orderTransfer is POST …/transfer: the kind's move, once per token.
 func (s *Server) orderTransfer(c *echo.Context) error {
 	k, _, err := actionParams(c, actTransfer)
 	if err != nil {
@@ -34,26 +31,16 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 	return s.act(c, actTransfer, movePost{s: s, c: c, m: k.(mover).readMove(c)}, nil)
 }
 
-// move is a posted move form. A broken rule shows the form again with 422
-// and the provider's move is not called.
 type moveForm interface {
-	// check applies the rules to the answers against o as it is now, with
-	// what the provider offers on the day; status 0 lets the move go ahead.
+	// check's status 0 lets the move go ahead; any other shows the form again.
 	check(ctx context.Context, s *Server, o order) (status int, msg string)
-	// call makes the provider's move and says where the customer goes on,
-	// with the provider's own message when it gave one.
 	call(ctx context.Context, s *Server, sess *Session, o order) (next, msg string, err error)
-	// show is the page with the answers, their errors and why the last
-	// attempt failed; an island gets JSON.
 	show(s *Server, c *echo.Context, o order, status int, msg string) error
 	texts() moveTexts
 }
 
-// moveTexts are what a move says when the provider refuses it, when the
-// provider cannot be reached, and when it is done.
 type moveTexts struct{ refused, unreachable, done string }
 
-// movePost is a move as the action protocol runs it.
 type movePost struct {
 	s *Server
 	c *echo.Context
@@ -79,15 +66,11 @@ func (p movePost) again(o order, status int, msg string) error {
 	return p.m.show(p.s, p.c, o, status, msg)
 }
 
-// dayTexts are what a wrong day in a form reads like: none chosen, not a
-// date, outside the window ("" lets the window name itself).
 type dayTexts struct{ missing, unreadable, outside string }
 
 var dayMessages = dayTexts{missing: msgChooseDay, unreadable: msgBadDay}
 
-// formDay is the one reader of a day a customer chose on a move page
-// (ГГГГ-ММ-ДД or ДД.ММ.ГГГГ), checked against the window from..to; msg
-// says what is wrong, "" when nothing.
+// formDay reads a day as ГГГГ-ММ-ДД or ДД.ММ.ГГГГ, within from..to.
 func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time, string) {
 	if strings.TrimSpace(raw) == "" {
 		return time.Time{}, t.missing
@@ -102,7 +85,6 @@ func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time,
 	return d, ""
 }
 
-// iso is a day as <input type="date"> and the island want it.
 func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -110,55 +92,42 @@ func iso(t time.Time) string {
 	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
-// ---- a day, then one of its lessons or sessions ----
-
-// option is a lesson or session a day offers: how the page shows it, why it
-// cannot be chosen (nil when it can), and the provider's own record.
 type option struct {
 	choice views.TransferChoice
 	why    error
 	wire   any
-	// shown: listed although why says it cannot be chosen (a full water-park
-	// session), disabled, with why; other refused options are not listed.
+	// shown: listed although refused (a full water-park session), disabled.
 	shown bool
 }
 
-// dayKind is a kind whose move picks one of a day's options: a lesson or
-// a water-park session.
+// dayKind is a kind whose move picks one of a day's options.
 type dayKind interface {
 	dayTexts() *dayPage
 	window(now time.Time) (from, to time.Time)
-	// dayRule checks a day in the window against the kind's own rule.
 	dayRule(s *Server, o order, d time.Time) error
 	firstDay(s *Server, o order) time.Time
 	options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
-	// original is the order's day the island's calendar marks ("" if none).
 	original(o order) string
 	change(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (next, msg string, err error)
 }
 
-// dayPage is what a day move's page says.
 type dayPage struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
-	// pick is the button of each choice ('Выбрать'), which submits the
-	// move with it; the island submits with 'Готово' once a day and a
-	// choice are picked. "" for radio buttons and the one button.
+	// pick is each choice's submit button ('Выбрать'); "" for radio buttons.
 	pick string
 	moveTexts
 }
 
 type dayAnswers struct {
 	date, choice string
-	// show: the day's 'Показать' was pressed in the move's form (without
-	// JavaScript): the page shows that day's choices, nothing is moved.
+	// show: the day's 'Показать' was pressed without JavaScript: nothing moves.
 	show   bool
 	errs   views.Errors
 	day    time.Time
 	chosen option
 }
 
-// dayMove is a posted move to one of a day's options.
 type dayMove struct {
 	k dayKind
 	a *dayAnswers
@@ -169,7 +138,6 @@ func readDayMove(c *echo.Context, k dayKind) moveForm {
 	return dayMove{k: k, a: &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
 }
 
-// showDays is GET …/transfer of a day move.
 func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 	a := &dayAnswers{date: c.QueryParam("date")}
 	if a.date == "" {
@@ -230,8 +198,6 @@ func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
 	return 0, ""
 }
 
-// show is the page (or, for the island, the day's choices as JSON) with
-// the answers, the rule errors in a.errs and a failure msg.
 func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
 	a, p := m.a, m.k.dayTexts()
 	d, dayMsg := m.checkDay(s, o, a.date)

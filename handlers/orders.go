@@ -12,15 +12,13 @@ import (
 	"lk/views"
 )
 
-// orderSet is the customer's orders of every kind and the kinds that failed.
 type orderSet struct {
 	orders []order // in the order of kinds
 	failed map[gateway.Kind]error
 }
 
-// fetchOrders asks for every kind at once: the list needs five answers, so
-// they are fetched in parallel. A kind that fails does not
-// stop the others: the page shows what did load.
+// The list needs five answers: they are fetched in parallel, and a kind that
+// fails does not stop the others.
 func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	lists := make([][]order, len(kinds))
 	errs := make([]error, len(kinds))
@@ -44,8 +42,6 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	return set
 }
 
-// problems says, kind by kind in page order, what failed: the provider's
-// own message when it gave one, else the kind's own text where it has one.
 // When nothing loaded, the one failure text says it all: no list.
 func (set orderSet) problems() []string {
 	if set.allFailed() {
@@ -73,9 +69,6 @@ func (set orderSet) problems() []string {
 
 func (set orderSet) allFailed() bool { return len(set.failed) == len(kinds) }
 
-// activeAndHistory sorts every loaded order into active (soonest first) and history
-// (latest first) with the one rule of gateway.SplitActiveHistory. Only
-// active cards offer actions.
 func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
 	refs := make([]gateway.OrderRef, len(set.orders))
 	for i, o := range set.orders {
@@ -97,7 +90,6 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 	return active, history
 }
 
-// orders is /orders: 'Активные заказы' and 'История заказов'.
 func (s *Server) orders(c *echo.Context) error {
 	set := s.fetchOrders(c.Request().Context(), session(c).GUID)
 	active, history := s.activeAndHistory(c, set)
