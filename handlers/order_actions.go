@@ -119,11 +119,10 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	if err != nil {
 		return err
 	}
-	ctx, ref := c.Request().Context(), order{kind: k, id: id}
+	ref := order{kind: k, id: id}
 	t, ok := s.readToken(c, ref, a)
-	pr, prepares := p.(preparer)
-	if !ok && prepares { // the token may be in the body
-		o, err := pr.prepare(ctx)
+	if pr, prepares := p.(preparer); !ok && prepares { // the token may be in the body
+		o, err := pr.prepare(c.Request().Context())
 		if err != nil {
 			return quiet(err)
 		}
@@ -133,61 +132,83 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	if !ok {
 		return s.actStale(c, a, p, ref, seen)
 	}
-	key := onceKey(t)
-	var (
-		mine  bool
-		now   *order // as read under the lease
-		reply error  // this request's own reply when it did not act
-	)
-	work := func(ctx context.Context) store.Outcome {
-		mine = true
-		if prepares && seen == nil {
-			o, err := pr.prepare(ctx)
-			if seen, reply = &o, err; err != nil {
-				return store.Outcome{}
-			}
-		}
-		return s.leased(ctx, ref, a, key, func(ctx context.Context) store.Outcome {
-			o, err := s.ownOrder(ctx, session(c), k, id)
-			switch {
-			case err != nil:
-				reply = err
-			case !o.can[a]:
-				reply = s.orderError(c, http.StatusConflict, o, actionTexts[a].refused)
-			default:
-				now, reply = &o, p.check(ctx, o)
-			}
-			if reply != nil {
-				return store.Outcome{}
-			}
-			return p.call(ctx, o)
-		})
+	at := &attempt{s: s, c: c, a: a, p: p, ref: ref, key: onceKey(t), seen: seen}
+	out, err := at.once()
+	if err != nil {
+		return err
 	}
+	switch {
+	case at.reply != nil:
+		return quiet(at.reply)
+	case !at.mine:
+		return s.repeat(c, ref, a, out, p, at.seen)
+	case at.now == nil: // the lease was another form's
+		return s.finishFetched(c, ref, a, out, p, at.seen)
+	}
+	return s.finish(c, *at.now, a, out, p)
+}
+
+// attempt is one POST of a form in act.
+type attempt struct {
+	s    *Server
+	c    *echo.Context
+	a    action
+	p    poster
+	ref  order
+	key  string
+	seen *order
+	mine bool   // this POST ran the action
+	now  *order // the order as read under the lease
+	// reply is this POST's own answer when it did not act.
+	reply error
+}
+
+func (at *attempt) once() (store.Outcome, error) {
+	ctx := at.c.Request().Context()
 	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
 	for {
-		out, err := store.Do(wait, s.once, key, s.claimTTL(), keepOutcome, work)
+		out, err := store.Do(wait, at.s.once, at.key, at.s.claimTTL(), keepOutcome, at.work)
 		switch {
-		case mine && err != nil && reply == nil:
-			s.log.Error("action outcome not kept", "action", a, "err", err)
-		case mine || err == nil && out.Status != 0:
+		case at.mine && err != nil && at.reply == nil:
+			at.s.log.Error("action outcome not kept", "action", at.a, "err", err)
+		case at.mine || err == nil && out.Status != 0:
 		case wait.Err() != nil && ctx.Err() == nil: // the first is still running
-			return &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
+			return out, &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
 		case err != nil:
-			return s.storeFailed(c, err)
+			return out, at.s.storeFailed(at.c, err)
 		default: // released without acting: ours to try
 			continue
 		}
-		switch {
-		case reply != nil:
-			return quiet(reply)
-		case !mine:
-			return s.repeat(c, ref, a, out, p, seen)
-		case now == nil: // the lease was another form's
-			return s.finishFetched(c, ref, a, out, p, seen)
-		}
-		return s.finish(c, *now, a, out, p)
+		return out, nil
 	}
+}
+
+func (at *attempt) work(ctx context.Context) store.Outcome {
+	at.mine = true
+	if pr, ok := at.p.(preparer); ok && at.seen == nil {
+		o, err := pr.prepare(ctx)
+		if at.seen, at.reply = &o, err; err != nil {
+			return store.Outcome{}
+		}
+	}
+	return at.s.leased(ctx, at.ref, at.a, at.key, at.leased)
+}
+
+func (at *attempt) leased(ctx context.Context) store.Outcome {
+	o, err := at.s.ownOrder(ctx, session(at.c), at.ref.kind, at.ref.id)
+	switch {
+	case err != nil:
+		at.reply = err
+	case !o.can[at.a]:
+		at.reply = at.s.orderError(at.c, http.StatusConflict, o, actionTexts[at.a].refused)
+	default:
+		at.now, at.reply = &o, at.p.check(ctx, o)
+	}
+	if at.reply != nil {
+		return store.Outcome{}
+	}
+	return at.p.call(ctx, o)
 }
 
 // An outcome of nothing done is handed to those waiting and forgotten.
