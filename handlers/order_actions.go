@@ -86,22 +86,33 @@ func actionParams(c *echo.Context, a action) (kind, string, error) {
 	return k, id, nil
 }
 
-// shownOrder guards an action's page: the session's own order (404 for
-// anyone else's) that allows the action now (409).
-func (s *Server) shownOrder(c *echo.Context, a action) (order, error) {
-	k, id, err := actionParams(c, a)
-	if err != nil {
-		return order{}, err
+// withOrder guards an action's page and hands it the order: the session's
+// own (404 for anyone else's), allowing the action now (409).
+func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		k, id, err := actionParams(c, a)
+		if err != nil {
+			return err
+		}
+		o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
+		if err != nil {
+			return err
+		}
+		if !o.can[a] {
+			return s.orderError(c, http.StatusConflict, o, actionTexts[a].never)
+		}
+		return page(c, o)
 	}
-	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
-	if err != nil {
-		return o, err
-	}
-	if !o.can[a] {
-		return o, s.orderError(c, http.StatusConflict, o, actionTexts[a].never)
-	}
-	return o, nil
 }
+
+// formPost is what every action's POST holds; its form has nothing to
+// check but its token unless the action says otherwise.
+type formPost struct {
+	s *Server
+	c *echo.Context
+}
+
+func (formPost) check(context.Context, order) error { return nil }
 
 type poster interface {
 	// check's error is the answer (the form with 422): nothing is called.

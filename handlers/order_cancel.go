@@ -12,11 +12,7 @@ import (
 
 // orderCancelForm is GET …/cancel: what will be cancelled, the amount and
 // what happens to the money; the customer confirms with a POST.
-func (s *Server) orderCancelForm(c *echo.Context) error {
-	o, err := s.shownOrder(c, actCancel)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderCancelForm(c *echo.Context, o order) error {
 	return s.cancelPage(c, http.StatusOK, o, "")
 }
 
@@ -43,15 +39,10 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // Lessons and rents leave the customer's orders when cancelled, so the
 // customer lands on the list; other kinds stay, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
-	return s.act(c, actCancel, cancelPost{s, c}, nil)
+	return s.act(c, actCancel, cancelPost{formPost{s, c}}, nil)
 }
 
-type cancelPost struct {
-	s *Server
-	c *echo.Context
-}
-
-func (cancelPost) check(context.Context, order) error { return nil }
+type cancelPost struct{ formPost }
 
 func (p cancelPost) call(ctx context.Context, o order) store.Outcome {
 	msg, err := o.kind.(canceler).cancel(ctx, p.s, session(p.c), o)

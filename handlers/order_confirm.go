@@ -13,15 +13,10 @@ import (
 // lesson's page or its card; the customer lands back where they pressed it
 // (the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
-	return s.act(c, actConfirm, confirmPost{s, c}, nil)
+	return s.act(c, actConfirm, confirmPost{formPost{s, c}}, nil)
 }
 
-type confirmPost struct {
-	s *Server
-	c *echo.Context
-}
-
-func (confirmPost) check(context.Context, order) error { return nil }
+type confirmPost struct{ formPost }
 
 func (p confirmPost) call(ctx context.Context, o order) store.Outcome {
 	if err := o.kind.(confirmer).confirm(ctx, p.s, session(p.c), o); err != nil {

@@ -16,11 +16,7 @@ import (
 
 // The profile is asked for only once the order is known to be the
 // customer's.
-func (s *Server) orderRefundForm(c *echo.Context) error {
-	o, err := s.shownOrder(c, actRefund)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
 	if err != nil {
 		s.log.Warn("refund form without the profile", "err", err)
@@ -34,14 +30,13 @@ func (s *Server) orderRefundForm(c *echo.Context) error {
 // Documents are read only when the order allows a refund; a refused attempt
 // keeps them for an hour, so the next POST need not choose them again.
 func (s *Server) orderRefund(c *echo.Context) error {
-	p := &refundPost{s: s, c: c}
+	p := &refundPost{formPost: formPost{s, c}}
 	defer p.done()
 	return s.act(c, actRefund, p, nil)
 }
 
 type refundPost struct {
-	s    *Server
-	c    *echo.Context
+	formPost
 	in   *refundInput
 	key  string
 	kept []store.RefundFile

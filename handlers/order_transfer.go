@@ -15,11 +15,7 @@ import (
 	"lk/views"
 )
 
-func (s *Server) orderTransferForm(c *echo.Context) error {
-	o, err := s.shownOrder(c, actTransfer)
-	if err != nil {
-		return err
-	}
+func (s *Server) orderTransferForm(c *echo.Context, o order) error {
 	return o.kind.(mover).movePage(s, c, o)
 }
 
@@ -28,7 +24,7 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.act(c, actTransfer, movePost{s: s, c: c, m: k.(mover).readMove(c)}, nil)
+	return s.act(c, actTransfer, movePost{formPost{s, c}, k.(mover).readMove(c)}, nil)
 }
 
 type moveForm interface {
@@ -42,8 +38,7 @@ type moveForm interface {
 type moveTexts struct{ refused, unreachable, done string }
 
 type movePost struct {
-	s *Server
-	c *echo.Context
+	formPost
 	m moveForm
 }
 
