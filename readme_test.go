@@ -22,3 +22,28 @@ func TestReadmeSaysWhatTheProductDoes(t *testing.T) {
 		}
 	}
 }
+
+// The README stays a first screen: short, leading into docs/ early, and
+// every document it links is there.
+func TestReadmeLeadsIntoDocs(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 10<<10 {
+		t.Errorf("README.md is %d bytes, more than 10 KB: move the detail to docs/", len(b))
+	}
+	lines := strings.Split(string(b), "\n")
+	if !strings.Contains(strings.Join(lines[:min(40, len(lines))], "\n"), "docs/how-it-works.md") {
+		t.Error("README.md does not link docs/how-it-works.md in its first 40 lines")
+	}
+	for _, doc := range []string{"how-it-works", "configuration", "operations", "benchmarks", "testing"} {
+		name := "docs/" + doc + ".md"
+		if !strings.Contains(string(b), "("+name+")") {
+			t.Errorf("README.md does not link %s", name)
+		}
+		if _, err := os.Stat(name); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -186,7 +186,7 @@ func (a *app) plain() *httptest.Server {
 }
 
 // startRedis is a real redis-server of the test's own, configured as the
-// README's topology asks (an append-only file written before each write is
+// operations manual asks (an append-only file written before each write is
 // answered), in a folder that outlives its restarts.
 func startRedis(t testing.TB) *redistest.Server { return redistest.Start(t, redistest.Durable...) }
 

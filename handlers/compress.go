@@ -14,18 +14,14 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// gzipLevel was chosen by measurement (BenchmarkCompressPage): at level 5
-// klauspost/compress makes pages about 3 % larger than the standard
-// library's default level in well under half its time; level 6 saves
-// another 2 % of bytes for about a fifth more time. A writer is about 1 MB
-// at any level: what saves memory is taking it late, not the level.
+// gzipLevel by measurement (BenchmarkCompressPage): level 5 makes pages
+// about 3 % larger than the standard library's default in under half its
+// time. A writer is about 1 MB at any level: taking it late saves memory.
 const gzipLevel = 5
 
-// compress gzips what is worth compressing. The writers come from a pool
-// and are taken only when the first kilobyte of a body is written, so a
-// request waiting for the provider holds none (echo's Gzip took one, which
-// grows to about 800 KB, for every request in flight). PDFs, images and other
-// already-compressed answers pass through as they are.
+// A writer is taken from the pool only when a body's first kilobyte is
+// written, so a request waiting for the provider holds none. Compressed
+// answers (PDFs, images) pass through.
 func compress(level int) echo.MiddlewareFunc {
 	wrap, err := gzhttp.NewWrapper(
 		gzhttp.CompressionLevel(level),
@@ -44,15 +40,13 @@ func compress(level int) echo.MiddlewareFunc {
 				c.SetResponse(echo.NewResponse(w, c.Echo().Logger))
 				err = next(c)
 			})).ServeHTTP(outer, c.Request())
-			// The gzip writer goes back to its pool: later middleware must
-			// see the response it was given, with the status sent.
+			// Later middleware must see the response it was given, with the status sent.
 			c.SetResponse(outer)
 			return err
 		}
 	}
 }
 
-// compressible tells text (HTML, CSS, JavaScript, JSON, SVG) from the rest.
 func compressible(contentType string) bool {
 	mt, _, _ := strings.Cut(strings.ToLower(contentType), ";")
 	mt = strings.TrimSpace(mt)
@@ -65,9 +59,6 @@ func compressible(contentType string) bool {
 	return false
 }
 
-// writePage sends a whole page with its length: gzip-compressed when the
-// client asked for it (the compression middleware then passes it through),
-// as it is otherwise.
 func writePage(c *echo.Context, status int, page []byte) error {
 	w := c.Response()
 	h := w.Header()
@@ -87,8 +78,6 @@ func writePage(c *echo.Context, status int, page []byte) error {
 	return err
 }
 
-// gzipAccepted tells whether the compression middleware chose gzip for
-// this answer (the client accepts it): the writer under w is then its own.
 func gzipAccepted(w http.ResponseWriter) bool {
 	for {
 		switch w.(type) {
@@ -103,13 +92,10 @@ func gzipAccepted(w http.ResponseWriter) bool {
 	}
 }
 
-// gzipPage writes page to out as one gzip member. Every page carries the
-// same stylesheet inline (so that it renders from the first round trip),
-// about half of its bytes: that part is compressed once per process and
-// spliced in, and only the page's own parts, before and after it, are
-// compressed per request. Each part ends on a byte boundary (a sync flush)
-// and the part after the stylesheet is compressed afresh, so no part refers
-// back into another: the stream is what any gzip reader expects.
+// Every page carries the same stylesheet inline, about half its bytes: it
+// is compressed once per process and spliced in between the page's own
+// parts. Each part ends on a byte boundary (a sync flush) and refers back
+// into no other, so the stream is what any gzip reader expects.
 func gzipPage(out *bytes.Buffer, page []byte) error {
 	zw := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(zw)
@@ -142,17 +128,13 @@ func gzipPage(out *bytes.Buffer, page []byte) error {
 	return nil
 }
 
-// gzipHeader starts a gzip member: deflate, no name, no time, unknown OS.
 var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
-// deflaters are raw deflate writers at gzipLevel, about 1 MB each.
 var deflaters = sync.Pool{New: func() any {
 	zw, _ := flate.NewWriter(nil, gzipLevel) // the level is a valid constant
 	return zw
 }}
 
-// splitStyle cuts page around the text of its first <style> element; css is
-// nil when there is none worth splicing.
 func splitStyle(page []byte) (head, css, tail []byte) {
 	i := bytes.Index(page, []byte("<style"))
 	if i < 0 {
@@ -170,9 +152,7 @@ func splitStyle(page []byte) (head, css, tail []byte) {
 	return page[:start], page[start : start+n], page[start+n:]
 }
 
-// styles holds each stylesheet's deflated form (best compression, ending
-// with a sync flush). There is one stylesheet; the bound only keeps a bug
-// from growing it.
+// There is one stylesheet; the bound only keeps a bug from growing it.
 var styles struct {
 	mu sync.RWMutex
 	m  map[string][]byte

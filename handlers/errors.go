@@ -16,7 +16,6 @@ import (
 	"lk/views"
 )
 
-// httpError is an error a customer sees as a page with a status.
 type httpError struct {
 	status  int
 	title   string
@@ -27,20 +26,15 @@ func (e *httpError) Error() string   { return e.title }
 func (e *httpError) StatusCode() int { return e.status }
 
 var (
-	errNotFound  = &httpError{http.StatusNotFound, msgNotFoundTitle, msgNotFound}
-	errForbidden = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
-	errTooLarge  = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
-	errStoreDown = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
-	// errAnswered: the response is written already; nothing more to say.
-	errAnswered = errors.New("handlers: answered")
-	// errFormTooLarge is the 413 of a form without files (sign-in, profile).
+	errNotFound     = &httpError{http.StatusNotFound, msgNotFoundTitle, msgNotFound}
+	errForbidden    = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
+	errTooLarge     = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
+	errStoreDown    = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
+	errAnswered     = errors.New("handlers: answered")
 	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
-	// errSlowBody: a form's body did not arrive within its deadline.
-	errSlowBody = &httpError{http.StatusRequestTimeout, "Форма не получена", msgSlowBody}
+	errSlowBody     = &httpError{http.StatusRequestTimeout, "Форма не получена", msgSlowBody}
 )
 
-// pageError is a failure shown as a page of its own, such as an order with
-// the reason an action is no longer possible.
 type pageError struct {
 	status  int
 	message string // for an island, which gets JSON instead of the page
@@ -50,25 +44,21 @@ type pageError struct {
 func (e *pageError) Error() string   { return http.StatusText(e.status) }
 func (e *pageError) StatusCode() int { return e.status }
 
-// failure is an error as the customer meets it.
 type failure struct {
 	status  int    // of the answer: 422 the provider said no, 502 it failed, 503 it did not answer, 404 nothing found, 401 the session is over
 	message string // what the customer reads
 	signOut bool   // the provider no longer takes the session's token
 	refused bool   // the provider said no (rather than failed or did not answer)
-	// answered: the provider answered with a refusal of its own (success
-	// false or hasErrors), whatever the HTTP status; own is its text and
-	// code that status.
+	// answered: the provider refused in its own words (success false or
+	// hasErrors), whatever the HTTP status.
 	answered bool
 	own      string
 	code     int
 }
 
-// explain is the one place that reads an error for a customer. The
-// provider's own text is shown when it gave one; otherwise refused when it
-// said no, found nothing or answered something unusable, and unreachable
-// when it could not be reached. A token the provider no longer takes ends
-// the session, whatever the page.
+// explain is the one place that reads an error for a customer: the
+// provider's own text when it gave one, else refused or unreachable. A token
+// the provider no longer takes ends the session, whatever the page.
 func explain(err error, refused, unreachable string) failure {
 	f := failure{status: http.StatusBadGateway, message: refused}
 	pe, answered := errors.AsType[*gateway.ProviderError](err)
@@ -91,8 +81,24 @@ func explain(err error, refused, unreachable string) failure {
 	return f
 }
 
-// timedOut tells a provider call that got no answer in time: for an
-// action, the provider may have done it all the same.
+func providerText(err error) string {
+	if _, ok := errors.AsType[*gateway.ProviderError](err); ok {
+		return gateway.Message(err)
+	}
+	return ""
+}
+
+func providerAnswered(err error) bool {
+	_, ok := errors.AsType[*gateway.ProviderError](err)
+	return ok
+}
+
+func refusedByProvider(err error) bool {
+	_, ok := gateway.Refusal(err)
+	return ok
+}
+
+// A call that got no answer in time may have been done all the same.
 func timedOut(err error) bool {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return true
@@ -101,8 +107,6 @@ func timedOut(err error) bool {
 	return ok && ne.Timeout()
 }
 
-// slotField is the field of a rent move a broken rule of its hours points
-// at: the end for hours in the wrong order or none, else the start.
 func slotField(err error) string {
 	if errors.Is(err, gateway.ErrPeriodReversed) || errors.Is(err, gateway.ErrPeriodEmpty) {
 		return "to"
@@ -110,10 +114,8 @@ func slotField(err error) string {
 	return "from"
 }
 
-// httpFailed is err as an action's outcome that leads with lead when the
-// provider answered with an HTTP status that is not a success, whatever
-// its body: 'Ошибка при регистрации возврата: <its text or the status>'.
-// Anything else (a refusal under 200, no answer at all) is left as it is.
+// A failed HTTP status reads 'lead: <the provider's text or the status>';
+// a refusal under 200 is left as it is.
 func httpFailed(err error, lead string) error {
 	code := gateway.FailedStatus(err)
 	if code == 0 {
@@ -124,19 +126,14 @@ func httpFailed(err error, lead string) error {
 	return providerFailed(lead + ": " + details)
 }
 
-// outcomeError is an action's failure whose outcome is already worded.
 type outcomeError struct{ out store.Outcome }
 
 func (e *outcomeError) Error() string { return e.out.Message }
 
-// providerFailed is the provider's failure of an action, worded as msg for
-// the customer: a 502 with it.
 func providerFailed(msg string) error {
 	return &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
 }
 
-// handleErrors turns a handler's error into a Russian page (or JSON for an
-// island) inside the gzip and security middleware.
 func (s *Server) handleErrors(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if err := next(c); err != nil {
@@ -146,8 +143,7 @@ func (s *Server) handleErrors(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// handleError is echo's error handler: never a stack trace, a blank page or
-// an English message.
+// Never a stack trace, a blank page or an English message.
 func (s *Server) handleError(c *echo.Context, err error) {
 	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, errAnswered) {
 		return

@@ -12,12 +12,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Health is what /readyz reports: whether this instance serves (its
-// listener is up and it is not shutting down) and, for information only,
-// the provider's state from the last background check. The provider is
-// shared by every instance: were it a reason to leave the pool, its outage
-// would empty the pool at once, and customers would get the balancer's
-// error page instead of our Russian 'попробуйте позже'.
+// Health is what /readyz reports. The provider's state is information only:
+// shared by every instance, its outage would empty the pool at once, and
+// customers would get the balancer's page instead of 'попробуйте позже'.
 type Health struct {
 	serving  atomic.Bool
 	provider atomic.Int32 // providerUnknown, providerUp or providerDown
@@ -30,8 +27,7 @@ const (
 	providerDown
 )
 
-// NewHealth makes the health of an instance that does not serve yet, and
-// registers the gauge lk_provider_up with reg (nil: not registered).
+// NewHealth registers lk_provider_up with reg (nil: not registered).
 func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	h := &Health{up: prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "lk_provider_up",
@@ -45,13 +41,11 @@ func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	return h, nil
 }
 
-// SetServing says whether the instance takes requests: true once it
-// listens, false when it starts shutting down, so the balancer stops
-// sending it new ones while those in flight finish.
+// SetServing is false from shutdown on, so the balancer stops sending new
+// requests while those in flight finish.
 func (h *Health) SetServing(on bool) { h.serving.Store(on) }
 
-// WatchProvider checks the provider with ping at once and then every
-// interval until ctx ends, keeping the answer for /readyz and the gauge.
+// WatchProvider checks the provider every interval until ctx ends.
 func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) error, every time.Duration, log *slog.Logger) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -67,8 +61,7 @@ func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) e
 	}
 }
 
-// CheckProvider asks ping once and keeps the answer. A change is logged
-// once, not every check.
+// CheckProvider asks ping once; a change is logged once.
 func (h *Health) CheckProvider(ctx context.Context, ping func(context.Context) error, log *slog.Logger) {
 	err := ping(ctx)
 	if errors.Is(ctx.Err(), context.Canceled) {
@@ -98,9 +91,6 @@ func (h *Health) providerState() string {
 	return "unknown"
 }
 
-// readyz answers 200 while this instance can serve: it is not shutting
-// down and its shared store, if any, answers. The provider's state is in
-// the body and in lk_provider_up, and never makes it 503.
 func (s *Server) readyz(c *echo.Context) error {
 	if !s.health.serving.Load() {
 		return c.String(http.StatusServiceUnavailable, "shutting down")

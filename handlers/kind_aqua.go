@@ -8,11 +8,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
 	"lk/gateway"
 	"lk/views"
 )
 
-// aquaProvider is what water-park orders need of the provider.
 type aquaProvider interface {
 	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
 	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
@@ -22,29 +23,34 @@ type aquaProvider interface {
 	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
 }
 
-// visitLength is a water-park visit's length when the tickets' session
-// names no hours ("Дневной 10:00–16:00" does).
+// visitLength is a visit whose session names no hours ("Дневной 10:00–16:00").
 const visitLength = 2 * time.Hour
 
-var aquaKind = &kind{
+// aquaKind gives tickets back through a refund: there is no cancel call.
+type aquaKind struct{}
+
+var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		active, history, err := s.aqua.AquaOrders(ctx, guid)
-		return build(append(active, history...), err, s.aquaOrder)
-	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.aqua.AquaOrder(ctx, guid, id)
-		return buildOne(o, err, s.aquaOrder)
-	},
-	document: &document{file: "ticket.pdf", label: "Мой билет", fetch: func(ctx context.Context, s *Server, id string) ([]byte, error) {
-		return s.aqua.AquaTicketPDF(ctx, id)
-	}},
+	document:      &documentInfo{file: "ticket.pdf", label: "Мой билет"},
 	keepsCanceled: true,
 	byTickets:     true,
-	// Tickets are given back through a refund: there is no cancel call.
-	actions:  []action{actTransfer, actRefund},
-	refund:   refundAqua,
-	transfer: aquaMove,
+	actions:       []action{actTransfer, actRefund},
+}
+
+func (aquaKind) info() *kindInfo { return aquaInfo }
+
+func (aquaKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	active, history, err := s.aqua.AquaOrders(ctx, guid)
+	return build(append(active, history...), err, s.aquaOrder)
+}
+
+func (aquaKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := s.aqua.AquaOrder(ctx, guid, id)
+	return buildOne(o, err, s.aquaOrder)
+}
+
+func (aquaKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+	return s.aqua.AquaTicketPDF(ctx, id)
 }
 
 func (s *Server) aquaOrder(o gateway.AquaOrder) order {
@@ -91,8 +97,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
-			// canCancel: the provider still lets go of the tickets (not
-			// for a past visit).
+			// canCancel: the provider still lets go of the tickets.
 			actRefund: o.Paid && !o.Canceled && o.CanCancel && slices.ContainsFunc(o.Tickets, func(t gateway.Ticket) bool { return t.Status == gateway.TicketPaid }),
 		},
 		event: aquaEvent(o, start),
@@ -107,8 +112,6 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 	return out
 }
 
-// visitTime is the session of the tickets ("Дневной 10:00–16:00"), or the
-// visit's start when the tickets do not name one.
 func visitTime(o gateway.AquaOrder, start time.Time) string {
 	for _, t := range o.Tickets {
 		if t.Session != "" {
@@ -118,11 +121,8 @@ func visitTime(o gateway.AquaOrder, start time.Time) string {
 	return views.Clock(start)
 }
 
-// sessionHours finds "10:00–16:00" in a session's name.
 var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,2})[:.](\d{2})`)
 
-// aquaEvent is the visit: the session's hours on the visit's day when its
-// name gives them, else from the visit's start for visitLength.
 func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
 		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
@@ -151,10 +151,9 @@ func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 	return e
 }
 
-// refundAqua gives back the tickets the customer picked. The water park's
-// failure under a non-OK HTTP status reads 'Ошибка при регистрации возврата'
-// with its details; its refusal under 200 is its own text.
-func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+// A failure under a non-OK HTTP status reads 'Ошибка при регистрации
+// возврата' with its details; a refusal under 200 is the provider's text.
+func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
 	for _, id := range r.Tickets {
@@ -175,58 +174,67 @@ func refundAqua(ctx context.Context, s *Server, o order, r refundRequest) (strin
 	return msg, nil
 }
 
-// aquaMove moves the tickets to another day's session: a day from today to
-// 30 days ahead of the order's weekday class (a weekday order only to
-// weekdays, a weekend order only to weekends), the sessions that fit its
-// tickets.
-var aquaMove = dayMove(&dayPage{
+// The tickets move to a session of a day up to 30 days ahead of the same
+// weekday class (weekdays or weekends) that fits them.
+
+var aquaDays = &dayPage{
 	heading: "Перенести билеты", lead: "Выберите день и сеанс, на которые перенести билеты.",
 	button: "Перенести билеты", show: "Показать сеансы", legend: "Сеансы на",
 	choose: "Выберите сеанс.", empty: msgNoSessions, fetchFailed: msgAquaFailed,
-	field: "sessionId", window: gateway.AquaTransferWindow,
-	day: func(s *Server, o order, d time.Time) error {
-		return gateway.CheckAquaDate(o.ref.Start, d, s.now())
-	},
-	first: func(s *Server, o order) time.Time {
-		from, to := gateway.AquaTransferWindow(s.now())
-		if d := o.ref.Start; gateway.InWindow(d, from, to) {
+	field:     "sessionId",
+	moveTexts: moveTexts{refused: msgAquaFailed, unreachable: msgAquaFailed, done: msgAquaMoved},
+}
+
+func (k aquaKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
+func (k aquaKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
+func (aquaKind) dayTexts() *dayPage                                   { return aquaDays }
+func (aquaKind) window(now time.Time) (time.Time, time.Time)          { return gateway.AquaTransferWindow(now) }
+func (aquaKind) original(o order) string                              { return iso(o.ref.Start) }
+
+func (aquaKind) dayRule(s *Server, o order, d time.Time) error {
+	return gateway.CheckAquaDate(o.ref.Start, d, s.now())
+}
+
+func (aquaKind) firstDay(s *Server, o order) time.Time {
+	from, to := gateway.AquaTransferWindow(s.now())
+	if d := o.ref.Start; gateway.InWindow(d, from, to) {
+		return d
+	}
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		if gateway.IsWeekend(d) == gateway.IsWeekend(o.ref.Start) {
 			return d
 		}
-		for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
-			if gateway.IsWeekend(d) == gateway.IsWeekend(o.ref.Start) {
-				return d
-			}
+	}
+	return from
+}
+
+func (aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+	list, err := s.aqua.AquaSessions(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	aq := o.wire.(gateway.AquaOrder)
+	tickets := gateway.MovableTickets(aq.Tickets)
+	vip, now := gateway.TicketsVIP(tickets), s.now()
+	out := make([]option, 0, len(list))
+	for _, x := range list {
+		why := gateway.CheckSession(x, vip, d, now, len(tickets))
+		if why == nil && gateway.SameSession(aq, x, d) {
+			why = gateway.ErrSameSession
 		}
-		return from
-	},
-	options: func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
-		list, err := s.aqua.AquaSessions(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		aq := o.wire.(gateway.AquaOrder)
-		tickets := gateway.MovableTickets(aq.Tickets)
-		vip, now := gateway.TicketsVIP(tickets), s.now()
-		out := make([]option, 0, len(list))
-		for _, x := range list {
-			why := gateway.CheckSession(x, vip, d, now, len(tickets))
-			if why == nil && gateway.SameSession(aq, x, d) {
-				why = gateway.ErrSameSession
-			}
-			out = append(out, option{
-				choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
-					Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
-				// A full session is listed, disabled, with why (a rule's
-				// verdict, not a provider error).
-				why: why, wire: x, shown: why == gateway.ErrSessionFull,
-			})
-		}
-		return out, nil
-	},
-	original: func(o order) string { return iso(o.ref.Start) },
-}, func(ctx context.Context, s *Server, _ *Session, o order, a *dayAnswers) (string, string, error) {
+		out = append(out, option{
+			choice: views.TransferChoice{Value: x.SessionID, Title: x.Name + " " + x.SessionTime + "–" + x.EndTime,
+				Lines: []string{"Свободных мест: " + strconv.Itoa(x.AvailableCount)}},
+			// A full session is listed, disabled, with why.
+			why: why, wire: x, shown: why == gateway.ErrSessionFull,
+		})
+	}
+	return out, nil
+}
+
+func (aquaKind) change(ctx context.Context, s *Server, _ *Session, o order, a *dayAnswers) (string, string, error) {
 	err := s.aqua.TransferTickets(ctx, gateway.TransferTicketRequest{
 		OrderID: o.id, Date: gateway.FormatDate(a.day, s.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
 	})
 	return o.url(), "", err
-}, moveTexts{refused: msgAquaFailed, unreachable: msgAquaFailed, done: msgAquaMoved})
+}

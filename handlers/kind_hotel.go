@@ -15,7 +15,6 @@ import (
 	"lk/views"
 )
 
-// hotelProvider is what hotel stays need of the provider.
 type hotelProvider interface {
 	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
 	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
@@ -26,29 +25,35 @@ type hotelProvider interface {
 	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
 }
 
-var hotelKind = &kind{
+type hotelKind struct{}
+
+var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		active, history, err := s.hotel.HotelOrders(ctx, guid)
-		return build(append(active, history...), err, s.hotelOrder)
-	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.hotel.HotelOrder(ctx, guid, id)
-		return buildOne(o, err, s.hotelOrder)
-	},
-	document: &document{file: "voucher.pdf", label: "Мой ваучер", fetch: func(ctx context.Context, s *Server, id string) ([]byte, error) {
-		return s.hotel.HotelVoucherPDF(ctx, id)
-	}},
+	document:      &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
 	keepsCanceled: true,
 	actions:       []action{actTransfer, actCancel, actRefund},
 	labels:        map[action]string{actCancel: "Отменить бронирование"},
 	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
-	cancel:        cancelHotel,
-	refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-		return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
-	},
-	transfer: &move[hotelAnswers]{read: hotelRead, check: hotelCheck, call: hotelCall, show: hotelRender,
-		moveTexts: moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}},
+}
+
+func (hotelKind) info() *kindInfo { return hotelInfo }
+
+func (hotelKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	active, history, err := s.hotel.HotelOrders(ctx, guid)
+	return build(append(active, history...), err, s.hotelOrder)
+}
+
+func (hotelKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := s.hotel.HotelOrder(ctx, guid, id)
+	return buildOne(o, err, s.hotelOrder)
+}
+
+func (hotelKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+	return s.hotel.HotelVoucherPDF(ctx, id)
+}
+
+func (hotelKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
 }
 
 func (s *Server) hotelOrder(o gateway.HotelOrder) order {
@@ -83,9 +88,8 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
-			// A paid stay is cancelled together with its refund, which
-			// needs a reason and documents from the first day on: then
-			// the refund is the way out.
+			// A paid stay is cancelled with its refund, which needs a reason and
+			// documents from the first day on: then the refund is the way out.
 			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(in, s.now()) == gateway.RefundDirect),
 			actRefund: o.Paid && !o.Canceled && o.CanCancel,
 		},
@@ -102,12 +106,10 @@ func fullName(g gateway.Guest) string {
 	return strings.Join(strings.Fields(g.Family+" "+g.Name+" "+g.SecondName), " ")
 }
 
-// cancelHotel cancels the stay and, for a paid one, registers its refund
-// right after, so that the customer need not ask for the money apart.
-func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+// A paid stay's refund is registered right after, so that the customer need
+// not ask for the money apart.
+func (hotelKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
 	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
-		// An answer with a failed HTTP status says so, and what it leaves
-		// undone: for a paid stay, its refund.
 		if code := gateway.FailedStatus(err); code != 0 {
 			undone := msgCancelFailed
 			if o.paid {
@@ -128,8 +130,7 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 		})
 	}
 	if err != nil {
-		// The stay is cancelled: say so, and what is missing. The order
-		// no longer offers a refund, so the resort's staff finish it.
+		// The order no longer offers a refund: the resort's staff finish it.
 		s.log.Error("hotel cancelled without its refund", "id", o.id, "err", err)
 		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, msgRequestFailed).message, ".") + "."
 		if s.site.SupportPhone != "" {
@@ -140,9 +141,6 @@ func cancelHotel(ctx context.Context, s *Server, sess *Session, o order) (string
 	return msgHotelCanceled + " " + cmp.Or(msg, msgRefundDone), nil
 }
 
-// ---- moving a stay to other dates ----
-
-// A moved stay checks in at 16:00 and out at 14:00.
 const (
 	hotelCheckIn  = 16
 	hotelCheckOut = 14
@@ -154,19 +152,26 @@ type hotelAnswers struct {
 	dayIn, dayOut     time.Time
 }
 
-func hotelRead(s *Server, c *echo.Context, o order, posted bool) *hotelAnswers {
-	if posted {
-		return &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}
-	}
-	// Nothing is chosen until the customer chooses: the current stay is
-	// shown as such, not as a choice to be judged.
-	return &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
+type hotelMove struct{ a *hotelAnswers }
+
+func (hotelKind) readMove(c *echo.Context) moveForm {
+	return hotelMove{&hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
 }
 
-// hotelCheck: check-in and check-out in order within the window, every
-// night available for the order's rooms, the nights' prices adding up to
-// the order's room amount.
-func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, string) {
+// The current stay is shown as such, not as a choice to be judged.
+func (hotelKind) movePage(s *Server, c *echo.Context, o order) error {
+	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
+	return hotelMove{a}.show(s, c, o, http.StatusOK, "")
+}
+
+func (hotelMove) texts() moveTexts {
+	return moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
+}
+
+// Every night available for the order's rooms, the nights' prices adding up
+// to the order's room amount.
+func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) {
+	a := m.a
 	from, to := gateway.TransferWindow(s.now())
 	in, msg := s.formDay(a.in, from, to, dayMessages)
 	if msg != "" {
@@ -198,7 +203,8 @@ func hotelCheck(ctx context.Context, s *Server, o order, a *hotelAnswers) (int, 
 	return 0, ""
 }
 
-func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnswers) (string, string, error) {
+func (m hotelMove) call(ctx context.Context, s *Server, _ *Session, o order) (string, string, error) {
+	a := m.a
 	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
 		OrderID:    o.id,
 		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
@@ -207,8 +213,8 @@ func hotelCall(ctx context.Context, s *Server, _ *Session, o order, a *hotelAnsw
 	return o.url(), msg, err
 }
 
-// withOwnNights is days as the stay h sees them: its own rooms on its own
-// nights are free for it, as the provider frees them before it moves it.
+// The stay's own rooms on its own nights are free for it: the provider
+// frees them before it moves it.
 func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
 	rooms, family := gateway.HotelRooms(h)
 	in, out := gateway.Day(s.providerTime(h.HourBeg), s.loc), gateway.Day(s.providerTime(h.HourEnd), s.loc)
@@ -223,9 +229,8 @@ func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []
 	return res
 }
 
-// hotelRange is the range of nights the page asks the provider for:
-// ?from=&to= or the first day of this month to the end of the next. Days
-// before today are asked too but cannot be chosen.
+// Without ?from=&to=, this month and the next; days before today are asked
+// too but cannot be chosen.
 func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	today := gateway.Day(s.now(), s.loc)
 	from = today.AddDate(0, 0, 1-today.Day())
@@ -246,7 +251,8 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswers, msg string) error {
+func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
+	a := m.a
 	h := o.wire.(gateway.HotelOrder)
 	rooms, family := gateway.HotelRooms(h)
 	from, to := s.hotelRange(a)
@@ -278,7 +284,6 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 		byDay[gateway.HotelDayKey(d)] = d
 	}
 	last := wFrom
-	// Nights before today are not listed: they cannot be chosen.
 	first := from
 	if first.Before(wFrom) {
 		first = wFrom
@@ -297,7 +302,6 @@ func hotelRender(s *Server, c *echo.Context, o order, status int, a *hotelAnswer
 			last = d
 		}
 	}
-	// The calendar picks the listed nights and the morning after the last.
 	end := last.AddDate(0, 0, 1)
 	v.Calendar = views.CalendarProps{
 		Mode: "range", Min: iso(wFrom), Max: iso(end), DayForm: "#transfer-day", Label: "Даты проживания",

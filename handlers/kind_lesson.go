@@ -5,11 +5,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
 	"lk/gateway"
 	"lk/views"
 )
 
-// lessonProvider is what lessons with an instructor need of the provider.
 type lessonProvider interface {
 	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
 	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
@@ -19,39 +20,43 @@ type lessonProvider interface {
 	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
 }
 
-// errLessonStarted refuses a lesson that has begun: the provider would.
 var errLessonStarted error = textError(msgLessonStarted)
 
-// textError is an error whose text is the customer's, as shown.
 type textError string
 
 func (e textError) Error() string { return string(e) }
 
-// lessonLength is a lesson's length: the provider gives only its start,
-// and the instructors' lessons are booked by the hour.
+// The provider gives only a lesson's start; lessons are booked by the hour.
 const lessonLength = time.Hour
 
-var lessonKind = &kind{
+type lessonKind struct{}
+
+var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
-	list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-		l, err := s.lessons.LessonOrders(ctx, guid)
-		return build(l, err, s.lessonOrder)
-	},
-	one: func(ctx context.Context, s *Server, guid, id string) (order, error) {
-		o, err := s.lessons.LessonOrder(ctx, guid, id)
-		return buildOne(o, err, s.lessonOrder)
-	},
 	actions: []action{actConfirm, actTransfer, actCancel},
 	labels:  map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
-	confirm: func(ctx context.Context, s *Server, sess *Session, o order) error {
-		return s.lessons.ConfirmLesson(ctx, sess.GUID, o.id)
-	},
-	cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
-		l := o.wire.(gateway.LessonOrder)
-		err := s.lessons.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
-		return withMoneyBack(msgLessonCanceled, o), err
-	},
-	transfer: lessonMove,
+}
+
+func (lessonKind) info() *kindInfo { return lessonInfo }
+
+func (lessonKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	l, err := s.lessons.LessonOrders(ctx, guid)
+	return build(l, err, s.lessonOrder)
+}
+
+func (lessonKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := s.lessons.LessonOrder(ctx, guid, id)
+	return buildOne(o, err, s.lessonOrder)
+}
+
+func (lessonKind) confirm(ctx context.Context, s *Server, sess *Session, o order) error {
+	return s.lessons.ConfirmLesson(ctx, sess.GUID, o.id)
+}
+
+func (lessonKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+	l := o.wire.(gateway.LessonOrder)
+	err := s.lessons.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
+	return withMoneyBack(msgLessonCanceled, o), err
 }
 
 func (s *Server) lessonOrder(o gateway.LessonOrder) order {
@@ -82,46 +87,57 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 	}
 }
 
-// lessonMove moves a booking to another lesson of the same sport: a day
-// from today to a month ahead, that day's lessons of the booking's
-// instructor of the same sport and age group with a free place, the
-// booking's own lesson hidden. The customer lands on the new booking.
-var lessonMove = dayMove(&dayPage{
+// A lesson moves to one of a day's lessons, up to a month ahead, of the
+// booking's instructor, sport and age group with a free place.
+
+var lessonDays = &dayPage{
 	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",
 	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
 	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
-	field: "lessonId", pick: "Выбрать", window: gateway.TransferWindow,
-	first: func(s *Server, o order) time.Time {
-		from, to := gateway.TransferWindow(s.now())
-		if d := o.ref.Start; gateway.InWindow(d, from, to) {
-			return d
+	field: "lessonId", pick: "Выбрать",
+	moveTexts: moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved},
+}
+
+func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
+func (k lessonKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
+func (lessonKind) dayTexts() *dayPage                                   { return lessonDays }
+func (lessonKind) window(now time.Time) (time.Time, time.Time)          { return gateway.TransferWindow(now) }
+func (lessonKind) dayRule(*Server, order, time.Time) error              { return nil }
+func (lessonKind) original(order) string                                { return "" }
+
+func (lessonKind) firstDay(s *Server, o order) time.Time {
+	from, to := gateway.TransferWindow(s.now())
+	if d := o.ref.Start; gateway.InWindow(d, from, to) {
+		return d
+	}
+	return from
+}
+
+func (lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+	l := o.wire.(gateway.LessonOrder)
+	list, err := s.lessons.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]option, 0, len(list))
+	now := s.now()
+	for _, x := range gateway.TransferLessons(l, list) {
+		var why error
+		if t := s.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
+			why = errLessonStarted
 		}
-		return from
-	},
-	options: func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
-		l := o.wire.(gateway.LessonOrder)
-		list, err := s.lessons.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
-		if err != nil {
-			return nil, err
+		out = append(out, s.lessonOption(x, why))
+	}
+	// The rest are there so that a posted one is refused with its reason.
+	for _, x := range list {
+		if err := gateway.CheckLesson(l, x); err != nil {
+			out = append(out, s.lessonOption(x, err))
 		}
-		out := make([]option, 0, len(list))
-		now := s.now()
-		for _, x := range gateway.TransferLessons(l, list) {
-			var why error
-			if t := s.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
-				why = errLessonStarted
-			}
-			out = append(out, s.lessonOption(x, why))
-		}
-		// The rest are there so that a posted one is refused with its reason.
-		for _, x := range list {
-			if err := gateway.CheckLesson(l, x); err != nil {
-				out = append(out, s.lessonOption(x, err))
-			}
-		}
-		return out, nil
-	},
-}, func(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error) {
+	}
+	return out, nil
+}
+
+func (lessonKind) change(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error) {
 	l, to := o.wire.(gateway.LessonOrder), a.chosen.wire.(gateway.Lesson)
 	newID, err := s.lessons.ChangeLesson(ctx, gateway.ChangeLessonRequest{
 		ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,
@@ -131,8 +147,8 @@ var lessonMove = dayMove(&dayPage{
 		return views.PathOrders, "", err
 	}
 	s.movedTo(ctx, o, newID, s.providerTime(to.DateBeg))
-	return views.OrderPath(string(o.kind.id), newID), "", nil
-}, moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved})
+	return views.OrderPath(string(lessonInfo.id), newID), "", nil
+}
 
 func (s *Server) lessonOption(l gateway.Lesson, why error) option {
 	start := s.providerTime(l.DateBeg)

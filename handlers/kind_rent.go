@@ -13,8 +13,6 @@ import (
 	"lk/views"
 )
 
-// rentProvider is what pavilion and celebration-room rents need of the
-// provider.
 type rentProvider interface {
 	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
 	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
@@ -30,104 +28,107 @@ type rentProvider interface {
 	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
 }
 
-var pavilionKind = rentKind(gateway.KindPavilion, "Аренда беседки", rentCalls[gateway.PavilionOrder]{
-	list: rentProvider.PavilionOrders, one: rentProvider.PavilionOrder,
-	cancel: rentProvider.CancelPavilionRent, schedule: rentProvider.PavilionSchedule,
-	refund: func(p rentProvider, ctx context.Context, rent gateway.PavilionOrder, r refundRequest) (string, error) {
-		return p.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: rent, FormRefund: r.Form})
-	},
-	change: func(p rentProvider, ctx context.Context, m rentChange) (string, error) {
-		return p.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
-			ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
-			NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
-		})
-	},
-	read: func(o gateway.PavilionOrder, loc *time.Location) rentSummary {
-		return rentSummary{o.Ref(loc), o.CanTransfer, o.CanCancel, o.PavilionID, o.PavilionName, o.Details}
-	},
-})
+// rentKind is the pavilion rents (room false) and the celebration-room
+// rents (room true).
+type rentKind struct{ room bool }
 
-var roomKind = rentKind(gateway.KindRoom, "Аренда зала", rentCalls[gateway.RoomOrder]{
-	list: rentProvider.RoomOrders, one: rentProvider.RoomOrder,
-	cancel: rentProvider.CancelRoomRent, schedule: rentProvider.RoomSchedule,
-	refund: func(p rentProvider, ctx context.Context, rent gateway.RoomOrder, r refundRequest) (string, error) {
-		return p.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: rent, FormRefund: r.Form})
-	},
-	change: func(p rentProvider, ctx context.Context, m rentChange) (string, error) {
-		return p.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
+var (
+	pavilionKind = rentKind{}
+	roomKind     = rentKind{room: true}
+	pavilionInfo = rentInfo(gateway.KindPavilion, "Аренда беседки")
+	roomInfo     = rentInfo(gateway.KindRoom, "Аренда зала")
+)
+
+func rentInfo(id gateway.Kind, label string) *kindInfo {
+	return &kindInfo{
+		id: id, label: label,
+		actions: []action{actTransfer, actCancel, actRefund},
+		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+	}
+}
+
+func (k rentKind) info() *kindInfo {
+	if k.room {
+		return roomInfo
+	}
+	return pavilionInfo
+}
+
+func (k rentKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	if k.room {
+		l, err := s.rents.RoomOrders(ctx, guid)
+		return build(l, err, s.roomOrder)
+	}
+	l, err := s.rents.PavilionOrders(ctx, guid)
+	return build(l, err, s.pavilionOrder)
+}
+
+func (k rentKind) one(ctx context.Context, s *Server, guid, rentID string) (order, error) {
+	if k.room {
+		o, err := s.rents.RoomOrder(ctx, guid, rentID)
+		return buildOne(o, err, s.roomOrder)
+	}
+	o, err := s.rents.PavilionOrder(ctx, guid, rentID)
+	return buildOne(o, err, s.pavilionOrder)
+}
+
+func (k rentKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+	r := gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount}
+	var err error
+	if k.room {
+		err = s.rents.CancelRoomRent(ctx, r)
+	} else {
+		err = s.rents.CancelPavilionRent(ctx, r)
+	}
+	return withMoneyBack(msgRentCanceled, o), err
+}
+
+func (k rentKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	switch w := o.wire.(rent).wire.(type) {
+	case gateway.RoomOrder:
+		return s.rents.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: w, FormRefund: r.Form})
+	default:
+		return s.rents.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: w.(gateway.PavilionOrder), FormRefund: r.Form})
+	}
+}
+
+func (k rentKind) schedule(ctx context.Context, s *Server, facilityID string, day time.Time) (gateway.Schedule, error) {
+	if k.room {
+		return s.rents.RoomSchedule(ctx, facilityID, day)
+	}
+	return s.rents.PavilionSchedule(ctx, facilityID, day)
+}
+
+func (k rentKind) change(ctx context.Context, s *Server, m rentChange) (string, error) {
+	if k.room {
+		return s.rents.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
 			ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
 			NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
 		})
-	},
-	read: func(o gateway.RoomOrder, loc *time.Location) rentSummary {
-		return rentSummary{o.Ref(loc), o.CanTransfer, o.CanCancel, o.RoomID, o.RoomName, o.Details}
-	},
-})
-
-// rentCalls are what differs between the two rent kinds: the provider's
-// calls for the kind's order type T, and how one reads.
-type rentCalls[T any] struct {
-	list     func(p rentProvider, ctx context.Context, clientID string) ([]T, error)
-	one      func(p rentProvider, ctx context.Context, clientID, rentID string) (T, error)
-	cancel   func(p rentProvider, ctx context.Context, r gateway.CancelRentRequest) error
-	refund   func(p rentProvider, ctx context.Context, rent T, r refundRequest) (string, error)
-	schedule func(p rentProvider, ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error)
-	change   func(p rentProvider, ctx context.Context, m rentChange) (string, error)
-	read     func(o T, loc *time.Location) rentSummary
+	}
+	return s.rents.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
+		ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
+		NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
+	})
 }
 
-// rentSummary is a rent as the pages and the move need it: its summary,
-// the provider's flags, its facility and the hours it holds now.
-type rentSummary struct {
+type rent struct {
 	ref                      gateway.OrderRef
 	canTransfer, canCancel   bool
 	facilityID, facilityName string
-	hours                    []gateway.RentDetail
+	hours                    []gateway.RentDetail // the hours it holds now
+	wire                     any                  // gateway.PavilionOrder or gateway.RoomOrder
 }
 
-// rented is a rent's wire record: the provider's order and its summary.
-type rented[T any] struct {
-	rent T
-	rentSummary
+func (s *Server) pavilionOrder(o gateway.PavilionOrder) order {
+	return s.rentOrder(rent{o.Ref(s.loc), o.CanTransfer, o.CanCancel, o.PavilionID, o.PavilionName, o.Details, o})
 }
 
-// rentKind is the row of a rent kind made of its calls.
-func rentKind[T any](id gateway.Kind, label string, c rentCalls[T]) *kind {
-	b := func(s *Server) func(T) order {
-		return func(w T) order { return s.rentOrder(rented[T]{w, c.read(w, s.loc)}) }
-	}
-	return &kind{
-		id: id, label: label,
-		list: func(ctx context.Context, s *Server, guid string) ([]order, error) {
-			l, err := c.list(s.rents, ctx, guid)
-			return build(l, err, b(s))
-		},
-		one: func(ctx context.Context, s *Server, guid, rentID string) (order, error) {
-			o, err := c.one(s.rents, ctx, guid, rentID)
-			return buildOne(o, err, b(s))
-		},
-		actions: []action{actTransfer, actCancel, actRefund},
-		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
-		cancel: func(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
-			err := c.cancel(s.rents, ctx, gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount})
-			return withMoneyBack(msgRentCanceled, o), err
-		},
-		refund: func(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-			return c.refund(s.rents, ctx, o.wire.(rented[T]).rent, r)
-		},
-		transfer: rentMove(&rentPlace{
-			facility: func(o order) (string, string, []gateway.RentDetail) {
-				r := o.wire.(rented[T])
-				return r.facilityID, r.facilityName, r.hours
-			},
-			schedule: c.schedule,
-			change:   c.change,
-		}),
-	}
+func (s *Server) roomOrder(o gateway.RoomOrder) order {
+	return s.rentOrder(rent{o.Ref(s.loc), o.CanTransfer, o.CanCancel, o.RoomID, o.RoomName, o.Details, o})
 }
 
-func (s *Server) rentOrder(w interface{ summary() rentSummary }) order {
-	r := w.summary()
+func (s *Server) rentOrder(r rent) order {
 	ref, name := r.ref, r.ref.Name
 	lines := []views.KV{
 		{Key: "Дата", Value: views.Date(ref.Start)},
@@ -135,77 +136,73 @@ func (s *Server) rentOrder(w interface{ summary() rentSummary }) order {
 		total(ref.Amount),
 	}
 	return order{
-		id: ref.ID, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: w,
+		id: ref.ID, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: r,
 		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
-		// A rent the provider still lets go of can be refunded instead of
-		// cancelled (from its first day on, with a reason and documents).
+		// A rent the provider still lets go of can be refunded instead of cancelled.
 		can:   map[action]bool{actTransfer: r.canTransfer, actCancel: r.canCancel, actRefund: r.canCancel && ref.Amount > 0},
 		event: calEvent{Start: ref.Start, End: ref.End, Place: name},
 	}
 }
 
-func (r rentSummary) summary() rentSummary { return r }
-
-// ---- moving a rent to other hours ----
-
-// rentPlace is what differs between moving a pavilion rent and a
-// celebration-room rent: where the facility and the hours the rent holds
-// are read from the order, and the provider's timetable and change calls.
-type rentPlace struct {
-	facility func(o order) (id, name string, hours []gateway.RentDetail)
-	schedule func(p rentProvider, ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error)
-	change   func(p rentProvider, ctx context.Context, m rentChange) (string, error)
-}
-
-// rentChange is a move as both change calls take it.
 type rentChange struct {
 	clientID, rentID, facilityID, facilityName string
 	beg, end                                   string // ISO date-times
 	amount                                     float64
 }
 
-// rentForm is a rent move's answers as they came, what is wrong with them,
-// and the day's hours they were read against.
 type rentForm struct {
 	date, from, to string
 	errs           views.Errors
 	posted         bool
+	loaded         bool // day, dayOK and hours are read
 	day            time.Time
 	dayOK          bool    // the date was read and is in the window
 	hours          rentDay // the facility's hours on day, when dayOK
 	start, end     time.Time
 }
 
-// rentDay is a day of the facility: what the page shows and the schedule
-// the rules check a move against.
 type rentDay struct {
 	view     views.RentDay
 	schedule gateway.Schedule
 	status   int // of the page: 200, or the provider's failure
 }
 
-// rentMove is the move of a rent to other hours of a day, from today to a
-// month ahead: the hours must be free, one after another, and cost what
-// the rent cost.
-func rentMove(p *rentPlace) *move[rentForm] {
-	return &move[rentForm]{read: p.read, check: p.check, call: p.call, show: p.render,
-		moveTexts: moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}}
+// A rent moves to other hours from today to a month ahead: free, one after
+// another, costing what the rent cost.
+type rentMove struct {
+	k rentKind
+	f *rentForm
 }
 
-func (p *rentPlace) read(s *Server, c *echo.Context, o order, posted bool) *rentForm {
-	f := &rentForm{date: c.QueryParam("date"), posted: posted}
-	if posted {
-		f.date, f.from, f.to = c.FormValue("date"), strings.TrimSpace(c.FormValue("from")), strings.TrimSpace(c.FormValue("to"))
+func (rentMove) texts() moveTexts {
+	return moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}
+}
+
+func (k rentKind) readMove(c *echo.Context) moveForm {
+	f := &rentForm{date: c.FormValue("date"), from: strings.TrimSpace(c.FormValue("from")), to: strings.TrimSpace(c.FormValue("to")), posted: true}
+	return rentMove{k, f}
+}
+
+func (k rentKind) movePage(s *Server, c *echo.Context, o order) error {
+	return rentMove{k, &rentForm{date: c.QueryParam("date")}}.show(s, c, o, http.StatusOK, "")
+}
+
+func (m rentMove) load(ctx context.Context, s *Server, o order) {
+	f := m.f
+	if f.loaded {
+		return
 	}
+	f.loaded = true
 	f.day, f.dayOK = s.rentMoveDay(f, o)
 	if f.dayOK {
-		f.hours = p.load(s, c.Request().Context(), o, f.day)
+		f.hours = m.hours(ctx, s, o, f.day)
 	}
-	return f
 }
 
-func (p *rentPlace) check(_ context.Context, s *Server, o order, f *rentForm) (int, string) {
+func (m rentMove) check(ctx context.Context, s *Server, o order) (int, string) {
+	m.load(ctx, s, o)
+	f := m.f
 	start, okFrom := clockOn(f.day, f.from, false)
 	end, okTo := clockOn(f.day, f.to, true)
 	if !okFrom {
@@ -229,22 +226,20 @@ func (p *rentPlace) check(_ context.Context, s *Server, o order, f *rentForm) (i
 	return 0, ""
 }
 
-func (p *rentPlace) call(ctx context.Context, s *Server, sess *Session, o order, f *rentForm) (string, string, error) {
-	fid, name, _ := p.facility(o)
-	newID, err := p.change(s.rents, ctx, rentChange{
-		clientID: sess.GUID, rentID: o.id, facilityID: fid, facilityName: name,
-		beg: gateway.FormatISO(f.start, s.loc), end: gateway.FormatISO(f.end, s.loc), amount: o.amount,
+func (m rentMove) call(ctx context.Context, s *Server, sess *Session, o order) (string, string, error) {
+	r := o.wire.(rent)
+	newID, err := m.k.change(ctx, s, rentChange{
+		clientID: sess.GUID, rentID: o.id, facilityID: r.facilityID, facilityName: r.facilityName,
+		beg: gateway.FormatISO(m.f.start, s.loc), end: gateway.FormatISO(m.f.end, s.loc), amount: o.amount,
 	})
 	if err != nil || newID == "" { // the provider moved it but did not say where
 		return views.PathOrders, "", err
 	}
-	s.movedTo(ctx, o, newID, f.start)
-	return views.OrderPath(string(o.kind.id), newID), "", nil
+	s.movedTo(ctx, o, newID, m.f.start)
+	return views.OrderPath(string(m.k.info().id), newID), "", nil
 }
 
-// rentMoveDay reads the day of the form or the query, from today to a
-// month ahead. Without one it is the rent's own day, or today when that is
-// outside the window.
+// Without a day, the rent's own, or today when that is outside the window.
 func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	first, last := gateway.TransferWindow(s.now().In(s.loc))
 	if strings.TrimSpace(f.date) == "" {
@@ -261,8 +256,7 @@ func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
 	return day, true
 }
 
-// clockOn is the time "ЧЧ:ММ" on day. An end of "00:00" or "24:00" is the
-// midnight that ends the day.
+// An end of "00:00" or "24:00" is the midnight that ends the day.
 func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
 	if end && (hhmm == "24:00" || hhmm == "00:00") {
 		return day.AddDate(0, 0, 1), true
@@ -274,14 +268,12 @@ func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
 	return time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), 0, 0, day.Location()), true
 }
 
-// load fetches the facility's hours on day. The order's own hours are
-// busy in the provider's timetable but free to move within, so they count
-// as free here (and for the rules). A day the provider does not offer has
-// no windows; a failure is said in Russian and logged.
-func (p *rentPlace) load(s *Server, ctx context.Context, o order, day time.Time) rentDay {
+// The order's own hours are busy in the provider's timetable but free to
+// move within, so they count as free here and for the rules.
+func (m rentMove) hours(ctx context.Context, s *Server, o order, day time.Time) rentDay {
 	d := rentDay{status: http.StatusOK, view: views.RentDay{Date: day.Format(gateway.LayoutISODate), Label: views.Date(day), Amount: o.amount}}
-	fid, _, held := p.facility(o)
-	sch, err := p.schedule(s.rents, ctx, fid, day)
+	r := o.wire.(rent)
+	sch, err := m.k.schedule(ctx, s, r.facilityID, day)
 	if err != nil {
 		d.view.Hours = []views.RentHour{}
 		switch f := explain(err, msgScheduleFailed, msgScheduleFailed); f.status {
@@ -293,12 +285,12 @@ func (p *rentPlace) load(s *Server, ctx context.Context, o order, day time.Time)
 		default:
 			d.status = f.status
 		}
-		s.log.Warn("rent schedule not loaded", "kind", o.kind.id, "id", o.id, "err", err)
+		s.log.Warn("rent schedule not loaded", "kind", o.kind.info().id, "id", o.id, "err", err)
 		d.view.Message, d.view.Failed = msgScheduleFailed, true
 		return d
 	}
 	own := map[int64]bool{}
-	for _, h := range held {
+	for _, h := range r.hours {
 		if t, err := gateway.ParseISO(h.Hour, s.loc); err == nil {
 			own[t.Unix()] = true
 		}
@@ -327,8 +319,6 @@ func (p *rentPlace) load(s *Server, ctx context.Context, o order, day time.Time)
 	return d
 }
 
-// hasWindow tells whether the day has a run of free hours, one after
-// another, that costs amount.
 func hasWindow(hours []views.RentHour, amount, cost float64) bool {
 	if cost <= 0 {
 		return false
@@ -354,9 +344,11 @@ func hasWindow(hours []views.RentHour, amount, cost float64) bool {
 	return false
 }
 
-// render is the move's page; for the slot picker, the day's hours as JSON
-// (GET) or why a move was refused with a fresh token (POST).
-func (p *rentPlace) render(s *Server, c *echo.Context, o order, status int, f *rentForm, msg string) error {
+// The slot picker gets the day's hours as JSON (GET) or why a move was
+// refused, with a fresh token (POST).
+func (m rentMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
+	m.load(c.Request().Context(), s, o)
+	f := m.f
 	d := f.hours
 	if !f.posted {
 		status = d.status
@@ -374,10 +366,11 @@ func (p *rentPlace) render(s *Server, c *echo.Context, o order, status int, f *r
 	case !f.dayOK:
 		data = answer{Message: firstError(f.errs)}
 	}
-	return respond(c, status, data, func() error { return p.page(s, c, o, status, f, msg) })
+	return respond(c, status, data, func() error { return m.page(s, c, o, status, msg) })
 }
 
-func (p *rentPlace) page(s *Server, c *echo.Context, o order, status int, f *rentForm, msg string) error {
+func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg string) error {
+	f := m.f
 	d := f.hours
 	if f.posted && msg == d.view.Message {
 		msg = "" // the hours' place says it already

@@ -5,59 +5,62 @@ import (
 	"slices"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
 	"lk/gateway"
 	"lk/views"
 )
 
-// kind is everything that differs between the kinds of orders: the label,
-// how its orders are fetched (always with the session's own client id), how
-// one becomes a card and a detail page, its document, the actions it offers
-// and the provider calls behind them. Each kind fills one in its own file
-// (kind_lesson.go, kind_rent.go, kind_aqua.go, kind_hotel.go); everything
-// else loops over kinds and never names one.
-type kind struct {
+// kind is one kind of order, a type in its own file (kind_*.go) that fetches
+// its orders with the session's own client id. What it offers is an optional
+// interface: confirmer, canceler, refunder, mover, documenter.
+type kind interface {
+	info() *kindInfo
+	list(ctx context.Context, s *Server, guid string) ([]order, error)
+	one(ctx context.Context, s *Server, guid, id string) (order, error)
+}
+
+type confirmer interface {
+	confirm(ctx context.Context, s *Server, sess *Session, o order) error
+}
+
+type canceler interface {
+	cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error)
+}
+
+type refunder interface {
+	refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
+}
+
+type mover interface {
+	movePage(s *Server, c *echo.Context, o order) error
+	readMove(c *echo.Context) moveForm
+}
+
+type documenter interface {
+	document(ctx context.Context, s *Server, id string) ([]byte, error)
+}
+
+type kindInfo struct {
 	id     gateway.Kind
 	label  string
 	labels map[action]string // buttons worded for this kind, 'Отменить запись'
-	// versus says, on the page of a paid order's cancel or refund, how the
-	// two differ for the customer's money, when the order offers both.
-	versus map[action]string
-	failed string // what a failed fetch says when the provider gave no text; "" for the generic one
-	// list fetches the customer's orders of this kind; one fetches one of
-	// them (the provider answers "not found" for anyone else's).
-	list func(ctx context.Context, s *Server, guid string) ([]order, error)
-	one  func(ctx context.Context, s *Server, guid, id string) (order, error)
-	// document is 'Мой билет' or 'Мой ваучер'; nil when the kind has none.
-	document *document
-	// keepsCanceled: a cancelled order stays in the customer's orders,
-	// marked 'Отменен'; the others leave the list.
+	// versus: how a paid order's cancel and refund differ for the money.
+	versus        map[action]string
+	failed        string        // a failed fetch's text when the provider gave none
+	document      *documentInfo // nil without a PDF
 	keepsCanceled bool
-	// byTickets: a refund gives back the tickets the customer picks, not
-	// the whole order.
-	byTickets bool
-	// actions are what this kind offers at all, in the order of the
-	// buttons; whether one order allows an action now is order.can.
-	actions []action
-	confirm func(ctx context.Context, s *Server, sess *Session, o order) error
-	// cancel makes the provider calls that cancel o and returns the notice
-	// the customer reads after it.
-	cancel func(ctx context.Context, s *Server, sess *Session, o order) (string, error)
-	// refund registers a refund of o and returns the provider's message.
-	refund   func(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
-	transfer mover
+	byTickets     bool
+	actions       []action // in the order of the buttons
 }
 
-// document is a kind's PDF, named by the kind and the order id.
-type document struct {
+type documentInfo struct {
 	file  string // "ticket.pdf"
 	label string // 'Мой билет'
-	fetch func(ctx context.Context, s *Server, id string) ([]byte, error)
 }
 
-// order is one order of any kind as pages and actions need it, built once
-// from the provider's answer by its kind's builder.
 type order struct {
-	kind    *kind
+	kind    kind
 	id      string
 	ref     gateway.OrderRef // start, end, canceled: for the active/history split
 	amount  float64          // what a cancellation or refund is about
@@ -71,7 +74,6 @@ type order struct {
 	wire    any             // the provider's order, read only in its kind's file
 }
 
-// ticket is one ticket of an order as a refund form shows and checks it.
 type ticket struct {
 	id     string
 	label  string  // "№ 1 · Взрослый · 1 500 ₽"
@@ -80,54 +82,58 @@ type ticket struct {
 	price  float64 // of a paid one
 }
 
-// kinds is the table, in the order the pages show the kinds.
-var kinds = []*kind{lessonKind, pavilionKind, aquaKind, hotelKind, roomKind}
+// kinds are in the order the pages show them.
+var kinds = []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind}
 
-func kindOf(id gateway.Kind) *kind {
+func kindOf(id gateway.Kind) kind {
 	for _, k := range kinds {
-		if k.id == id {
+		if k.info().id == id {
 			return k
 		}
 	}
 	return nil
 }
 
-// offers tells whether the kind has action a at all.
-func (k *kind) offers(a action) bool {
-	switch {
-	case a == actConfirm && k.confirm == nil, a == actCancel && k.cancel == nil,
-		a == actRefund && k.refund == nil, a == actTransfer && k.transfer == nil:
-		return false
+func offers(k kind, a action) bool {
+	var ok bool
+	switch a {
+	case actConfirm:
+		_, ok = k.(confirmer)
+	case actCancel:
+		_, ok = k.(canceler)
+	case actRefund:
+		_, ok = k.(refunder)
+	case actTransfer:
+		_, ok = k.(mover)
 	}
-	return slices.Contains(k.actions, a)
+	return ok && slices.Contains(k.info().actions, a)
 }
 
-func (k *kind) orders(ctx context.Context, s *Server, guid string) ([]order, error) {
+func ordersOf(ctx context.Context, s *Server, k kind, guid string) ([]order, error) {
 	list, err := k.list(ctx, s, guid)
 	for i := range list {
-		k.stamp(&list[i])
+		stamp(k, &list[i])
 	}
 	return list, err
 }
 
-func (k *kind) order(ctx context.Context, s *Server, guid, id string) (order, error) {
+func orderOf(ctx context.Context, s *Server, k kind, guid, id string) (order, error) {
 	o, err := k.one(ctx, s, guid, id)
 	if err == nil {
-		k.stamp(&o)
+		stamp(k, &o)
 	}
 	return o, err
 }
 
-// stamp marks what a builder made as this kind's.
-func (k *kind) stamp(o *order) {
+func stamp(k kind, o *order) {
+	i := k.info()
 	o.kind = k
-	o.card.Kind, o.card.KindLabel, o.card.ID, o.card.URL = string(k.id), k.label, o.id, views.OrderPath(string(k.id), o.id)
-	o.detail.Kind, o.detail.KindLabel, o.detail.ID = string(k.id), k.label, o.id
+	o.card.Kind, o.card.KindLabel, o.card.ID, o.card.URL = string(i.id), i.label, o.id, views.OrderPath(string(i.id), o.id)
+	o.detail.Kind, o.detail.KindLabel, o.detail.ID = string(i.id), i.label, o.id
 }
 
-// url is the address of o's page, or of its action or document part.
 func (o order) url(part ...string) string {
-	return views.OrderPath(string(o.kind.id), o.id, part...)
+	return views.OrderPath(string(o.kind.info().id), o.id, part...)
 }
 
 func build[T any](wire []T, err error, b func(T) order) ([]order, error) {
@@ -148,8 +154,6 @@ func buildOne[T any](wire T, err error, b func(T) order) (order, error) {
 	return b(wire), nil
 }
 
-// card is an order in a list: the compact summary (when, status, amount)
-// and the full lines that action pages show.
 func card(title, when string, st views.KV, amount float64, lines []views.KV) views.OrderCard {
 	return views.OrderCard{Title: title, When: when, Status: st, Amount: views.Money(amount), Lines: lines}
 }
@@ -158,23 +162,19 @@ func detail(title string, lines []views.KV) views.OrderDetail {
 	return views.OrderDetail{Title: title, Lines: lines}
 }
 
-// versusNote is what the kind says on action a's page of o about the other
-// way to get the money back ("" when it says nothing).
 func versusNote(o order, a action) string {
 	if !o.paid || !o.can[actCancel] || !o.can[actRefund] {
 		return ""
 	}
-	return o.kind.versus[a]
+	return o.kind.info().versus[a]
 }
 
-// providerTime reads one of the provider's dates (dd.mm.yyyy hh:mm:ss, ISO,
-// …) in the resort's zone; an unreadable one is the zero time.
+// An unreadable provider date is the zero time.
 func (s *Server) providerTime(raw string) time.Time {
 	t, _ := gateway.ParseDateTime(raw, s.loc)
 	return t
 }
 
-// span is "12:00–15:00".
 func span(from, to time.Time) string {
 	return views.Clock(from) + "–" + views.Clock(to)
 }

@@ -8,19 +8,15 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// Routes of the probes, whose requests are logged at debug.
 const (
 	routeHealthz = "/healthz"
 	routeReadyz  = "/readyz"
 )
 
-// methodOther is the metric label of every method outside HTTP's own:
-// a client may send any token as a method, and one series each would let
-// it grow /metrics without bound.
+// A client may send any token as a method: one label for all outside HTTP's
+// own keeps /metrics bounded.
 const methodOther = "other"
 
-// metricMethod is the method as a metric label: one of HTTP's methods, or
-// methodOther.
 func metricMethod(m string) string {
 	switch m {
 	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
@@ -30,14 +26,10 @@ func metricMethod(m string) string {
 	return methodOther
 }
 
-// errNotImplemented answers a method outside HTTP's own (501: the server
-// knows no such method), where a known method the route does not take is
-// 405.
 var errNotImplemented = &httpError{http.StatusNotImplemented, "Недопустимый запрос", msgMethod}
 
-// notFound answers a request no route took: 405 with Allow when the path
-// is a route of other methods (a group's catch-all would otherwise hide
-// it), else the Russian 404.
+// A path of other methods is 405 with Allow (a group's catch-all would
+// otherwise hide it).
 func notFound(c *echo.Context) error {
 	var allow []string
 	for _, r := range c.Echo().Router().Routes() {
@@ -55,8 +47,6 @@ func notFound(c *echo.Context) error {
 
 var errMethodNotAllowed = &httpError{http.StatusMethodNotAllowed, "Недопустимый запрос", msgMethod}
 
-// matchRoute tells whether path fits pattern, echo's route syntax: a
-// ":name" segment is any one segment, a final "*" the rest.
 func matchRoute(pattern, path string) bool {
 	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
 	for i, p := range ps {

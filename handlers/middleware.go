@@ -29,10 +29,8 @@ const (
 	uploadLimit = 25 << 20 // refund documents
 	formMemory  = 32 << 20 // of a multipart form, kept in memory (echo's default)
 
-	// How long a body may take to arrive once its headers have: a small
-	// form is a few hundred bytes, so a connection that sends it slower
-	// than this is holding the server, not filling a form; documents
-	// get the time a slow mobile link needs for 25 MB.
+	// A small form that arrives slower than this holds the server rather than
+	// filling a form; documents get what a slow mobile link needs for 25 MB.
 	formBodyTime   = 10 * time.Second
 	uploadBodyTime = 2 * time.Minute
 )
@@ -68,10 +66,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	return m, nil
 }
 
-// observe is the first middleware: request id, access log and metrics. The
-// log has the path without its query and never a cookie, token or code. A
-// method outside HTTP's own goes no further: it is answered 501 here and
-// counted under one label, so no client can add series to the metrics.
+// The log has the path without its query, never a cookie, token or code. A
+// method outside HTTP's own is answered 501 and counted under one label, so
+// no client can add series to the metrics.
 func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
@@ -81,7 +78,6 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		// Provider calls made for this request carry its id.
 		c.SetRequest(c.Request().WithContext(gateway.WithRequestID(c.Request().Context(), id)))
 		method := metricMethod(c.Request().Method)
 		var err error
@@ -111,7 +107,6 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// secure sets the security headers of every answer, with a fresh CSP nonce.
 func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		b := make([]byte, 16)
@@ -124,11 +119,8 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		// No page of the account needs a device feature; no other site's
-		// window may hold a handle on ours (so it cannot be navigated or
-		// read through window.opener); no other site may embed our answers
-		// (a ticket PDF, an image) in its own pages. Our own pages, the
-		// manifest, the worker and the documents are all same-origin.
+		// No device features; no other site holds a handle on our window
+		// (window.opener) or embeds our answers.
 		h.Set("Permissions-Policy", "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
@@ -142,8 +134,8 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// crossOrigin refuses state-changing requests from other sites (Go's
-// Sec-Fetch-Site / Origin check), the CSRF defence of every form.
+// crossOrigin is the CSRF defence of every form (Go's Sec-Fetch-Site and
+// Origin check).
 func crossOrigin() echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -156,11 +148,8 @@ func crossOrigin() echo.MiddlewareFunc {
 	}
 }
 
-// bodyLimit caps request bodies, in size and in the time they take to
-// arrive: small and short for forms, larger and longer for refund
-// documents. A form is read here, so that one sent without Content-Length
-// (chunked) and over the cap is a 413 too, not a form that looks empty,
-// and one too slow a 408.
+// A form is read here, so that a chunked one over the cap is a 413, not a
+// form that looks empty, and one too slow a 408.
 func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
@@ -178,8 +167,6 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		rc := http.NewResponseController(c.Response())
 		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
 		if isUpload(r) {
-			// An upload streams its own parts (order_refund.go), file by
-			// file in memory, never to disk, within its deadline.
 			return next(c)
 		}
 		var err error
@@ -192,13 +179,12 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return tooLarge(r)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// net/http cancels the request with its connection's read;
-			// the answer is still written.
+			// net/http cancels the request with its connection's read; the answer is
+			// still written.
 			c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
 			return errSlowBody
 		}
-		// The body is in: lift the deadline, or net/http would cancel the
-		// request when it passes while the handler waits on the provider.
+		// Lifted, or net/http would cancel the request while it waits on the provider.
 		_ = rc.SetReadDeadline(time.Time{})
 		return next(c)
 	}
@@ -210,7 +196,6 @@ func hasBody(r *http.Request) bool {
 
 func isUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
 
-// tooLarge is the 413 that fits what was sent: documents or a form.
 func tooLarge(r *http.Request) *httpError {
 	if isUpload(r) {
 		return errTooLarge
@@ -218,9 +203,8 @@ func tooLarge(r *http.Request) *httpError {
 	return errFormTooLarge
 }
 
-// loadSession puts the valid session, if any, into the context. When the
-// sign-out store cannot say whether the cookie was signed out, the session
-// is left out and the failure remembered for requireSession.
+// A cookie whose sign-out could not be checked is left out, and the failure
+// remembered for requireSession.
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		sess, err := s.sessions.Read(c.Request())
@@ -235,9 +219,8 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requireSession sends visitors without a session to /login. A cookie that
-// could not be checked gets a Russian 'try later' page instead: it is
-// neither let in nor signed out, and works again when the store is back.
+// A cookie that could not be checked gets 'try later': neither let in nor
+// signed out.
 func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if session(c) == nil {
@@ -250,8 +233,7 @@ func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// endSession signs sess out after the provider refused its token. The
-// cookie goes whatever the store says: the token is no good any more.
+// The cookie goes whatever the store says: the token is no good any more.
 func (s *Server) endSession(c *echo.Context, sess *Session) {
 	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
 		s.log.Error("sign-out not stored", "err", err)

@@ -6,11 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// cleanName is v without what no name holds — invalid UTF-8, control and
-// format characters (NUL, tabs, bidirectional overrides such as U+202E,
-// zero-width marks), private-use characters, line and paragraph separators —
-// and with its spaces collapsed; ok is false when anything but spaces had
-// to go. A refused name is shown back cleaned and never sent on.
+// cleanName drops what no name holds (invalid UTF-8, control and format
+// characters such as U+202E, private use, line separators); ok is false
+// when anything but spaces had to go.
 func cleanName(v string) (clean string, ok bool) {
 	ok = utf8.ValidString(v)
 	var b strings.Builder
@@ -28,12 +26,9 @@ func cleanName(v string) (clean string, ok bool) {
 	return strings.Join(strings.Fields(b.String()), " "), ok
 }
 
-// splitFIO reads the provider's fio, "Фамилия Имя Отчество" separated by
-// spaces, when a last or first name may hold spaces itself ("Ван дер Берг
-// Ян", "Мамедов Рашид Ахмед оглы"). first, when known (the session's name),
-// anchors the split. Otherwise a patronymic is recognised by its ending and
-// the first name is the word before it; without one, the words are read in
-// the provider's order, a two-word fio as last and first name.
+// splitFIO reads "Фамилия Имя Отчество" when a name may hold spaces ("Ван
+// дер Берг Ян"): first (the session's name) anchors the split, else a
+// patronymic's ending, else the provider's order.
 func splitFIO(fio, first string) (last, name, middle string) {
 	w := strings.Fields(fio)
 	if len(w) == 0 {
@@ -59,8 +54,6 @@ func splitFIO(fio, first string) (last, name, middle string) {
 	return w[0], w[1], strings.Join(w[2:], " ")
 }
 
-// patronymicWords is how many words at the end of w make a patronymic: 1
-// for "Иванович", 2 for "Ахмед оглы", 0 when there is none.
 func patronymicWords(w []string) int {
 	lastWord := strings.ToLower(w[len(w)-1])
 	switch lastWord {

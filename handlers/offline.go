@@ -14,28 +14,21 @@ import (
 	"lk/views"
 )
 
-// The installable app and its offline copies. The worker (islands/sw) keeps
-// copies of the signed-in customer's pages and documents; what it may keep
-// and when it must drop them, the server tells it in two headers, so the
-// worker never guesses:
-//
-//   - hdrSession on every answer but static files: a token of the session
-//     the answer was made for, or "none" when the answer is for nobody
-//     signed in (anonymous, expired, revoked, refused by the provider, or
-//     signing out). The worker keeps only answers with a token, drops every
-//     copy on "none", and drops the copies of another token when a new
-//     sign-in's answer comes. No token when the sign-out list could not be
-//     asked: the session is neither let in nor known to be over.
-//   - hdrKeep on home and the order list: the tickets and vouchers of the
-//     active orders of today and tomorrow, to keep without being opened.
+// The server tells the offline worker (islands/sw) what it may keep, so
+// that it never guesses. hdrSession, on every answer but static files, is a
+// token of the session the answer was made for, or "none" for nobody signed
+// in: the worker keeps only answers with a token and drops every copy on
+// "none" or a new token; no header when the sign-out list could not be
+// asked. hdrKeep names the tickets and vouchers of today's and tomorrow's
+// orders, to keep without being opened.
 const (
 	hdrSession  = "LK-Session"
 	hdrKeep     = "LK-Keep"
 	sessionNone = "none"
 )
 
-// offlineMarks sets hdrSession on every answer, once the handler is done,
-// so that an answer that ended the session says so.
+// hdrSession is set once the handler is done, so that an answer that ended
+// the session says so.
 func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r, _ := echo.UnwrapResponse(c.Response())
@@ -59,8 +52,6 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// clearsSession tells whether the answer deletes the session cookie: a
-// sign-out, or a token the provider refused.
 func (s *Server) clearsSession(h http.Header) bool {
 	for _, v := range h.Values("Set-Cookie") {
 		if strings.HasPrefix(v, s.sessions.name+"=;") {
@@ -70,19 +61,15 @@ func (s *Server) clearsSession(h http.Header) bool {
 	return false
 }
 
-// copyOwner is the token of a session the worker's copies belong to: one
-// per sign-in, so copies never outlive it, and not the session's id itself
-// (that one signs the session out).
+// One token per sign-in, so copies never outlive it; not the session's id,
+// which signs the session out.
 func copyOwner(sess *Session) string {
 	sum := sha256.Sum256([]byte("lk offline copies\x00" + sess.ID))
 	return base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
-// offerOffline makes a page of the order lists register the offline worker
-// and names the documents the worker keeps before they are opened: the
-// tickets and vouchers of the orders that are not cancelled, may be opened,
-// and take place today or tomorrow in the resort's calendar (a hotel stay
-// that goes on today counts).
+// The documents kept before they are opened: orders not cancelled whose
+// document may be opened, today or tomorrow in the resort's calendar.
 func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 	p.Worker = true
 	today := gateway.Day(s.now(), s.loc)
@@ -93,20 +80,19 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 		if o.ref.End.After(last) {
 			last = o.ref.End
 		}
-		if o.kind.document == nil || o.noDoc != "" || o.ref.Canceled || o.ref.Start.IsZero() ||
+		if o.kind.info().document == nil || o.noDoc != "" || o.ref.Canceled || o.ref.Start.IsZero() ||
 			!o.ref.Start.Before(after) || last.Before(today) {
 			continue
 		}
-		urls = append(urls, views.OrderPath(string(o.kind.id), o.id, o.kind.document.file))
+		urls = append(urls, views.OrderPath(string(o.kind.info().id), o.id, o.kind.info().document.file))
 	}
 	if len(urls) > 0 {
 		c.Response().Header().Set(hdrKeep, strings.Join(urls, " "))
 	}
 }
 
-// worker serves the offline worker's script from the root, so that its
-// scope is the whole site. no-cache: the browser asks again on every
-// update check, so a new build replaces the old worker at once.
+// From the root, so that its scope is the whole site; no-cache, so a new
+// build replaces the old worker at once.
 func (s *Server) worker(c *echo.Context) error {
 	file, ok := s.assets.File(views.WorkerEntry)
 	if !ok {
@@ -122,8 +108,6 @@ func (s *Server) worker(c *echo.Context) error {
 	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", body)
 }
 
-// appManifest is the web app manifest: the account installs as an app with
-// a Russian name, the site's colours and its own icons.
 func appManifest() []byte {
 	type icon struct {
 		Src     string `json:"src"`
@@ -162,20 +146,15 @@ func appManifest() []byte {
 	return b
 }
 
-// manifest serves the web app manifest; it names nobody, so a day's cache.
 func (s *Server) manifest(c *echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
 	return c.Blob(http.StatusOK, "application/manifest+json", appManifest())
 }
 
-// offline is the page the worker shows for a page it never kept; the
-// worker fetches it when it installs. It is built without the session (no
-// name, no one-time notice taken), so the copy names nobody.
+// Built without the session, so the worker's copy names nobody.
 func (s *Server) offline(c *echo.Context) error {
 	p := views.Page{Title: "Нет соединения", Description: "Страница без интернета.", Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	return render(c, http.StatusOK, views.OfflinePage(p))
 }
 
-// clearSiteData is the sign-out's header: the browser drops its cache and
-// the site's storage (the worker and its copies with them).
 const clearSiteData = `"cache", "storage"`

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"strings"
 
@@ -11,22 +12,19 @@ import (
 	"lk/views"
 )
 
-// routeOrder is the detail page of an order; its actions and documents hang
-// under it.
 const routeOrder = "/orders/:type/:id"
 
-// ownOrder fetches the order of kind k with the session's own client id
-// (never an id from the request: a stranger's order is simply not found);
-// a failure is the error page of a failed fetch.
-func (s *Server) ownOrder(c *echo.Context, k *kind, id string) (order, error) {
-	o, err := k.order(c.Request().Context(), s, session(c).GUID, id)
+// ownOrder never takes a client id from the request: a stranger's order is
+// simply not found.
+func (s *Server) ownOrder(ctx context.Context, sess *Session, k kind, id string) (order, error) {
+	o, err := orderOf(ctx, s, k, sess.GUID, id)
 	if err != nil {
 		return o, fetchError(k, err)
 	}
 	return o, nil
 }
 
-func orderParams(c *echo.Context) (*kind, string, error) {
+func orderParams(c *echo.Context) (kind, string, error) {
 	id, ok := gateway.ParseKind(c.Param("type"))
 	k := kindOf(id)
 	if !ok || k == nil || !validID(c.Param("id")) {
@@ -52,68 +50,61 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 	return p
 }
 
-// order is /orders/{type}/{id}. On a provider failure its message replaces
-// the order.
 func (s *Server) order(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {
 		return err
 	}
-	o, err := k.order(c.Request().Context(), s, session(c).GUID, id)
+	o, err := orderOf(c.Request().Context(), s, k, session(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
 		if msg == "" {
 			return errNotFound
 		}
-		d := views.OrderDetail{Kind: string(k.id), KindLabel: k.label, ID: id, Error: msg}
+		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
 		return render(c, status, views.OrderPage(s.orderPage(c, d), d))
 	}
 	return s.orderView(c, http.StatusOK, o, "")
 }
 
-// orderDocument streams 'Мой билет' (aqua) or 'Мой ваучер' (hotel) after
-// fetching the order with the session's client id: the provider's PDF call
-// takes only an order id, so ownership is checked here.
+// The provider's PDF call takes only an order id: ownership is checked here.
 func (s *Server) orderDocument(c *echo.Context) error {
 	k, id, err := orderParams(c)
 	if err != nil {
 		return err
 	}
-	if k.document == nil || strings.TrimPrefix(c.Path(), routeOrder+"/") != k.document.file {
+	if k.info().document == nil || strings.TrimPrefix(c.Path(), routeOrder+"/") != k.info().document.file {
 		return errNotFound
 	}
-	o, err := s.ownOrder(c, k, id)
+	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
 	if err != nil {
 		return err
 	}
 	if o.noDoc != "" {
 		return &httpError{http.StatusConflict, msgDocTitle, o.noDoc}
 	}
-	pdf, err := k.document.fetch(c.Request().Context(), s, id)
+	pdf, err := k.(documenter).document(c.Request().Context(), s, id)
 	if err != nil {
-		s.log.Warn("document not fetched", "kind", k.id, "id", id, "err", err)
+		s.log.Warn("document not fetched", "kind", k.info().id, "id", id, "err", err)
 		return &httpError{http.StatusBadGateway, msgDocTitle, msgDocFailed}
 	}
-	name := string(k.id) + "-" + id + ".pdf" // id is checked by validID
+	name := string(k.info().id) + "-" + id + ".pdf" // id is checked by validID
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, "application/pdf", pdf)
 }
 
-// orderFailure is how a failed fetch of one order reads. The provider
-// saying no to a fetch by the customer's own id (the order is not theirs,
-// not there, or not to be shown) is 404 with its own text, which replaces
-// the order; with no text, msg is "" and the page is the plain 'Страница
-// не найдена'. A failure is its message or the kind's with 502/503.
-func orderFailure(k *kind, err error) (status int, msg string) {
-	f := explain(err, cmp.Or(k.failed, msgOrderFailed), cmp.Or(k.failed, msgOrderFailed))
+// The provider saying no to the customer's own id is 404 with its text, or
+// the plain 'Страница не найдена' (msg "") without one; a failure is
+// 502/503 with its message or the kind's.
+func orderFailure(k kind, err error) (status int, msg string) {
+	f := explain(err, cmp.Or(k.info().failed, msgOrderFailed), cmp.Or(k.info().failed, msgOrderFailed))
 	if f.status < 500 {
 		return http.StatusNotFound, f.own
 	}
 	return f.status, f.message
 }
 
-// fetchError is orderFailure as an error for the error page.
-func fetchError(k *kind, err error) error {
+func fetchError(k kind, err error) error {
 	status, msg := orderFailure(k, err)
 	if msg == "" {
 		return errNotFound
@@ -121,8 +112,7 @@ func fetchError(k *kind, err error) error {
 	return &httpError{status, "Заказ недоступен", msg}
 }
 
-// validID keeps ids to what the provider issues, so that they are safe in a
-// file name and a header.
+// Ids as the provider issues them are safe in a file name and a header.
 func validID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false

@@ -38,24 +38,26 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // orderCancel is POST …/cancel: the kind's provider calls, once per token.
 // Lessons and rents leave the customer's orders when cancelled, so the
 // customer lands on the list; other kinds stay, marked 'Отменен'.
-func (s *Server) orderCancel(c *echo.Context, o order) error {
-	out, err := s.onlyOnce(c, o, actCancel, func(ctx context.Context, _ order) store.Outcome {
-		msg, err := o.kind.cancel(ctx, s, session(c), o)
-		if err != nil {
-			return s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)
-		}
-		next := views.PathOrders
-		if o.kind.keepsCanceled {
-			next = o.url()
-		}
-		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: msg}
-	})
+func (s *Server) orderCancel(c *echo.Context) error {
+	return s.act(c, actCancel, cancelPost{formPost{s, c}}, nil)
+}
+
+type cancelPost struct{ formPost }
+
+func (p cancelPost) call(ctx context.Context, o order) store.Outcome {
+	msg, err := o.kind.(canceler).cancel(ctx, p.s, session(p.c), o)
 	if err != nil {
-		return err
+		return p.s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)
 	}
-	return s.finish(c, o, actCancel, out, func(status int, msg string) error {
-		return s.cancelPage(c, status, o, msg)
-	})
+	next := views.PathOrders
+	if o.kind.info().keepsCanceled {
+		next = o.url()
+	}
+	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: msg}
+}
+
+func (p cancelPost) again(o order, status int, msg string) error {
+	return p.s.cancelPage(p.c, status, o, msg)
 }
 
 // withMoneyBack is a cancellation's notice, with when the money comes back

@@ -15,87 +15,57 @@ import (
 	"lk/views"
 )
 
-// orderTransferForm is GET …/transfer: the kind's page of days, lessons,
-// sessions or hours to move the order to.
 func (s *Server) orderTransferForm(c *echo.Context, o order) error {
-	return o.kind.transfer.page(s, c, o)
+	return o.kind.(mover).movePage(s, c, o)
 }
 
-// orderTransfer is POST …/transfer: the kind's move, once per token.
-func (s *Server) orderTransfer(c *echo.Context, o order) error {
-	return o.kind.transfer.submit(s, c, o)
-}
-
-// mover is a kind's …/transfer: its page (GET) and its move (POST), both
-// called after the guard.
-type mover interface {
-	page(s *Server, c *echo.Context, o order) error
-	submit(s *Server, c *echo.Context, o order) error
-}
-
-// move is how every kind moves an order, filled per kind; A is the kind's
-// answers (a day and a lesson, a day and hours, two dates) with what the
-// server worked out from them. A broken rule shows the form again with 422
-// and the provider's move is not called.
-type move[A any] struct {
-	// read reads the answers: from the query for the page, from the form
-	// for a move.
-	read func(s *Server, c *echo.Context, o order, posted bool) *A
-	// check applies the rules to posted answers, with what the provider
-	// offers on the day; status 0 lets the move go ahead, any other shows
-	// the form again with it and msg.
-	check func(ctx context.Context, s *Server, o order, a *A) (status int, msg string)
-	// call makes the provider's move and says where the customer goes on,
-	// with the provider's own message when it gave one.
-	call func(ctx context.Context, s *Server, sess *Session, o order, a *A) (next, msg string, err error)
-	// show is the page with the answers, their errors and why the last
-	// attempt failed (msg); an island gets JSON.
-	show func(s *Server, c *echo.Context, o order, status int, a *A, msg string) error
-	moveTexts
-}
-
-// moveTexts are what a move says when the provider refuses it, when the
-// provider cannot be reached, and when it is done.
-type moveTexts struct{ refused, unreachable, done string }
-
-func (m *move[A]) page(s *Server, c *echo.Context, o order) error {
-	return m.show(s, c, o, http.StatusOK, m.read(s, c, o, false), "")
-}
-
-func (m *move[A]) submit(s *Server, c *echo.Context, o order) error {
-	a := m.read(s, c, o, true)
-	if status, msg := m.check(c.Request().Context(), s, o, a); status != 0 {
-		return m.show(s, c, o, status, a, msg)
-	}
-	out, err := s.onlyOnce(c, o, actTransfer, func(ctx context.Context, now order) store.Outcome {
-		// Another tab may have moved the order since the answers were
-		// checked: they are checked again against the order as it is.
-		if status, msg := m.check(ctx, s, now, a); status != 0 {
-			return store.Outcome{Status: status, Message: cmp.Or(msg, m.refused)}
-		}
-		next, msg, err := m.call(ctx, s, session(c), o, a)
-		if err != nil {
-			return s.failed(o, actTransfer, err, m.refused, m.unreachable)
-		}
-		return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, m.done)}
-	})
+func (s *Server) orderTransfer(c *echo.Context) error {
+	k, _, err := actionParams(c, actTransfer)
 	if err != nil {
 		return err
 	}
-	return s.finish(c, o, actTransfer, out, func(status int, msg string) error {
-		return m.show(s, c, o, status, a, msg)
-	})
+	return s.act(c, actTransfer, movePost{formPost{s, c}, k.(mover).readMove(c)}, nil)
 }
 
-// dayTexts are what a wrong day in a form reads like: none chosen, not a
-// date, outside the window ("" lets the window name itself).
+type moveForm interface {
+	// check's status 0 lets the move go ahead; any other shows the form again.
+	check(ctx context.Context, s *Server, o order) (status int, msg string)
+	call(ctx context.Context, s *Server, sess *Session, o order) (next, msg string, err error)
+	show(s *Server, c *echo.Context, o order, status int, msg string) error
+	texts() moveTexts
+}
+
+type moveTexts struct{ refused, unreachable, done string }
+
+type movePost struct {
+	formPost
+	m moveForm
+}
+
+func (p movePost) check(ctx context.Context, o order) error {
+	if status, msg := p.m.check(ctx, p.s, o); status != 0 {
+		return answered(p.m.show(p.s, p.c, o, status, msg))
+	}
+	return nil
+}
+
+func (p movePost) call(ctx context.Context, o order) store.Outcome {
+	next, msg, err := p.m.call(ctx, p.s, session(p.c), o)
+	if err != nil {
+		return p.s.failed(o, actTransfer, err, p.m.texts().refused, p.m.texts().unreachable)
+	}
+	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, p.m.texts().done)}
+}
+
+func (p movePost) again(o order, status int, msg string) error {
+	return p.m.show(p.s, p.c, o, status, msg)
+}
+
 type dayTexts struct{ missing, unreadable, outside string }
 
 var dayMessages = dayTexts{missing: msgChooseDay, unreadable: msgBadDay}
 
-// formDay is the one reader of a day a customer chose on a move page
-// (ГГГГ-ММ-ДД or ДД.ММ.ГГГГ), checked against the window from..to; msg
-// says what is wrong, "" when nothing.
+// formDay reads a day as ГГГГ-ММ-ДД or ДД.ММ.ГГГГ, within from..to.
 func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time, string) {
 	if strings.TrimSpace(raw) == "" {
 		return time.Time{}, t.missing
@@ -110,7 +80,6 @@ func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time,
 	return d, ""
 }
 
-// iso is a day as <input type="date"> and the island want it.
 func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -118,81 +87,84 @@ func iso(t time.Time) string {
 	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
-// ---- a day, then one of its lessons or sessions ----
-
-// option is a lesson or session a day offers: how the page shows it, why it
-// cannot be chosen (nil when it can), and the provider's own record.
 type option struct {
 	choice views.TransferChoice
 	why    error
 	wire   any
-	// shown: listed although why says it cannot be chosen (a full water-park
-	// session), disabled, with why; other refused options are not listed.
+	// shown: listed although refused (a full water-park session), disabled.
 	shown bool
 }
 
-// dayPage is a move to one of the options of a day: its texts, the window
-// of days, the kind's own rule on a day, the day the page opens on and
-// the day's options.
+// dayKind is a kind whose move picks one of a day's options.
+type dayKind interface {
+	dayTexts() *dayPage
+	window(now time.Time) (from, to time.Time)
+	dayRule(s *Server, o order, d time.Time) error
+	firstDay(s *Server, o order) time.Time
+	options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
+	original(o order) string
+	change(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (next, msg string, err error)
+}
+
 type dayPage struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
-	// pick is the button of each choice ('Выбрать'), which submits the
-	// move with it; the island submits with 'Готово' once a day and a
-	// choice are picked. "" for radio buttons and the one button.
-	pick   string
-	window func(now time.Time) (from, to time.Time)
-	// day checks a day in the window against the kind's own rule; nil
-	// when there is none.
-	day     func(s *Server, o order, d time.Time) error
-	first   func(s *Server, o order) time.Time
-	options func(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
-	// original is the order's day the island's calendar marks ("" if none).
-	original func(o order) string
+	// pick is each choice's submit button ('Выбрать'); "" for radio buttons.
+	pick string
+	moveTexts
 }
 
 type dayAnswers struct {
 	date, choice string
-	// show: the day's 'Показать' was pressed in the move's form (without
-	// JavaScript): the page shows that day's choices, nothing is moved.
+	// show: the day's 'Показать' was pressed without JavaScript: nothing moves.
 	show   bool
 	errs   views.Errors
 	day    time.Time
 	chosen option
 }
 
-func dayMove(p *dayPage, call func(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error), t moveTexts) *move[dayAnswers] {
-	return &move[dayAnswers]{read: p.read, check: p.check, call: call, show: p.render, moveTexts: t}
+type dayMove struct {
+	k dayKind
+	a *dayAnswers
 }
 
-func (p *dayPage) read(s *Server, c *echo.Context, o order, posted bool) *dayAnswers {
-	if posted {
-		return &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(p.field)), show: c.FormValue("show") != ""}
-	}
+func readDayMove(c *echo.Context, k dayKind) moveForm {
+	field := k.dayTexts().field
+	return dayMove{k: k, a: &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
+}
+
+func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 	a := &dayAnswers{date: c.QueryParam("date")}
 	if a.date == "" {
-		a.date = iso(p.first(s, o))
+		a.date = iso(k.firstDay(s, o))
 	}
-	return a
+	return dayMove{k: k, a: a}.show(s, c, o, http.StatusOK, "")
 }
 
-func (p *dayPage) checkDay(s *Server, o order, raw string) (time.Time, string) {
-	from, to := p.window(s.now())
+func (m dayMove) texts() moveTexts { return m.k.dayTexts().moveTexts }
+
+func (m dayMove) call(ctx context.Context, s *Server, sess *Session, o order) (string, string, error) {
+	return m.k.change(ctx, s, sess, o, m.a)
+}
+
+func (m dayMove) checkDay(s *Server, o order, raw string) (time.Time, string) {
+	from, to := m.k.window(s.now())
 	d, msg := s.formDay(raw, from, to, dayMessages)
-	if msg == "" && p.day != nil {
-		if err := p.day(s, o, d); err != nil {
+	if msg == "" {
+		if err := m.k.dayRule(s, o, d); err != nil {
 			msg = err.Error()
 		}
 	}
 	return d, msg
 }
 
-func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) (int, string) {
+func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
+	a, p := m.a, m.k.dayTexts()
 	if a.show {
 		a.choice = ""
 		return http.StatusOK, ""
 	}
-	d, msg := p.checkDay(s, o, a.date)
+	d, msg := m.checkDay(s, o, a.date)
 	if msg != "" {
 		a.errs.Add("date", msg)
 	}
@@ -202,7 +174,7 @@ func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) 
 	if len(a.errs) > 0 {
 		return http.StatusUnprocessableEntity, ""
 	}
-	opts, err := p.options(ctx, s, o, d)
+	opts, err := m.k.options(ctx, s, o, d)
 	if err != nil {
 		f := explain(err, p.fetchFailed, p.fetchFailed)
 		return f.status, f.message
@@ -221,10 +193,9 @@ func (p *dayPage) check(ctx context.Context, s *Server, o order, a *dayAnswers) 
 	return 0, ""
 }
 
-// render shows the page (or, for the island, the day's choices as JSON)
-// with the answers a, the rule errors in a.errs and a failure msg.
-func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *dayAnswers, msg string) error {
-	d, dayMsg := p.checkDay(s, o, a.date)
+func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
+	a, p := m.a, m.k.dayTexts()
+	d, dayMsg := m.checkDay(s, o, a.date)
 	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
 		if a.errs.For("date") == "" {
@@ -234,7 +205,7 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 		ch.Date = ""
 	} else {
 		ch.Legend = p.legend + " " + views.Date(d)
-		opts, err := p.options(c.Request().Context(), s, o, d)
+		opts, err := m.k.options(c.Request().Context(), s, o, d)
 		if err != nil {
 			f := explain(err, p.fetchFailed, p.fetchFailed)
 			ch.Error, status = f.message, max(status, f.status)
@@ -252,16 +223,16 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 		}
 	}
 	html := ch
-	page := func() error { return p.page(s, c, o, status, a, d, html, msg) }
 	ch.Error = cmp.Or(a.errs.For("date"), ch.Error)
 	if ch.Choices == nil {
 		ch.Choices = []views.TransferChoice{}
 	}
-	return respond(c, status, ch, page)
+	return respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, msg) })
 }
 
-func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAnswers, d time.Time, ch views.DayChoices, msg string) error {
-	from, to := p.window(s.now())
+func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Time, ch views.DayChoices, msg string) error {
+	a, p := m.a, m.k.dayTexts()
+	from, to := m.k.window(s.now())
 	url := o.url(string(actTransfer))
 	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
 		Hint: "С " + views.Date(from) + " по " + views.Date(to)}
@@ -273,11 +244,8 @@ func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAn
 		Day: day, Show: p.show, Choices: ch,
 		Calendar: views.CalendarProps{
 			Mode: "day", Min: day.Min, Max: day.Max, DayForm: "#transfer-day", Label: day.Label,
-			Name: "date", Value: ch.Date, URL: url, Choice: a.choice,
+			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
 		},
-	}
-	if p.original != nil {
-		v.Calendar.Original = p.original(o)
 	}
 	if p.pick != "" {
 		v.Action.Submit, v.Calendar.Done = "", msgDone

@@ -12,21 +12,19 @@ import (
 	"lk/views"
 )
 
-// orderSet is the customer's orders of every kind and the kinds that failed.
 type orderSet struct {
 	orders []order // in the order of kinds
 	failed map[gateway.Kind]error
 }
 
-// fetchOrders asks for every kind at once: the list needs five answers, so
-// they are fetched in parallel. A kind that fails does not
-// stop the others: the page shows what did load.
+// The list needs five answers: they are fetched in parallel, and a kind that
+// fails does not stop the others.
 func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	lists := make([][]order, len(kinds))
 	errs := make([]error, len(kinds))
 	var wg sync.WaitGroup
 	for i, k := range kinds {
-		wg.Go(func() { lists[i], errs[i] = k.orders(ctx, s, guid) })
+		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
 	}
 	wg.Wait()
 	n := 0
@@ -36,16 +34,14 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n)}
 	for i, k := range kinds {
 		if errs[i] != nil {
-			set.failed[k.id] = errs[i]
-			s.log.Warn("orders not loaded", "kind", k.id, "err", errs[i])
+			set.failed[k.info().id] = errs[i]
+			s.log.Warn("orders not loaded", "kind", k.info().id, "err", errs[i])
 		}
 		set.orders = append(set.orders, lists[i]...)
 	}
 	return set
 }
 
-// problems says, kind by kind in page order, what failed: the provider's
-// own message when it gave one, else the kind's own text where it has one.
 // When nothing loaded, the one failure text says it all: no list.
 func (set orderSet) problems() []string {
 	if set.allFailed() {
@@ -53,29 +49,26 @@ func (set orderSet) problems() []string {
 	}
 	var out []string
 	for _, k := range kinds {
-		err, ok := set.failed[k.id]
+		err, ok := set.failed[k.info().id]
 		if !ok {
 			continue
 		}
-		msg := explain(err, "", "").own
+		msg := providerText(err)
 		switch {
-		case k.failed != "" && msg == "":
-			msg = k.failed
-		case k.failed != "":
-			msg = k.failed + ": " + msg
+		case k.info().failed != "" && msg == "":
+			msg = k.info().failed
+		case k.info().failed != "":
+			msg = k.info().failed + ": " + msg
 		case msg == "":
 			msg = "не загрузились"
 		}
-		out = append(out, k.label+" — "+msg)
+		out = append(out, k.info().label+" — "+msg)
 	}
 	return out
 }
 
 func (set orderSet) allFailed() bool { return len(set.failed) == len(kinds) }
 
-// activeAndHistory sorts every loaded order into active (soonest first) and history
-// (latest first) with the one rule of gateway.SplitActiveHistory. Only
-// active cards offer actions.
 func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
 	refs := make([]gateway.OrderRef, len(set.orders))
 	for i, o := range set.orders {
@@ -97,7 +90,6 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 	return active, history
 }
 
-// orders is /orders: 'Активные заказы' and 'История заказов'.
 func (s *Server) orders(c *echo.Context) error {
 	set := s.fetchOrders(c.Request().Context(), session(c).GUID)
 	active, history := s.activeAndHistory(c, set)

@@ -21,7 +21,6 @@ func (s *Server) profilePage(c *echo.Context, invalid bool) views.Page {
 	return p
 }
 
-// profileForm shows the personal data form filled from auth/getClientInfo.
 func (s *Server) profileForm(c *echo.Context) error {
 	sess := session(c)
 	info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
@@ -40,8 +39,6 @@ func (s *Server) profileForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
 }
 
-// profileSubmit checks the form on the server and saves it with
-// auth/clientEditInfo; on success the greeting takes the new first name.
 func (s *Server) profileSubmit(c *echo.Context) error {
 	sess := session(c)
 	f := views.ProfileForm{
@@ -101,9 +98,6 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 	return seeOther(c, views.PathHome)
 }
 
-// checkName cleans a name field in place (what the form shows again) and
-// adds its problem: empty (when emptyMsg says so), characters no name has,
-// or too long.
 func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg string) {
 	clean, ok := cleanName(*v)
 	*v = clean

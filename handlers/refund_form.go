@@ -26,11 +26,8 @@ import (
 	"lk/views"
 )
 
-// refundCommentMax is how long a refund's reason may be, in letters.
 const refundCommentMax = 2000
 
-// A refund brings at most 10 files of 10 MB each, 25 MB in all; after a
-// refusal they are kept for an hour.
 const (
 	refundMaxFiles    = store.RefundFilesPerKey
 	refundMaxFileSize = 10 << 20
@@ -38,17 +35,12 @@ const (
 	refundFilesTTL    = time.Hour
 )
 
-// refundRequest is what a refund sends besides the order: the customer's
-// contact and reason, the documents, and the tickets given back when the
-// kind refunds by tickets.
 type refundRequest struct {
 	Form      gateway.RefundForm
 	Documents []gateway.File
 	Tickets   []string // ticket ids
 }
 
-// refundInput is the refund form as posted (or prefilled): the raw answers,
-// the files of this request, and what the server worked out for the order.
 type refundInput struct {
 	form     gateway.RefundForm // contact and reason as typed
 	tickets  []string           // the chosen ticket ids, when the kind refunds by tickets
@@ -56,19 +48,15 @@ type refundInput struct {
 	fileErrs views.Errors       // files refused while reading
 	tooMany  bool               // more than refundMaxFiles in this request
 	remove   string             // a kept file's id: its 'Удалить' was pressed
-	// skipFiles reads past the documents: the body is read only for the
-	// fields typed and the token.
+	// skipFiles: the body is read for the fields and the token only.
 	skipFiles bool
 	bodySize  int64 // the body's Content-Length, -1 when unknown
 	mode      gateway.RefundKind
 }
 
-// readRefundInput reads the posted form. A multipart body is streamed part by
-// part: each file is read up to 10 MB (the rest of a bigger one is skipped),
-// an 11th file is not read at all, and the whole body stays within the
-// route's 25 MB (bodyLimit); with files false no file is kept at all, only
-// the fields typed. Nothing is written to disk. The values are put back on
-// the request so that the token can be read.
+// A multipart body is streamed part by part and nothing is written to disk:
+// a file is read up to 10 MB, an 11th not at all, the body within the
+// route's 25 MB. The values are put back on the request for the token.
 func readRefundInput(c *echo.Context, files bool) (refundInput, error) {
 	r := c.Request()
 	in := refundInput{skipFiles: !files, bodySize: r.ContentLength}
@@ -128,8 +116,7 @@ func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error 
 	}
 }
 
-// unreadable stops reading: over the route's limit is 413, anything else
-// leaves what was read and says the files could not be read.
+// Over the route's limit is 413; anything else keeps what was read.
 func (in *refundInput) unreadable(err error) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return errTooLarge
@@ -152,8 +139,8 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 		_, err := io.Copy(io.Discard, p)
 		return err
 	}
-	// One buffer the size the body allows, not one doubled as it fills:
-	// the copies left behind would be most of what an upload costs.
+	// One buffer the size the body allows: the copies a growing one leaves
+	// behind would be most of what an upload costs.
 	buf := bytes.NewBuffer(make([]byte, 0, min(max(in.bodySize, 512), refundMaxFileSize+1)))
 	_, err := buf.ReadFrom(io.LimitReader(p, refundMaxFileSize+1))
 	data := buf.Bytes()
@@ -173,8 +160,7 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 	return nil
 }
 
-// cleanFileName keeps a browser's file name printable and short; it is never
-// used as a path.
+// A browser's file name is never used as a path.
 func cleanFileName(name string) string {
 	name = strings.Map(func(r rune) rune {
 		if !unicode.IsPrint(r) || r == '/' || r == '\\' {
@@ -192,8 +178,7 @@ func cleanFileName(name string) string {
 	return name
 }
 
-// overLimit notes that the body went beyond the route's limit, however the
-// multipart reader words the error it gets.
+// overLimit notes the route's limit however the multipart reader words it.
 type overLimit struct {
 	io.ReadCloser
 	hit bool
@@ -214,11 +199,9 @@ func bodyError(err error) error {
 	return &httpError{http.StatusBadRequest, "Недопустимый запрос", msgMethod}
 }
 
-// check applies the refund's rules to the answers; kept are the
-// documents sent before. The errors come in the order of the fields.
 func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	var e views.Errors
-	if o.kind.byTickets {
+	if o.kind.info().byTickets {
 		switch {
 		case len(in.tickets) == 0:
 			e.Add("tickets", msgRefundTickets)
@@ -262,9 +245,8 @@ func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	return e
 }
 
-// dropKept leaves out of this request's files those already kept or
-// attached twice: a file kept from a failed attempt and attached again is
-// one document, sent once and kept once, whatever its name.
+// A file kept from a failed attempt and attached again is one document,
+// whatever its name.
 func (in *refundInput) dropKept(kept []store.RefundFile) {
 	seen := slices.Clone(kept)
 	files := in.files[:0]
@@ -277,8 +259,6 @@ func (in *refundInput) dropKept(kept []store.RefundFile) {
 	in.files = files
 }
 
-// documents are the kept files and this request's (dropKept has left out
-// those already kept).
 func (in *refundInput) documents(kept []store.RefundFile) []store.RefundFile {
 	return slices.Concat(kept, in.files)
 }
@@ -300,9 +280,7 @@ func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	return refundRequest{Form: f, Documents: docs, Tickets: in.tickets}
 }
 
-// keepRefundFiles keeps this request's files for the next attempt; it says
-// which ones did not fit. More than 10 in one request are not kept at all:
-// the customer chooses again.
+// More than 10 files in one request are not kept: the customer chooses again.
 func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInput) views.Errors {
 	var e views.Errors
 	if in.tooMany {
@@ -323,13 +301,10 @@ func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInpu
 	return e
 }
 
-// refundFilesKey is one session's refund of one order.
 func refundFilesKey(sess *Session, o order) string {
-	return sess.ID + "/" + string(o.kind.id) + "/" + o.id
+	return sess.ID + "/" + string(o.kind.info().id) + "/" + o.id
 }
 
-// newRefundInput is the form shown first: the contact from the profile, and
-// the only paid ticket chosen when there is one.
 func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Session) refundInput {
 	in := refundInput{form: refundContact(info, sess, o.id), mode: s.refundMode(o)}
 	in.form.Name = cmp.Or(in.form.Name, sess.Name)
@@ -360,10 +335,8 @@ func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 	return f
 }
 
-// amountNote is what will be refunded: the order's amount, or the chosen
-// tickets (all paid ones until some are chosen).
 func (in *refundInput) amountNote(o order) string {
-	if !o.kind.byTickets {
+	if !o.kind.info().byTickets {
 		return "К возврату: " + views.Money(o.amount) + ". " + msgMoneyBack
 	}
 	var chosen, paid float64
@@ -381,7 +354,6 @@ func (in *refundInput) amountNote(o order) string {
 	return "К возврату: " + views.Money(chosen) + " за выбранные билеты. " + msgMoneyBack
 }
 
-// fileSize is "850 КБ" or "1,2 МБ".
 func fileSize(n int) string {
 	if n < 1<<20 {
 		return strconv.Itoa(max(1, (n+1023)>>10)) + " КБ"

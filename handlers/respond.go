@@ -12,8 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// answer is what an island gets instead of a page: every JSON answer of
-// the account but an island's data (a day's choices or hours).
+// answer is every JSON answer of the account but an island's data.
 type answer struct {
 	OK         bool              `json:"ok"`
 	Title      string            `json:"title,omitempty"`
@@ -26,9 +25,8 @@ type answer struct {
 	Token      string            `json:"token,omitempty"` // a fresh one-time token to try an action again
 }
 
-// respond is the one fork between an island's fetch, which asked for JSON
-// and gets data (an answer that is not OK is titled 'Ой!'), and a plain
-// request, which gets the page.
+// respond is the one fork between an island's fetch, which asked for JSON,
+// and a plain request, which gets the page.
 func respond(c *echo.Context, status int, data any, page func() error) error {
 	if !wantsJSON(c) {
 		return page()
@@ -40,14 +38,11 @@ func respond(c *echo.Context, status int, data any, page func() error) error {
 	return c.JSON(status, data)
 }
 
-// respondOK answers a successful step: JSON a for an island, otherwise a
-// 303 to url.
 func respondOK(c *echo.Context, a answer, url string) error {
 	a.OK = true
 	return respond(c, http.StatusOK, a, func() error { return seeOther(c, url) })
 }
 
-// wantsJSON tells an island's fetch from a plain form post.
 func wantsJSON(c *echo.Context) bool {
 	for _, a := range c.Request().Header.Values(echo.HeaderAccept) {
 		if a == echo.MIMEApplicationJSON {
@@ -57,12 +52,9 @@ func wantsJSON(c *echo.Context) bool {
 	return false
 }
 
-// render writes a templ component with the given status. The page is
-// rendered whole into a pooled buffer first and then written once, with its
-// length, compressed once (writePage): rendered straight into the response,
-// templ flushes its own 4 KB buffer through the compressor, which then
-// closes a block mid-page, and a page that fails half-way would already have
-// sent its first half. No page is long enough to be worth streaming.
+// A page is rendered whole into a pooled buffer, then written and compressed
+// once: rendered into the response, templ would flush 4 KB blocks through
+// the compressor, and a page failing half-way would have sent its first half.
 func render(c *echo.Context, status int, comp templ.Component) error {
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
@@ -73,9 +65,7 @@ func render(c *echo.Context, status int, comp templ.Component) error {
 	return writePage(c, status, buf.Bytes())
 }
 
-// pageBuffers holds the buffers pages are rendered into. The largest page
-// is about 40 KB; a buffer that grew far past that (a page of a customer
-// with hundreds of orders) is left to the collector rather than kept.
+// A buffer grown far past the largest page (40 KB) is left to the collector.
 var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
 
 func putPageBuffer(b *bytes.Buffer) {
@@ -86,19 +76,14 @@ func putPageBuffer(b *bytes.Buffer) {
 	pageBuffers.Put(b)
 }
 
-// seeOther is the answer to a successful POST.
 func seeOther(c *echo.Context, url string) error {
 	return c.Redirect(http.StatusSeeOther, url)
 }
 
-// seconds is d in whole seconds, rounded up: what Retry-After and a
-// countdown show.
 func seconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// firstError is the message of the first rule a form broke, which an
-// island shows.
 func firstError(errs views.Errors) string {
 	if len(errs) == 0 {
 		return ""

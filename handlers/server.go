@@ -1,7 +1,5 @@
-// Package handlers holds the echo handlers of the personal account, one file
-// per screen or action, every route in routes.go, and the middleware: request
-// id, access log, recover, security headers with a CSP nonce, gzip, body
-// limits, cross-origin protection and the session.
+// Package handlers holds the echo handlers of the personal account: one
+// file per screen or action, every route in routes.go, and the middleware.
 package handlers
 
 import (
@@ -24,8 +22,7 @@ import (
 )
 
 // Provider is what the handlers need of the provider's gateway, made of
-// each family's own small interface; *gateway.Client implements it, and a
-// test may hand a fake that fails where the sandbox can't.
+// each family's own small interface; *gateway.Client implements it.
 type Provider interface {
 	accountProvider
 	lessonProvider
@@ -35,7 +32,6 @@ type Provider interface {
 	Ping(ctx context.Context) error
 }
 
-// accountProvider is what sign-in, sign-up and the personal data need.
 type accountProvider interface {
 	Login(ctx context.Context, phone string, resend bool) error
 	LoginConfirm(ctx context.Context, phone, code string) (string, error)
@@ -46,49 +42,35 @@ type accountProvider interface {
 
 // Options are the server's dependencies, built by cmd/lk.
 type Options struct {
-	Provider Provider
-	Sessions *Sessions
-	Limiter  store.Limiter
-	Once     store.Once        // one-time action tokens; nil means in memory
-	Files    store.RefundFiles // refund documents kept after a refusal; nil means in memory
-	Moves    store.Moves       // first ids of moved bookings; nil means in memory
-	Leases   store.Leases      // one action at a time per order; nil means in memory
-	// CallTimeout is the provider's deadline for one call (10 s when 0);
-	// an order's lease lasts that and a margin.
+	Provider    Provider
+	Sessions    *Sessions
+	Limiter     store.Limiter
+	Once        store.Once        // one-time action tokens; nil means in memory
+	Files       store.RefundFiles // refund documents kept after a refusal; nil means in memory
+	Moves       store.Moves       // first ids of moved bookings; nil means in memory
+	Leases      store.Leases      // one action at a time per order; nil means in memory
 	CallTimeout time.Duration
-	// UploadBudget is how many bytes of refund uploads the process reads at
-	// once; 0 means four full uploads (100 MB).
+	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
 	UploadBudget int64
-	// StorePing tells whether the shared store answers, for /readyz; nil
-	// when the state is this process's own.
-	StorePing func(context.Context) error
-	Site      *views.Site
-	Assets    *views.Assets
-	Static    fs.FS // the static/ folder
-	Logger    *slog.Logger
-	Registry  prometheus.Registerer
-	Location  *time.Location
-	Now       func() time.Time // nil means time.Now
-	// CodeInterval is how long a phone waits between SMS codes;
-	// CodeInterval (60 s) when 0.
+	// StorePing is the shared store's health for /readyz; nil without one.
+	StorePing    func(context.Context) error
+	Site         *views.Site
+	Assets       *views.Assets
+	Static       fs.FS // the static/ folder
+	Logger       *slog.Logger
+	Registry     prometheus.Registerer
+	Location     *time.Location
+	Now          func() time.Time // nil means time.Now
 	CodeInterval time.Duration
-	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto;
-	// without them the client's address is the connection's, so the
-	// per-IP limit cannot be dodged, and the scheme is the connection's.
+	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto; anyone
+	// else's word is not taken, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
 
-	// Health is what /readyz reports, set by the caller as the instance
-	// starts and stops serving; nil: serving, the provider not watched.
 	Health *Health
-	// Tracer makes each request an OpenTelemetry span; nil: none.
 	Tracer trace.TracerProvider
-	// PublicURL is where customers reach the account, such as
-	// https://lk.example.ru: every absolute URL the server writes (the
-	// calendar file's link to the order) starts with it, never with the
-	// request's Host, which anyone can set. Empty means http://localhost.
-	PublicURL string
-	// FormBodyTime is how long a small form's body may take to arrive
-	// after its headers; 10 s when 0. Refund documents get longer.
+	// PublicURL starts every absolute URL the server writes, never the
+	// request's Host, which anyone can set. Empty: http://localhost.
+	PublicURL    string
 	FormBodyTime time.Duration
 }
 
@@ -121,8 +103,7 @@ type Server struct {
 	formBodyTime time.Duration
 	uploads      *uploads
 	leases       store.Leases
-	// callTimeout is the provider's deadline, which bounds an order's lease.
-	callTimeout time.Duration
+	callTimeout  time.Duration
 }
 
 // New builds the echo instance with every route and middleware.
@@ -187,8 +168,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
-	// HEAD is answered wherever GET is (monitors and link checkers use it);
-	// net/http drops the body. No GET here changes state.
+	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
 	e.HTTPErrorHandler = s.handleError
@@ -212,10 +192,8 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	return p
 }
 
-// scheme is the scheme the customer used: https over TLS, or what a
-// trusted reverse proxy says in X-Forwarded-Proto; anyone else's word for
-// it is not taken, so a plain-http client cannot make the server claim
-// https (and send HSTS, say).
+// A plain-http client cannot make the server claim https (and send HSTS):
+// only TLS or a trusted proxy says so.
 func (s *Server) scheme(c *echo.Context) string {
 	r := c.Request()
 	if r.TLS != nil {

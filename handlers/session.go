@@ -15,14 +15,12 @@ import (
 	"github.com/gorilla/securecookie"
 )
 
-// SessionTTL is how long a sign-in lasts (the token cookie lasts 7 days).
+// SessionTTL is how long a sign-in lasts.
 const SessionTTL = 7 * 24 * time.Hour
 
-// pendingTTL is how long the code step remembers which phone it is for.
 const pendingTTL = 15 * time.Minute
 
-// Session is what the session cookie holds: the provider's token and what
-// pages need of the client, so that they need no extra call.
+// Session is what the session cookie holds, so that pages need no extra call.
 type Session struct {
 	ID      string    `json:"i"` // random, for revocation
 	Token   string    `json:"t"` // the provider's token; never logged
@@ -32,23 +30,18 @@ type Session struct {
 	Expires time.Time `json:"e"`
 }
 
-// deviceTTL is how long a browser is remembered as one the owner of a phone
-// signed in from (the sign-in limits keep entries for those apart).
 const deviceTTL = 365 * 24 * time.Hour
 
-// pending is the sign-in in progress between the phone and the code.
 type pending struct {
 	ID     string    `json:"i"` // random: one sign-in of one browser, for double submissions
 	Phone  string    `json:"p"`
 	Mode   string    `json:"m"` // "login" or "signup"
 	SentAt time.Time `json:"s"`
-	// Token is set when the code was right but the profile could not be
-	// loaded: a retry then needs no code (the code is used up).
+	// Token is set when the code was right but the profile did not load: the
+	// retry needs no code (the code is used up).
 	Token string `json:"t,omitempty"`
 }
 
-// device is what the device cookie holds: the phones that signed in from
-// this browser, newest first.
 type device struct {
 	Phones []string `json:"p"`
 }
@@ -74,7 +67,7 @@ type Key struct {
 	Block []byte
 }
 
-// ParseKey reads a key from base64 of 64 bytes (hash key then block key).
+// ParseKey reads base64 of 64 bytes (hash key then block key).
 func ParseKey(s string) (Key, error) {
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
@@ -86,7 +79,7 @@ func ParseKey(s string) (Key, error) {
 	return Key{Hash: b[:32], Block: b[32:]}, nil
 }
 
-// RandomKey makes a fresh key, for a server started without configured keys.
+// RandomKey makes a fresh key, for a server without configured keys.
 func RandomKey() Key {
 	b := make([]byte, 64)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
@@ -94,9 +87,7 @@ func RandomKey() Key {
 }
 
 // NewSessions builds the codec. The first key signs and encrypts new
-// cookies; all keys are tried on reading, so keys can be rotated by putting
-// a new one first. Without a cookie domain the cookie uses the __Host- prefix.
-// Without a revoker, sign-outs are kept in memory.
+// cookies; all are tried on reading, so a new key is rotated in first.
 func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")
@@ -122,9 +113,8 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 	return s, nil
 }
 
-// Read returns the valid, unrevoked session of r, or nil when there is
-// none. An error says that r holds a valid cookie whose revocation could not
-// be checked: it is not let in, and not signed out either.
+// Read returns the valid, unrevoked session of r, or nil. An error is a
+// revocation that could not be checked: not let in, not signed out either.
 func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	sess := s.cookieSession(r)
 	if sess == nil {
@@ -140,8 +130,6 @@ func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	return sess, nil
 }
 
-// cookieSession is the session r's cookie holds, valid and unexpired,
-// whether or not it was signed out.
 func (s *Sessions) cookieSession(r *http.Request) *Session {
 	var sess Session
 	if !s.decode(r, s.name, &sess) || sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) {
@@ -155,7 +143,7 @@ func (s *Sessions) New(token, guid, name, phone string) *Session {
 	return &Session{ID: randomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
 }
 
-// Write stores sess in its cookie (after a profile edit changes the name, say).
+// Write stores sess in its cookie.
 func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	v, err := securecookie.EncodeMulti(s.name, sess, s.codecs[0])
 	if err != nil {
@@ -165,9 +153,8 @@ func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	return nil
 }
 
-// End revokes sess and deletes the cookie. When the revocation cannot be
-// stored the cookie is kept, so that the customer can sign out again, and
-// the error says so.
+// End revokes sess and deletes the cookie; a revocation that cannot be
+// stored keeps the cookie, so that the customer can sign out again.
 func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session) error {
 	if sess != nil {
 		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires); err != nil {
@@ -178,8 +165,7 @@ func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session
 	return nil
 }
 
-// Clear deletes the session cookie without revoking it: for a session the
-// provider no longer takes anyway.
+// Clear deletes the cookie without revoking it.
 func (s *Sessions) Clear(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
 }
@@ -205,11 +191,9 @@ func (s *Sessions) clearPending(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.pending, "", time.Unix(0, 0)))
 }
 
-// noticeTTL is how long a one-time notice waits for the page it is meant for.
 const noticeTTL = time.Minute
 
-// WriteNotice carries msg to the next page the customer sees, once: the
-// success of an action shown where the 303 after it lands. Signed, so nobody can make the account say something else.
+// WriteNotice carries msg, signed, to the next page the customer sees, once.
 func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	v, err := s.seal(s.notice, msg)
 	if err != nil {
@@ -219,7 +203,7 @@ func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	return nil
 }
 
-// TakeNotice reads the notice waiting for this page, if any, and deletes it.
+// TakeNotice reads and deletes the notice waiting for this page.
 func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	c, err := r.Cookie(s.notice)
 	if err != nil || c.Value == "" {
@@ -233,7 +217,6 @@ func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	return msg
 }
 
-// seal encrypts and signs v for a cookie or form field called name.
 func (s *Sessions) seal(name string, v any) (string, error) {
 	out, err := securecookie.EncodeMulti(name, v, s.codecs[0])
 	if err != nil {
@@ -242,7 +225,6 @@ func (s *Sessions) seal(name string, v any) (string, error) {
 	return out, nil
 }
 
-// open reads what seal made with any of the keys.
 func (s *Sessions) open(name, value string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }

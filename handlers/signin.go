@@ -28,8 +28,6 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 	return p
 }
 
-// smsPage is the page of a form that ends in an SMS code: public, indexed,
-// with the code's and the phone's islands.
 func (s *Server) smsPage(c *echo.Context, title, description string) views.Page {
 	p := s.page(c, title, description)
 	p.Index = true
@@ -37,8 +35,6 @@ func (s *Server) smsPage(c *echo.Context, title, description string) views.Page 
 	return p
 }
 
-// signedOut keeps the sign-in and sign-up forms for visitors: a customer
-// already signed in is sent home.
 func signedOut(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if session(c) != nil {
@@ -56,7 +52,6 @@ func (s *Server) loginForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
 }
 
-// loginSubmit asks the provider to send a code (auth/login2f).
 func (s *Server) loginSubmit(c *echo.Context) error {
 	f := views.LoginForm{Phone: strings.TrimSpace(c.FormValue("phone")), Title: msgOops, Props: s.smsProps("login")}
 	show := func(status int, retry time.Duration) error {
@@ -89,10 +84,8 @@ func validPhone(raw string, errs *views.Errors) (string, bool) {
 	return phone, ok
 }
 
-// sendCode asks the provider for a code within the limits; on a refusal it
-// adds the message and gives the status and when to retry. The limits are
-// taken before the provider is called; a code that was not sent gives them
-// back, so a failed request starts no wait.
+// The limits are taken before the provider is called; a code that was not
+// sent gives them back, so a failed request starts no wait.
 func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *views.Errors) (int, time.Duration) {
 	step := "code_request"
 	if resend {
@@ -101,18 +94,16 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 	return s.withCodeLimits(c, step, phone, errs, func(ctx context.Context) error {
 		return s.account.Login(ctx, phone, resend)
 	}, func(err error) (int, string, string) {
-		if f := explain(err, "", ""); f.refused && f.own != "" {
-			return http.StatusUnprocessableEntity, "phone", f.own
+		if own := providerText(err); refusedByProvider(err) && own != "" {
+			return http.StatusUnprocessableEntity, "phone", own
 		}
 		return http.StatusServiceUnavailable, "", msgRequestFailed
 	})
 }
 
-// withCodeLimits takes the code limits, runs send and settles them: a code
-// sent keeps them and starts a fresh count of entries for the phone (the
-// provider keeps one code per phone); a provider failure gives them back; a
-// provider refusal gives back the phone's but keeps the address's, so that
-// asking about many phones still counts. failed says how a failure answers.
+// A code sent keeps the limits and starts a fresh count of entries (the
+// provider keeps one code per phone); a failure gives them back; a refusal
+// keeps the address's, so that asking about many phones still counts.
 func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views.Errors,
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
@@ -143,7 +134,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	err = send(ctx)
 	s.attempt(step, phone, err)
 	if err != nil {
-		if explain(err, "", "").refused {
+		if refusedByProvider(err) {
 			s.release(ctx, hold.Except(ipKey))
 		} else {
 			s.release(ctx, hold)
@@ -156,9 +147,6 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	return http.StatusOK, 0
 }
 
-// newCode records that phone has a new code, asked for by a known browser
-// or a stranger: the old code's wrong entries are forgotten and the class
-// that asked is marked.
 func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 	err := s.limits.Clear(ctx, perCodeKey(phone, true), perCodeKey(phone, false),
 		senderRule(phone, true).Key, senderRule(phone, false).Key)
@@ -210,8 +198,6 @@ func (s *Server) codeForm(c *echo.Context) error {
 	return s.renderCode(c, http.StatusOK, p, f)
 }
 
-// confirmResult is the outcome of one code submission, shared by every
-// submission of the same code from the same browser.
 type confirmResult struct {
 	sess    *Session // signed in
 	token   string   // the code was right, the profile did not load: kept for a retry
@@ -221,17 +207,15 @@ type confirmResult struct {
 	retry   time.Duration
 }
 
-// keep: a sign-in, a used code and a wrong code are what a second submission
-// of the same code must get again; a failure or a refusal may be retried.
+// keep: what a second submission of the same code must get again; a failure
+// or a refusal may be retried.
 func (r confirmResult) keep() bool {
 	return r.sess != nil || r.token != "" || r.status == http.StatusUnprocessableEntity
 }
 
-// codeSubmit checks the code with the provider (auth/loginConfirm) and signs in.
 func (s *Server) codeSubmit(c *echo.Context) error {
 	p, ok := s.sessions.readPending(c.Request())
 	if sess := session(c); sess != nil && (!ok || sess.Phone == p.Phone) {
-		// A second submission after the first one's cookies arrived.
 		return s.signedIn(c)
 	}
 	if !ok {
@@ -251,8 +235,8 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 		key = p.ID + ":" + code
 	}
 	known := s.sessions.knownDevice(c.Request(), p.Phone)
-	// The work goes on when this browser gives up waiting (a double click
-	// cancels the first request): the other submissions share its outcome.
+	// The work goes on when this browser gives up (a double click cancels the
+	// first request): the other submissions share its outcome.
 	ctx := context.WithoutCancel(c.Request().Context())
 	work := func() confirmResult { return s.confirm(ctx, c, p, f.Code, known) }
 	if p.ID == "" { // a sign-in begun before submissions were shared: its key would not be its own
@@ -261,12 +245,9 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	return s.answerConfirm(c, p, f, s.confirmOnce(c.Request().Context(), key, work))
 }
 
-// confirm is the work of a code submission: take the entry limits, ask the
-// provider, settle the limits, load the profile.
 func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code string, known bool) confirmResult {
 	token := p.Token
 	if token == "" {
-		// The owner's entry of a stranger's code counts as the stranger's.
 		replaced := known && s.strangersCode(ctx, p.Phone)
 		hold, r, err := s.take(ctx, entryRules(p.Phone, known && !replaced))
 		if r != nil {
@@ -291,8 +272,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
 		s.attempt("code_confirm", p.Phone, err)
 		if err != nil {
-			if explain(err, "", "").refused {
-				// The provider's word: a wrong entry, the hold stays.
+			if refusedByProvider(err) {
 				res := confirmResult{status: http.StatusUnprocessableEntity}
 				if replaced {
 					res.errs.Add("code", msgCodeReplaced)
@@ -317,8 +297,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 		if msg, out := profileRefused(err); out {
 			return confirmResult{signOut: msg}
 		}
-		// The token is good and the code used up: keep the token in the
-		// sign-in in progress, so that trying again needs no new code.
+		// The code is used up: the token is kept, so that trying again needs no code.
 		s.log.Warn("profile not loaded at sign-in", "phone", gateway.MaskPhone(p.Phone), "err", err)
 		res := confirmResult{token: token, status: http.StatusServiceUnavailable}
 		res.errs.Add("", msgProfileRetry)
@@ -380,7 +359,6 @@ func (s *Server) codeResend(c *echo.Context) error {
 	return respondOK(c, answer{ResendIn: int(s.interval / time.Second)}, views.PathLoginCode+"?sent=1")
 }
 
-// lostPending answers a code step whose sign-in expired or never began.
 func (s *Server) lostPending(c *echo.Context) error {
 	return respond(c, http.StatusBadRequest, answer{Message: msgNoPending, Redirect: views.PathLogin}, func() error {
 		return s.signedOutWith(c, msgNoPending)
@@ -416,8 +394,7 @@ func refusal(errs views.Errors, retry time.Duration) answer {
 	return a
 }
 
-// refused counts and logs a limit's refusal, and sets Retry-After: every
-// 429 says when to come back, a second at least.
+// Every 429 says when to come back, a second at least.
 func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
@@ -425,12 +402,12 @@ func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) 
 	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }
 
-// attempt counts and logs a sign-in step: masked phone and outcome, never a code or token.
+// Never a code or token in the log; the phone masked.
 func (s *Server) attempt(step, phone string, err error) {
 	outcome := "ok"
 	switch {
 	case err == nil:
-	case explain(err, "", "").answered:
+	case providerAnswered(err):
 		outcome = "refused"
 	default:
 		outcome = "unavailable"

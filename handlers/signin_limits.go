@@ -14,14 +14,9 @@ import (
 	"lk/views"
 )
 
-// The limits that a 4-digit code (10 000 values, about 13 bits) cannot give
-// by itself.
-//
-// Every limit on entries is counted apart for strangers (a browser that has
-// never signed in as the phone) and for the owner's known browsers (one that
-// holds a device cookie naming the phone, set at each sign-in). A stranger
-// may spend at most 7 wrong entries a day on a phone and cannot touch the 3
-// kept for known browsers, so a day's guesses stay at most 10 and a stranger
+// What a 4-digit code (about 13 bits) cannot give by itself. Entries are
+// counted apart for strangers and for the owner's known browsers (a device
+// cookie set at sign-in): a stranger spends at most 7 of a day's 10 and
 // cannot lock the owner out of a browser the owner has signed in from.
 const (
 	CodeInterval   = 60 * time.Second // by default, a new code per phone at most this often
@@ -34,14 +29,9 @@ const (
 	codeWindow     = time.Hour        // longer than a code lives; a new code clears the count
 	requestsPerIP  = 30               // code requests per client IP …
 	ipWindow       = time.Hour        // … in this window
-	// confirmedFor is how long a second submission of the same code from the
-	// same browser gets the first one's outcome (double clicks, a retry
-	// after a dropped answer).
-	confirmedFor = 2 * time.Minute
+	confirmedFor   = 2 * time.Minute
 )
 
-// class is "k" for a browser that signed in as the phone before, "s" for a
-// stranger.
 func class(known bool) string {
 	if known {
 		return "k"
@@ -53,15 +43,10 @@ func (s *Server) intervalRule(phone string, known bool) store.Rule {
 	return store.Rule{Name: "phone_interval", Key: "next:" + class(known) + ":" + phone, Max: 1, Window: s.interval}
 }
 
-// The wait between codes is shared one way. A code the owner's known
-// browser asked for makes strangers wait too, so that a stranger cannot
-// replace it at once (the provider keeps one code per phone, and the
-// owner's entry of a replaced code would be wrong); a stranger's request
-// never makes the owner wait, so a stranger cannot keep the owner from a
-// code either.
+// A code the owner asked for makes strangers wait too, so that a stranger
+// cannot replace it at once (the provider keeps one code per phone); a
+// stranger's request never makes the owner wait.
 
-// newCodeWait is how long this browser waits before it may ask for a new
-// code for phone: its class's wait and, for a stranger, the owner's.
 func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (time.Duration, error) {
 	wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, known))
 	if err != nil || known {
@@ -71,25 +56,19 @@ func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (tim
 	return max(wait, owner), err
 }
 
-// senderRule marks which class asked for the phone's current code: the
-// mark of the class that asked last is the only one left (codeSent clears
-// both). It is checked with Wait (a mark present means a wait), never
-// taken against a customer.
+// senderRule marks which class asked for the current code; it is checked
+// with Wait, never taken against a customer.
 func senderRule(phone string, known bool) store.Rule {
 	return store.Rule{Name: "code_sender", Key: "sent:" + class(known) + ":" + phone, Max: 1, Window: codeWindow}
 }
 
-// strangersCode tells whether the phone's current code was asked for by a
-// stranger. An entry from the owner's known browser is then an entry of
-// the stranger's code: it counts against strangers (so a day's guesses
-// stay bounded however the two classes take turns), never against the
-// owner's browsers, which may have been sent the code it replaced.
+// An owner's entry of a stranger's code counts against strangers, never
+// against the owner's browsers, which may have been sent the code it replaced.
 func (s *Server) strangersCode(ctx context.Context, phone string) bool {
 	wait, err := s.limits.Wait(ctx, s.now(), senderRule(phone, false))
 	return err == nil && wait > 0
 }
 
-// codeRules are taken before auth/login2f; the per-IP rule is the last.
 func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
 	return []store.Rule{
 		s.intervalRule(phone, known),
@@ -98,11 +77,8 @@ func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
 	}
 }
 
-// limitAddress is what the per-IP limit counts for the client address ip:
-// an IPv4 address, or the /64 of an IPv6 one, which is one customer's
-// network (a provider hands out at least a /64, and every address in it is
-// the customer's to use), so that changing addresses inside it is no new
-// allowance.
+// An IPv6 client counts by its /64, the customer's own network, so that
+// changing addresses inside it is no new allowance.
 func limitAddress(ip string) string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
@@ -116,7 +92,6 @@ func limitAddress(ip string) string {
 	return p.String()
 }
 
-// entryRules are taken before auth/loginConfirm.
 func entryRules(phone string, known bool) []store.Rule {
 	day := wrongStranger
 	if known {
@@ -145,8 +120,6 @@ func refusalMessage(r *store.Refusal) string {
 	}
 }
 
-// take takes rules; a refusal comes back with its message, a store failure
-// as it is.
 func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *store.Refusal, error) {
 	h, err := s.limits.Take(ctx, s.now(), rules...)
 	var r *store.Refusal
@@ -160,8 +133,6 @@ func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *sto
 	return h, nil, err
 }
 
-// release gives a hold back; a failing store is logged, the customer's
-// answer does not depend on it.
 func (s *Server) release(ctx context.Context, h store.Hold) {
 	if len(h.Keys) == 0 {
 		return
@@ -171,14 +142,10 @@ func (s *Server) release(ctx context.Context, h store.Hold) {
 	}
 }
 
-// confirmOnce runs work once per code and browser among every instance that
-// shares the Once store: parallel submissions of one code (a double click,
-// even split between two instances) are one provider call, and each gets
-// its outcome. A sign-in, a used code and a wrong code are kept for
-// confirmedFor, so that a second submission shortly after gets them too;
-// anything else (a failure, a limit) is handed to those waiting and then
-// forgotten, so that a retry runs again. The outcome holds the provider's
-// token, so it is shared sealed with the cookie keys.
+// confirmOnce makes parallel submissions of one code, across instances, one
+// provider call (store.Do). A sign-in, a used code and a wrong code are kept
+// for confirmedFor; anything else is forgotten, so that a retry runs again.
+// The outcome holds the provider's token: it is shared sealed.
 func (s *Server) confirmOnce(ctx context.Context, key string, work func() confirmResult) confirmResult {
 	sum := sha256.Sum256([]byte(key)) // the key holds the code: not in the store
 	k := "confirm:" + base64.RawURLEncoding.EncodeToString(sum[:])
@@ -224,10 +191,8 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	return sc.result()
 }
 
-// sharedConfirmName names the sealed outcome (securecookie binds it).
 const sharedConfirmName = "lk-confirm"
 
-// sharedConfirm is what instances share of a kept confirmResult.
 type sharedConfirm struct {
 	Sess    *Session      `json:"s,omitempty"`
 	Token   string        `json:"t,omitempty"`
@@ -245,7 +210,6 @@ func (sc sharedConfirm) result() confirmResult {
 	return confirmResult{sess: sc.Sess, token: sc.Token, signOut: sc.SignOut, status: sc.Status, errs: sc.Errs, retry: sc.Retry}
 }
 
-// after says in Russian when something becomes possible: "через 42 с".
 func after(d time.Duration) string {
 	s := seconds(d)
 	switch {

@@ -13,7 +13,7 @@ import (
 // down the customer is told that the sign-out did not happen and keeps the
 // cookie; once Redis is back that cookie still works, which is what the
 // customer was told. A sign-out that was reported survives a crash and
-// restart of Redis in the README's configuration (append-only file): a
+// restart of Redis in the operations manual's configuration (append-only file): a
 // copy of the cookie stays out.
 func TestSignOutIsReportedOnlyWhenStored(t *testing.T) {
 	redis := startRedis(t)

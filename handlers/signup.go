@@ -12,7 +12,6 @@ import (
 	"lk/views"
 )
 
-// maxNameLen is how long a first or last name may be, in letters.
 const maxNameLen = 50
 
 func (s *Server) signupPage(c *echo.Context) views.Page {
@@ -23,7 +22,6 @@ func (s *Server) signupForm(c *echo.Context) error {
 	return render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
 }
 
-// signupSubmit registers the customer (reg/registration) and sends the code.
 func (s *Server) signupSubmit(c *echo.Context) error {
 	f := views.SignupForm{
 		Phone:     strings.TrimSpace(c.FormValue("phone")),

@@ -1,29 +1,24 @@
 package handlers
 
-// The texts customers read, each once, grouped by where they read them.
-// Where the provider gives a text of its own, it is shown instead of the
-// fallback here.
+// The texts customers read, each once; the provider's own text wins.
 
-// Any page.
 const (
-	msgOops          = "Ой!"
-	msgNotFoundTitle = "Страница не найдена"
-	msgNotFound      = "Такой страницы нет или она вам недоступна. Проверьте адрес."
-	msgServerTitle   = "Что-то пошло не так"
-	msgRequestFailed = "Не удалось выполнить запрос. Попробуйте позже."
-	msgForbidden     = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
-	msgTooLarge      = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
-	msgFormTooLarge  = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
-	msgMethod        = "Так обратиться к этой странице нельзя."
-	msgSlowBody      = "Форма пришла не целиком: связь слишком медленная или прервалась. Отправьте её ещё раз."
-	msgStoreDown     = "Сервис временно недоступен. Попробуйте позже."
-	msgSessionOver   = "Время входа истекло. Войдите ещё раз."
-	// A request net/http could not parse, answered before any handler.
+	msgOops           = "Ой!"
+	msgNotFoundTitle  = "Страница не найдена"
+	msgNotFound       = "Такой страницы нет или она вам недоступна. Проверьте адрес."
+	msgServerTitle    = "Что-то пошло не так"
+	msgRequestFailed  = "Не удалось выполнить запрос. Попробуйте позже."
+	msgForbidden      = "Запрос отклонён: он пришёл не со страницы личного кабинета. Обновите страницу и попробуйте ещё раз."
+	msgTooLarge       = "Файлы слишком большие. Приложите документы общим размером до 25 МБ."
+	msgFormTooLarge   = "В форме слишком много текста. Проверьте, что введено, и отправьте её ещё раз."
+	msgMethod         = "Так обратиться к этой странице нельзя."
+	msgSlowBody       = "Форма пришла не целиком: связь слишком медленная или прервалась. Отправьте её ещё раз."
+	msgStoreDown      = "Сервис временно недоступен. Попробуйте позже."
+	msgSessionOver    = "Время входа истекло. Войдите ещё раз."
 	msgBadRequest     = "Запрос не удалось прочитать (ошибка %d). Проверьте адрес и откройте страницу ещё раз."
 	msgHeadersTooLong = "Запрос слишком большой (ошибка 431). Удалите cookie этого сайта в браузере и откройте страницу ещё раз."
 )
 
-// Sign-in, sign-up and sign-out.
 const (
 	msgPhoneEmpty     = "Введите номер телефона"
 	msgPhoneInvalid   = "Введите номер мобильного телефона в формате +7 (9XX) XXX-XX-XX"
@@ -42,7 +37,6 @@ const (
 	msgSignOutFailed  = "Выход не выполнен: вы всё ещё в личном кабинете. Попробуйте выйти ещё раз через минуту."
 )
 
-// The personal data.
 const (
 	msgProfileFailed  = "Не удалось загрузить личные данные. Попробуйте позже."
 	msgProfileSaved   = "Не удалось сохранить данные. Попробуйте позже."
@@ -57,7 +51,6 @@ const (
 	msgBirthdayYear   = "Проверьте год рождения"
 )
 
-// Orders and their documents.
 const (
 	msgHotelFailed = "Ошибка при получении информации о заказах в отеле"
 	msgOrderFailed = "Не удалось загрузить заказ. Попробуйте позже."
@@ -69,7 +62,6 @@ const (
 	msgNoCalendar  = "Добавить в календарь можно только предстоящий заказ."
 )
 
-// Any action on an order: its one-time token.
 const (
 	msgStaleForm  = "Страница устарела. Проверьте данные и отправьте ещё раз."
 	msgInProgress = "Запрос уже отправлен и ещё выполняется. Обновите страницу заказа через минуту."
@@ -77,30 +69,25 @@ const (
 	msgTimedOut   = "Ответ не пришёл вовремя: возможно, действие уже выполнено. Проверьте заказ, прежде чем повторять."
 )
 
-// Confirming a lesson.
 const (
 	msgConfirmed     = "Запись подтверждена"
 	msgConfirmFailed = "Не удалось подтвердить запись"
 )
 
-// Cancelling.
 const (
-	msgCancelFailed    = "Не удалось отменить заказ"
-	msgHTTPError       = "Ошибка HTTP"
-	msgLessonCanceled  = "Запись отменена."
-	msgRentCanceled    = "Аренда отменена."
-	msgHotelCanceled   = "Бронирование отменено."
-	msgMoneyBack       = "Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
-	msgCancelNoRefund  = "Бронирование отменено, но возврат не оформлен"
-	msgCancelQuestion  = "Вы уверены, что хотите отменить заказ?"
-	msgCancelUnpaidFee = "Заказ не оплачен, поэтому возвращать нечего."
-	// A paid stay before check-in can be cancelled or refunded: how the two
-	// differ for the money.
+	msgCancelFailed      = "Не удалось отменить заказ"
+	msgHTTPError         = "Ошибка HTTP"
+	msgLessonCanceled    = "Запись отменена."
+	msgRentCanceled      = "Аренда отменена."
+	msgHotelCanceled     = "Бронирование отменено."
+	msgMoneyBack         = "Деньги на карту вернутся в течение 5-10 дней (максимально возможный срок - 30 дней)."
+	msgCancelNoRefund    = "Бронирование отменено, но возврат не оформлен"
+	msgCancelQuestion    = "Вы уверены, что хотите отменить заказ?"
+	msgCancelUnpaidFee   = "Заказ не оплачен, поэтому возвращать нечего."
 	msgHotelCancelVersus = "Отмена бронирования сразу снимает бронь и возвращает всю оплату на карту: заявление не нужно. «Оформить возврат» — заявление на возврат с вашими контактными данными; сумма та же, а после даты заезда вернуть деньги можно только так, указав причину и приложив документы."
 	msgHotelRefundVersus = "Заявление на возврат снимает бронь и возвращает оплату на карту после проверки ваших данных. До даты заезда проще «Отменить бронирование»: та же сумма, без заявления и проверки."
 )
 
-// Refunds.
 const (
 	msgRefundQuestion    = "Вы уверены что хотите оформить возврат?"
 	msgRefundFailed      = "Произошла ошибка при оформлении возврата"
@@ -127,7 +114,6 @@ const (
 	msgUploadsBusy       = "Сейчас сервер принимает много документов, и ваши файлы не загружены. Введённые данные сохранены: выберите файлы ещё раз и отправьте форму через минуту. Если форма открыта в другой вкладке, дождитесь её ответа."
 )
 
-// Moving an order: lessons and rents, the water park, the hotel.
 const (
 	msgMoved           = "Перенос выполнен успешно"
 	msgDone            = "Готово"
@@ -149,8 +135,6 @@ const (
 	msgHotelRegister   = "Ошибка при регистрации переноса номера"
 	msgHotelMoveFailed = "Ошибка при переносе бронирования"
 	msgNotOffered      = "Этого варианта нет в списке на выбранную дату: выберите другой."
-	// A day in a form, on every move page; a day outside the window names
-	// the window's dates (gateway.WindowError).
-	msgChooseDay = "Выберите дату."
-	msgBadDay    = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
+	msgChooseDay       = "Выберите дату."
+	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
 )

@@ -350,7 +350,7 @@ func TestSignOutSurvivesRestart(t *testing.T) {
 	}
 }
 
-// With Redis run as the README's topology asks, a sign-out outlives
+// With Redis run as the operations manual asks, a sign-out outlives
 // Redis's crash: a copy of the signed-out cookie stays out on both
 // instances, while another customer's session goes on.
 func TestSignOutSurvivesRedisCrash(t *testing.T) {

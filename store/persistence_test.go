@@ -96,7 +96,7 @@ func (k *kept) lost() []string {
 	return lost
 }
 
-// Redis run as the README's topology asks (the append-only file, flushed
+// Redis run as the operations manual asks (the append-only file, flushed
 // before each answer) and killed at once: everything comes back.
 func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
 	srv := redistest.Start(t, redistest.Durable...)
@@ -110,7 +110,7 @@ func TestDurableRedisKeepsStateThroughACrash(t *testing.T) {
 	}
 }
 
-// The same with the settings the README showed before (no snapshots, no
+// The same with the settings the operations manual showed before (no snapshots, no
 // append-only file): all is gone, a signed-out cookie opens the account
 // again. This is what CheckAtStart refuses.
 func TestVolatileRedisLosesStateInARestart(t *testing.T) {

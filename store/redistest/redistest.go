@@ -17,7 +17,7 @@ import (
 )
 
 // Persistence of a test server: none (a fresh, fast Redis), or the one the
-// README's topology asks for, an append-only file written to disk before
+// operations manual asks for, an append-only file written to disk before
 // each write is answered, and no eviction.
 var (
 	Volatile = []string{"--save", "", "--appendonly", "no"}

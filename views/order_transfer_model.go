@@ -1,0 +1,128 @@
+package views
+
+import "github.com/a-h/templ"
+
+// CalendarIsland is the manifest key of the calendar island: it enhances the
+// day fields of the transfer pages (islands/calendar/).
+const CalendarIsland = "calendar/TransferCalendar.tsx"
+
+// DayField is a day to choose: a native date field (what the page offers
+// without JavaScript; the calendar island takes it over).
+type DayField struct {
+	Name  string // form field and id: "date", "dateIn"
+	Label string
+	Value string // yyyy-mm-dd, as <input type="date"> wants it
+	Min   string // yyyy-mm-dd
+	Max   string // yyyy-mm-dd
+	Hint  string
+}
+
+// TransferChoice is one lesson or session the order can move to.
+type TransferChoice struct {
+	Value   string   `json:"value"` // lessonId, sessionId
+	Title   string   `json:"title"` // "16:00–17:30"
+	Lines   []string `json:"lines"` // instructor, level, places
+	Checked bool     `json:"-"`
+	// Disabled is why it is listed but cannot be chosen ("" when it can).
+	Disabled string `json:"disabled,omitempty"`
+}
+
+// DayChoices is a day's lessons or sessions, as the page shows them and as
+// the calendar island gets them (the same GET URL answering JSON).
+type DayChoices struct {
+	Date    string           `json:"date"`   // yyyy-mm-dd
+	Legend  string           `json:"legend"` // "Занятия на 21.11.2026"
+	Field   string           `json:"field"`  // "lessonId", "sessionId"
+	Choices []TransferChoice `json:"choices"`
+	Empty   string           `json:"empty"` // 'Нет доступных занятий'
+	// Pick is the button of each choice ('Выбрать'): without JavaScript it
+	// submits the move with that choice; "" for radio buttons and one
+	// submit.
+	Pick  string `json:"pick,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// CalendarProps are the calendar island's props. The island mirrors the
+// server's rules (islands/calendar/rules.ts) on the data given here; the
+// server checks everything again on POST.
+type CalendarProps struct {
+	Mode    string `json:"mode"`    // "day" (lessons, water park) or "range" (hotel)
+	Min     string `json:"min"`     // yyyy-mm-dd, today
+	Max     string `json:"max"`     // yyyy-mm-dd, the window's end
+	DayForm string `json:"dayForm"` // selector of the server's day form the island replaces
+	Label   string `json:"label"`
+	// day mode
+	Name   string `json:"name,omitempty"`   // "date"
+	Value  string `json:"value,omitempty"`  // the day shown
+	URL    string `json:"url,omitempty"`    // GET ?date= answers DayChoices as JSON
+	Choice string `json:"choice,omitempty"` // the choice kept after an error
+	Done   string `json:"done,omitempty"`   // the island's submit once a day and a choice are picked: 'Готово'
+	// Target is the selector of the page's date field the calendar fills
+	// in for another island (the rent move's slot picker), instead of
+	// fetching choices itself.
+	Target string `json:"target,omitempty"`
+	// Original is a water-park order's day: only days of its weekday class
+	// can be chosen.
+	Original string `json:"original,omitempty"`
+	// range mode (hotel)
+	Start  string            `json:"start,omitempty"`  // "dateIn"
+	End    string            `json:"end,omitempty"`    // "dateOut"
+	From   string            `json:"from,omitempty"`   // chosen check-in, yyyy-mm-dd
+	To     string            `json:"to,omitempty"`     // chosen check-out
+	Days   []CalendarDay     `json:"days,omitempty"`   // the hotel's listed nights
+	Rooms  int               `json:"rooms,omitempty"`  // the order's ordinary rooms
+	Family int               `json:"family,omitempty"` // and family rooms
+	Amount float64           `json:"amount,omitempty"` // the order's room amount
+	Texts  map[string]string `json:"texts,omitempty"`
+}
+
+// CalendarDay is a hotel night for the island: its availability as the
+// provider gives it and its price for the order's rooms.
+type CalendarDay struct {
+	Date   string  `json:"date"` // yyyy-mm-dd
+	Vacant int     `json:"vacant"`
+	Family int     `json:"family"`
+	Price  float64 `json:"price"` // for the order's rooms
+	Label  string  `json:"label"` // "24 500 ₽"
+}
+
+// TransferView is a lesson's or a water-park order's transfer page.
+type TransferView struct {
+	Action   ActionView
+	Day      DayField // of the GET form that shows another day
+	Show     string   // its button: 'Показать занятия'
+	Choices  DayChoices
+	Calendar CalendarProps
+}
+
+func hintID(d DayField) string {
+	if d.Hint == "" {
+		return ""
+	}
+	return d.Name + "-hint"
+}
+
+// HotelDayView is a night of the hotel's calendar as the page lists it.
+type HotelDayView struct {
+	Date      string // "21.11.2026"
+	Weekday   string // "сб"
+	Price     string // for the order's rooms; "" when not listed
+	Available bool
+}
+
+// HotelTransferView is a hotel order's transfer page.
+type HotelTransferView struct {
+	Action   ActionView
+	From, To DayField // the GET form's range of days shown
+	In, Out  DayField // the action's check-in and check-out
+	Days     []HotelDayView
+	Error    string // the days could not be loaded
+	Calendar CalendarProps
+}
+
+// withAfter is a with its After set: the calendar island takes over these
+// day forms, so they stand below the action's form.
+func withAfter(a ActionView, after templ.Component) ActionView {
+	a.After = after
+	return a
+}
