@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +16,8 @@ import (
 // config is the server's configuration, read once from LK_ variables.
 type config struct {
 	Addr           string         // LK_ADDR
-	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox
+	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox (Sandbox says why)
+	Sandbox        string         // why the bundled sandbox runs ("" when a real gateway is configured)
 	SandboxAddr    string         // LK_SANDBOX_ADDR
 	DataDir        string         // LK_DATA_DIR
 	CookieKeys     []handlers.Key // LK_COOKIE_KEYS
@@ -40,7 +43,7 @@ type config struct {
 // variables documents every variable with its default, for errors and -help.
 var variables = []struct{ name, def, doc string }{
 	{"LK_ADDR", ":8080", "address the server listens on"},
-	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty runs the bundled sandbox"},
+	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty or sandbox runs the bundled sandbox with demo data, and every page says so"},
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
 	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
@@ -62,10 +65,33 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
 
-// loadConfig reads and checks the configuration; an error names the variable.
-func loadConfig(getenv func(string) string) (config, error) {
+// toolVariables are LK_ names that the repository's own tests and scripts
+// read (the browser tests pass their environment on to the server); the
+// server passes over them, and over nothing else of its prefix.
+var toolVariables = []string{"LK_CHROMIUM", "LK_E2E_URL", "LK_E2E_SANDBOX", "LK_E2E_NOW", "LK_E2E_TZ",
+	"LK_PDF_OUT", "LK_TEST_MAIN", "LK_TEST_REDIS_CLIENT"}
+
+// sandboxGateway is the value of LK_GATEWAY_URL that asks for the bundled
+// sandbox in so many words.
+const sandboxGateway = "sandbox"
+
+// loadConfig reads and checks the configuration from environ (NAME=value
+// lines, as os.Environ gives them); an error names the variable. An LK_
+// name the server does not know stops it: a misspelt variable would
+// otherwise leave its default in force, and an empty LK_GATEWAY_URL runs
+// the demo data.
+func loadConfig(environ []string) (config, error) {
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if name, v, ok := strings.Cut(kv, "="); ok {
+			vars[name] = v
+		}
+	}
+	if err := unknownVariables(vars); err != nil {
+		return config{}, err
+	}
 	get := func(name string) string {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
+		if v := strings.TrimSpace(vars[name]); v != "" {
 			return v
 		}
 		for _, v := range variables {
@@ -82,10 +108,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("LK_ADDR: %q is not host:port", c.Addr)
 	}
 	c.GatewayURL = strings.TrimRight(get("LK_GATEWAY_URL"), "/")
-	if c.GatewayURL != "" {
+	switch c.GatewayURL {
+	case "":
+		c.Sandbox = "LK_GATEWAY_URL is empty"
+	case sandboxGateway:
+		c.Sandbox, c.GatewayURL = "LK_GATEWAY_URL=sandbox", ""
+	default:
 		u, err := url.Parse(c.GatewayURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL", c.GatewayURL)
+			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL (or sandbox, for the demo)", c.GatewayURL)
 		}
 	}
 	c.SandboxAddr = get("LK_SANDBOX_ADDR")
@@ -162,7 +193,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		switch {
 		case err != nil:
 			return c, fmt.Errorf("LK_FAKE_NOW: %q is not an instant such as 2026-11-23T23:59:00+03:00", fake)
-		case c.GatewayURL != "":
+		case c.Sandbox == "":
 			return c, fmt.Errorf("LK_FAKE_NOW is for tests on the bundled sandbox: unset it or LK_GATEWAY_URL")
 		}
 		c.Now = func() time.Time { return at }
@@ -192,4 +223,64 @@ func publicURL(raw, addr string) (string, error) {
 		return "", fmt.Errorf("LK_PUBLIC_URL: %q is not a site's address such as https://lk.example.ru", raw)
 	}
 	return u.Scheme + "://" + u.Host, nil
+}
+
+// unknownVariables refuses LK_ names that are neither the server's nor the
+// repository tools', each with the known name closest to it.
+func unknownVariables(vars map[string]string) error {
+	known := map[string]bool{}
+	for _, v := range variables {
+		known[v.name] = true
+	}
+	for _, name := range toolVariables {
+		known[name] = true
+	}
+	var bad []string
+	for name := range vars {
+		if !strings.HasPrefix(name, "LK_") || known[name] {
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(name)))
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return errors.New(strings.Join(bad, "\n"))
+}
+
+// closestVariable is the server's variable nearest to name by edit
+// distance; on a tie, one that contains name or is contained in it
+// (a name cut short, or with a word too), then the first documented.
+func closestVariable(name string) string {
+	best, bestD, bestPart := "", -1, false
+	for _, v := range variables {
+		d := editDistance(name, v.name)
+		part := strings.Contains(v.name, name) || strings.Contains(name, v.name)
+		if bestD < 0 || d < bestD || d == bestD && part && !bestPart {
+			best, bestD, bestPart = v.name, d, part
+		}
+	}
+	return best
+}
+
+// editDistance is Levenshtein's: insertions, deletions and substitutions.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
