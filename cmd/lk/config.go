@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ type config struct {
 	Sandbox        string         // why the bundled sandbox runs ("" when a real gateway is configured)
 	SandboxAddr    string         // LK_SANDBOX_ADDR
 	DataDir        string         // LK_DATA_DIR
-	CookieKeys     []handlers.Key // LK_COOKIE_KEYS
+	CookieKeys     []handlers.Key // LK_COOKIE_KEYS or LK_COOKIE_KEYS_FILE
 	CookieDomain   string         // LK_COOKIE_DOMAIN
 	MainSiteURL    string         // LK_MAIN_SITE_URL
 	SupportPhone   string         // LK_SUPPORT_PHONE
@@ -35,6 +36,7 @@ type config struct {
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
+	DebugToken     string         // from LK_DEBUG_TOKEN_FILE; empty: the address alone guards it
 	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
 
 	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
@@ -47,6 +49,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
 	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
+	{"LK_COOKIE_KEYS_FILE", "", "a file holding the cookie keys as LK_COOKIE_KEYS takes them (commas or one per line), read at start, so the keys need not sit in the environment; not with LK_COOKIE_KEYS"},
 	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie; empty: host-only __Host- cookie"},
 	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},
 	{"LK_SUPPORT_PHONE", "+7 (800) 000-00-00", "support phone shown in the header and footer"},
@@ -62,6 +65,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
+	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
 
@@ -124,11 +128,24 @@ func loadConfig(environ []string) (config, error) {
 		return c, fmt.Errorf("LK_SANDBOX_ADDR: %q is not host:port", c.SandboxAddr)
 	}
 	c.DataDir = get("LK_DATA_DIR")
-	if keys := get("LK_COOKIE_KEYS"); keys != "" {
+	keysFrom, keys := "LK_COOKIE_KEYS", get("LK_COOKIE_KEYS")
+	if file := get("LK_COOKIE_KEYS_FILE"); file != "" {
+		if keys != "" {
+			return c, errors.New("LK_COOKIE_KEYS_FILE: set it or LK_COOKIE_KEYS, not both")
+		}
+		if keys, err = readSecret("LK_COOKIE_KEYS_FILE", file); err != nil {
+			return c, err
+		}
+		keysFrom, keys = "LK_COOKIE_KEYS_FILE", strings.Join(strings.Fields(keys), ",")
+		if keys == "" {
+			return c, fmt.Errorf("LK_COOKIE_KEYS_FILE: %s holds no key", file)
+		}
+	}
+	if keys != "" {
 		for i, k := range strings.Split(keys, ",") {
 			key, err := handlers.ParseKey(strings.TrimSpace(k))
 			if err != nil {
-				return c, fmt.Errorf("LK_COOKIE_KEYS: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", i+1, err)
+				return c, fmt.Errorf("%s: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", keysFrom, i+1, err)
 			}
 			c.CookieKeys = append(c.CookieKeys, key)
 		}
@@ -184,6 +201,14 @@ func loadConfig(environ []string) (config, error) {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
 		}
 	}
+	if file := get("LK_DEBUG_TOKEN_FILE"); file != "" {
+		if c.DebugToken, err = readSecret("LK_DEBUG_TOKEN_FILE", file); err != nil {
+			return c, err
+		}
+		if c.DebugToken = strings.TrimSpace(c.DebugToken); len(c.DebugToken) < 16 {
+			return c, fmt.Errorf("LK_DEBUG_TOKEN_FILE: %s holds fewer than 16 characters (make one with: head -c 32 /dev/urandom | base64 -w0)", file)
+		}
+	}
 	if c.PublicURL, err = publicURL(get("LK_PUBLIC_URL"), c.Addr); err != nil {
 		return c, err
 	}
@@ -206,6 +231,20 @@ func loadConfig(environ []string) (config, error) {
 	}
 	return c, nil
 }
+
+// readSecret reads a secret's file, named by the variable in an error
+// (never the content).
+func readSecret(name, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return string(b), nil
+}
+
+// usesDataDir tells whether the server keeps anything in LK_DATA_DIR: the
+// sandbox's database, or without Redis the sign-outs, moves and used forms.
+func (c config) usesDataDir() bool { return c.Sandbox != "" || c.RedisURL == "" }
 
 // publicURL checks LK_PUBLIC_URL, or derives it from the listen address:
 // the server's own name for itself, never one a request brings.

@@ -51,6 +51,13 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer stopTracing()
+	if cfg.usesDataDir() {
+		unlock, err := lockDataDir(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	gatewayURL, sandboxURL, stopSandbox, err := startSandbox(cfg, log)
 	if err != nil {
 		return err
@@ -74,7 +81,7 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	stopDebug, err := serveDebug(cfg.DebugAddr, reg, log)
+	stopDebug, err := serveDebug(cfg.DebugAddr, cfg.DebugToken, reg, log)
 	if err != nil {
 		return err
 	}
