@@ -105,3 +105,24 @@ func TestDebugListenerAsksForTheToken(t *testing.T) {
 		t.Errorf("a missing token file: %v", err)
 	}
 }
+
+// -healthcheck asks a URL once: exit 0 on a 200 (the server's /healthz),
+// 1 when nothing answers or the answer is another status, 2 for a URL that
+// is none; it reads no configuration (a misspelt variable does not fail
+// it) and writes no data folder.
+func TestHealthcheckMode(t *testing.T) {
+	addrs, _, stop := started(t, map[string]string{"LK_ADDR": "127.0.0.1:0", "LK_SANDBOX_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir()})
+	data := filepath.Join(t.TempDir(), "data")
+	for _, c := range []struct {
+		url  string
+		want int
+	}{{addrs["listening"] + "/healthz", 0}, {addrs["listening"] + "/no-such", 1}, {"http://127.0.0.1:1/healthz", 1}, {"healthz", 2}} {
+		if code, _, errOut := runMainEnv(t, data, []string{"LK_NOT_A_VARIABLE=1"}, "-healthcheck", c.url); code != c.want {
+			t.Errorf("-healthcheck %s: exit %d (%s), want %d", c.url, code, errOut, c.want)
+		}
+	}
+	stop()
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("-healthcheck wrote the data folder: %v", err)
+	}
+}
