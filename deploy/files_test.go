@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"lk/store"
 )
 
 var (
@@ -340,6 +342,11 @@ func checkSettings(t *testing.T, where string, env settings) {
 	}
 	if env["LK_GATEWAY_URL"] == "" || env["LK_GATEWAY_URL"] == "sandbox" {
 		t.Errorf("%s: LK_GATEWAY_URL %q runs the demo data", where, env["LK_GATEWAY_URL"])
+	}
+	if u := env["LK_REDIS_URL"]; strings.HasPrefix(u, "redis-sentinel://") {
+		if _, err := store.ParseSentinelURL(u); err != nil {
+			t.Errorf("%s: %v", where, err)
+		}
 	}
 	if env["LK_COOKIE_KEYS_FILE"] == "" && env["LK_COOKIE_KEYS"] == "" {
 		t.Errorf("%s: no cookie keys: every restart would sign everyone out", where)

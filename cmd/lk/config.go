@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lk/handlers"
+	"lk/store"
 	"lk/views"
 )
 
@@ -62,7 +63,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
-	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
+	{"LK_REDIS_URL", "", "redis://host:port/db, or redis-sentinel://[password@]host:26379[,host:26379…][/db]#master for a Sentinel-managed master with replicas, shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
 	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
@@ -190,10 +191,14 @@ func loadConfig(environ []string) (config, error) {
 		}
 	}
 	c.RedisURL = get("LK_REDIS_URL")
-	if c.RedisURL != "" {
+	if strings.HasPrefix(c.RedisURL, "redis-sentinel://") {
+		if _, err := store.ParseSentinelURL(c.RedisURL); err != nil {
+			return c, fmt.Errorf("LK_REDIS_URL: %q: %v", c.RedisURL, strings.TrimPrefix(err.Error(), "store: LK_REDIS_URL: "))
+		}
+	} else if c.RedisURL != "" {
 		u, err := url.Parse(c.RedisURL)
 		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0", c.RedisURL)
+			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0, nor redis-sentinel://host:26379,host:26379/0#master", c.RedisURL)
 		}
 	}
 	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {

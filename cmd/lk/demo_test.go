@@ -118,3 +118,16 @@ func TestSandboxModeSaysSoOnEveryPage(t *testing.T) {
 		t.Errorf("a real gateway: %+v %v", c, err)
 	}
 }
+
+// LK_REDIS_URL takes a Sentinel-managed master too; a malformed one names
+// the variable.
+func TestRedisURLTakesSentinels(t *testing.T) {
+	if _, err := loadConfig(env(map[string]string{"LK_REDIS_URL": "redis-sentinel://10.0.0.1:26379,10.0.0.2:26379/0#lk"})); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"redis-sentinel://10.0.0.1:26379/0", "redis-sentinel://10.0.0.1/0#lk", "sentinel://x#lk"} {
+		if _, err := loadConfig(env(map[string]string{"LK_REDIS_URL": bad})); err == nil || !strings.HasPrefix(err.Error(), "LK_REDIS_URL:") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
