@@ -69,9 +69,15 @@ func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
 	return err
 }
 
-// Revoked tells whether id was signed out.
+// Revoked tells whether id was signed out. Every signed-in page asks it,
+// so with Sentinel it waits out a failover (a few seconds) rather than
+// failing the page.
 func (r *Redis) Revoked(ctx context.Context, id string) (bool, error) {
-	n, err := r.c.Exists(ctx, r.prefix+"revoked:"+id).Result()
+	var n int64
+	err := r.read(ctx, func() (err error) {
+		n, err = r.c.Exists(ctx, r.prefix+"revoked:"+id).Result()
+		return err
+	})
 	return n > 0, err
 }
 

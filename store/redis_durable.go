@@ -73,6 +73,29 @@ func (r *Redis) writeOnce(ctx context.Context, write func(redis.Pipeliner)) ([]r
 	return cmds, nil
 }
 
+// failoverRead is how long a read waits out a failover with Sentinel.
+const failoverRead = 5 * time.Second
+
+// read runs get, and with Sentinel tries it again while a failover
+// explains its failure, for failoverRead at most. With one server a
+// failure is an outage, not a failover: no waiting.
+func (r *Redis) read(ctx context.Context, get func() error) error {
+	deadline := time.Now().Add(failoverRead)
+	backoff := 50 * time.Millisecond
+	for {
+		err := get()
+		if err == nil || !r.sentinel || !retryable(err) || time.Now().Add(backoff).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, time.Second)
+	}
+}
+
 // connectedReplicas is the master's count of replicas (INFO replication).
 func (r *Redis) connectedReplicas(ctx context.Context) (int, error) {
 	info, err := r.c.Info(ctx, "replication").Result()
