@@ -28,8 +28,9 @@ import (
 type Redis struct {
 	c        *redis.Client
 	prefix   string
-	sentinel bool        // the master is found through Sentinels
-	replicas atomic.Bool // a plain server had replicas when the server started
+	sentinel bool         // the master is found through Sentinels
+	replicas atomic.Bool  // a plain server had replicas when the server started
+	answered atomic.Int64 // when Ping was last answered (Unix nanoseconds)
 }
 
 // OpenRedis connects to rawURL (redis://[:password@]host:port/db, or
@@ -50,8 +51,25 @@ func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
 	return &Redis{c: c, prefix: "lk:", sentinel: sentinel}, nil
 }
 
-// Ping tells whether Redis answers (for /readyz).
-func (r *Redis) Ping(ctx context.Context) error { return r.c.Ping(ctx).Err() }
+// readyGrace is how long, with Sentinel, Ping still says ready while
+// Redis does not answer. A failover takes a few seconds, during which
+// pages wait for the new master; a balancer that took every instance out
+// of its pool at once for it would turn those waits into errors.
+const readyGrace = 10 * time.Second
+
+// Ping tells whether Redis answers (for /readyz); with Sentinel, whether
+// it answered within readyGrace.
+func (r *Redis) Ping(ctx context.Context) error {
+	err := r.c.Ping(ctx).Err()
+	if err == nil {
+		r.answered.Store(time.Now().UnixNano())
+		return nil
+	}
+	if last := r.answered.Load(); r.sentinel && last != 0 && time.Since(time.Unix(0, last)) < readyGrace {
+		return nil
+	}
+	return err
+}
 
 // Close closes the connections.
 func (r *Redis) Close() error { return r.c.Close() }
