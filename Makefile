@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build bench lighthouse rolling-restart deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -24,6 +24,11 @@ build: bin/lk
 
 bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/null) $(shell find static -type f -not -path 'static/dist/*' 2>/dev/null) $(MANIFEST)
 	CGO_ENABLED=0 go build -trimpath -o bin/lk ./cmd/lk
+
+## image: the container image of deploy/Containerfile from bin/lk, tagged lk (IMAGE_TAG), with buildah or docker (scripts/image)
+image: bin/lk
+	@command -v buildah >/dev/null || docker info >/dev/null 2>&1 || scripts/deps image
+	@scripts/image
 
 ## deps: check the system tools the tests and the benchmark need; install the missing ones (scripts/deps)
 deps:
@@ -72,6 +77,13 @@ rolling-restart: bin/lk
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
 	go build -o bin/pageload ./scripts/pageload
 	@scripts/rolling-restart
+
+## failover: a Redis master, its replica and 3 Sentinels, 2 instances; the master killed under load; fails if a sign-out is lost, an action is done twice or sign-ins take over 30 s to return (scripts/failover; FO_SESSIONS, FO_PORT)
+failover: bin/lk
+	@scripts/deps failover
+	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	go build -o bin/failoverload ./scripts/failoverload
+	@scripts/failover
 
 vet:
 	go vet ./...

@@ -233,3 +233,22 @@ func TestHomeWhenTheProfileDoesNotLoad(t *testing.T) {
 		t.Errorf("signed out by an outage: %d", r.StatusCode)
 	}
 }
+
+// On the bundled sandbox every page, public or signed in, error pages
+// included, starts by saying that its data is not real.
+func TestDemoNoticeTopsEveryPageOnTheSandbox(t *testing.T) {
+	a := signedIn(t)
+	for _, p := range []string{"/", "/orders", "/orders/hotel/400001", "/orders/aqua/300005/refund", "/orders/glk/100002/transfer", "/profile/edit", "/orders/hotel/999999", "/no-such-page"} {
+		r := a.get(p)
+		first := r.doc.Find("body > :not(.skip)").First().Children().First()
+		if !first.Is("header > p.demo") || strings.TrimSpace(first.Text()) != views.DemoNotice {
+			t.Errorf("%s: the page does not start with %q", p, views.DemoNotice)
+		}
+	}
+	anon := newApp(t)
+	for _, p := range []string{"/login", "/signup"} {
+		if got := anon.get(p).text("body > header > p.demo:first-child"); got != views.DemoNotice {
+			t.Errorf("%s: %q", p, got)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,51 +18,84 @@ import (
 
 // Redis keeps the shared state of several instances in one Redis. Every
 // operation is one atomic command or script, so parallel requests on any
-// instances cannot pass a limit or a one-time token together.
+// instances cannot pass a limit or a one-time token together. Writes the
+// product must never lose (sign-outs, the claims and outcomes of one-time
+// forms, leases, first ids of moves) are acknowledged by a replica before
+// they are reported done, when there is one: Redis replicates after it
+// answers, so a master that dies just after answering would otherwise
+// take them with it, and the replica promoted in its place would let a
+// signed-out cookie in or a used form act again.
 type Redis struct {
-	c      *redis.Client
-	prefix string
+	c        *redis.Client
+	prefix   string
+	sentinel bool         // the master is found through Sentinels
+	replicas atomic.Bool  // a plain server had replicas when the server started
+	answered atomic.Int64 // when Ping was last answered (Unix nanoseconds)
 }
 
-// OpenRedis connects to rawURL (redis://[:password@]host:port/db) with
+// OpenRedis connects to rawURL (redis://[:password@]host:port/db, or
+// redis-sentinel://[password@]host:port[,host:port…][/db]#master) with
 // short deadlines: a page waits at most about a second for a Redis that
 // does not answer. Calls, errors and latency are counted in reg.
 func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
-	opt, err := redis.ParseURL(rawURL)
+	c, sentinel, err := openRedisClient(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("store: LK_REDIS_URL: %w", err)
+		return nil, err
 	}
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, time.Second, time.Second
-	opt.MaxRetries = 1
-	c := redis.NewClient(opt)
 	m, err := newMetrics(reg)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
 	c.AddHook(m)
-	return &Redis{c: c, prefix: "lk:"}, nil
+	return &Redis{c: c, prefix: "lk:", sentinel: sentinel}, nil
 }
 
-// Ping tells whether Redis answers (for /readyz).
-func (r *Redis) Ping(ctx context.Context) error { return r.c.Ping(ctx).Err() }
+// readyGrace is how long, with Sentinel, Ping still says ready while
+// Redis does not answer. A failover takes a few seconds, during which
+// pages wait for the new master; a balancer that took every instance out
+// of its pool at once for it would turn those waits into errors.
+const readyGrace = 10 * time.Second
+
+// Ping tells whether Redis answers (for /readyz); with Sentinel, whether
+// it answered within readyGrace.
+func (r *Redis) Ping(ctx context.Context) error {
+	err := r.c.Ping(ctx).Err()
+	if err == nil {
+		r.answered.Store(time.Now().UnixNano())
+		return nil
+	}
+	if last := r.answered.Load(); r.sentinel && last != 0 && time.Since(time.Unix(0, last)) < readyGrace {
+		return nil
+	}
+	return err
+}
 
 // Close closes the connections.
 func (r *Redis) Close() error { return r.c.Close() }
 
 // ---- the sign-out deny-list (Revoker) ----
 
-// Revoke keeps id until its cookie would expire.
+// Revoke keeps id until its cookie would expire, on a replica too.
 func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
 	if !until.After(time.Now()) {
 		return nil
 	}
-	return r.c.SetArgs(ctx, r.prefix+"revoked:"+id, "1", redis.SetArgs{ExpireAt: until}).Err()
+	_, err := r.durable(ctx, func(p redis.Pipeliner) {
+		p.SetArgs(ctx, r.prefix+"revoked:"+id, "1", redis.SetArgs{ExpireAt: until})
+	})
+	return err
 }
 
-// Revoked tells whether id was signed out.
+// Revoked tells whether id was signed out. Every signed-in page asks it,
+// so with Sentinel it waits out a failover (a few seconds) rather than
+// failing the page.
 func (r *Redis) Revoked(ctx context.Context, id string) (bool, error) {
-	n, err := r.c.Exists(ctx, r.prefix+"revoked:"+id).Result()
+	var n int64
+	err := r.read(ctx, func() (err error) {
+		n, err = r.c.Exists(ctx, r.prefix+"revoked:"+id).Result()
+		return err
+	})
 	return n > 0, err
 }
 
@@ -74,7 +109,10 @@ func (r *Redis) Moved(ctx context.Context, key, first string, until time.Time) e
 	if !until.After(time.Now()) {
 		return nil
 	}
-	return r.c.SetArgs(ctx, r.prefix+"moved:"+key, first, redis.SetArgs{ExpireAt: until}).Err()
+	_, err := r.durable(ctx, func(p redis.Pipeliner) {
+		p.SetArgs(ctx, r.prefix+"moved:"+key, first, redis.SetArgs{ExpireAt: until})
+	})
+	return err
 }
 
 // First is the first id of key, or "".
@@ -94,25 +132,39 @@ func (r *Redis) onceKey(key string) string { return r.prefix + "once:" + key }
 func (r *Redis) onceDone(key string) string { return r.prefix + "once-done:" + key }
 
 // Claim takes key with SET NX: exactly one caller on any instance is first.
-// A claimed key holds "" until its outcome is settled.
+// A claimed key holds its claimer's mark ("~" and a random id) until its
+// outcome is settled; the mark lets a claim tried again after a lost
+// answer (a failover) know itself.
 func (r *Redis) Claim(ctx context.Context, key string, ttl time.Duration) (bool, *Outcome, error) {
-	k := r.onceKey(key)
-	err := r.c.SetArgs(ctx, k, "", redis.SetArgs{Mode: "NX", TTL: ttl}).Err()
-	if err == nil {
-		return true, nil, nil
+	k, mark := r.onceKey(key), "~"+newID()
+	for range 3 {
+		var get *redis.StringCmd
+		_, err := r.durable(ctx, func(p redis.Pipeliner) {
+			p.SetArgs(ctx, k, mark, redis.SetArgs{Mode: "NX", TTL: ttl})
+			get = p.Get(ctx, k)
+		})
+		if err != nil {
+			return false, nil, err
+		}
+		v, err := get.Result()
+		switch {
+		case errors.Is(err, redis.Nil): // expired between the two commands
+			continue
+		case err != nil:
+			return false, nil, err
+		case v == mark:
+			return true, nil, nil
+		case running(v):
+			return false, nil, nil
+		}
+		out, err := decodeOutcome(key, v)
+		return false, out, err
 	}
-	if !errors.Is(err, redis.Nil) {
-		return false, nil, err
-	}
-	out, ok, err := r.outcome(ctx, key)
-	switch {
-	case err != nil:
-		return false, nil, err
-	case !ok: // expired between the two commands
-		return r.Claim(ctx, key, ttl)
-	}
-	return false, out, nil
+	return false, nil, errors.New("store: once: claimed and released again and again")
 }
+
+// running tells a claim whose work runs from a settled outcome.
+func running(v string) bool { return v == "" || strings.HasPrefix(v, "~") }
 
 // outcome reads key: ok is false when it is not claimed, out nil while
 // its work runs.
@@ -123,7 +175,7 @@ func (r *Redis) outcome(ctx context.Context, key string) (out *Outcome, ok bool,
 		return nil, false, nil
 	case err != nil:
 		return nil, false, err
-	case v == "":
+	case running(v):
 		return nil, true, nil
 	}
 	out, err = decodeOutcome(key, v)
@@ -145,11 +197,13 @@ func (r *Redis) Settle(ctx context.Context, key string, out Outcome, ttl time.Du
 	if err != nil {
 		return err
 	}
-	if ttl > 0 {
-		err = r.c.Set(ctx, r.onceKey(key), b, ttl).Err()
-	} else {
-		err = r.c.Del(ctx, r.onceKey(key)).Err()
-	}
+	_, err = r.durable(ctx, func(p redis.Pipeliner) {
+		if ttl > 0 {
+			p.Set(ctx, r.onceKey(key), b, ttl)
+		} else {
+			p.Del(ctx, r.onceKey(key))
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -200,18 +254,26 @@ func (l redisLeases) key(key string) string { return l.r.prefix + "lease:" + key
 func (l redisLeases) Take(ctx context.Context, key, holder string, ttl time.Duration) (bool, string, error) {
 	r := l.r
 	for range 3 {
-		err := r.c.SetArgs(ctx, l.key(key), holder, redis.SetArgs{Mode: "NX", TTL: ttl}).Err()
-		if err == nil {
-			return true, holder, nil
-		}
-		if !errors.Is(err, redis.Nil) {
+		var set *redis.StatusCmd
+		var get *redis.StringCmd
+		sent := 0
+		_, err := r.durable(ctx, func(p redis.Pipeliner) {
+			set = p.SetArgs(ctx, l.key(key), holder, redis.SetArgs{Mode: "NX", TTL: ttl})
+			get = p.Get(ctx, l.key(key))
+			sent++
+		})
+		if err != nil {
 			return false, "", err
 		}
-		cur, err := r.c.Get(ctx, l.key(key)).Result()
-		if errors.Is(err, redis.Nil) { // ended between the two commands
+		cur, err := get.Result()
+		switch {
+		case errors.Is(err, redis.Nil): // ended between the two commands
 			continue
+		case err != nil:
+			return false, "", err
 		}
-		return false, cur, err
+		// Sent again after a lost answer, the first try may have taken it.
+		return set.Err() == nil || sent > 1 && cur == holder, cur, nil
 	}
 	return false, "", errors.New("store: lease: taken and released again and again")
 }

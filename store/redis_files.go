@@ -51,8 +51,10 @@ type RedisFiles struct{ r *Redis }
 // Files is r as a RefundFiles.
 func (r *Redis) Files() *RedisFiles { return &RedisFiles{r} }
 
+// fileKeys are key's hash and list; the braces (a hash tag) put both in
+// one slot of a Redis Cluster, where a script may touch only one.
 func (r *Redis) fileKeys(key string) []string {
-	return []string{r.prefix + "files:" + key, r.prefix + "files:" + key + ":order"}
+	return []string{r.prefix + "files:{" + key + "}", r.prefix + "files:{" + key + "}:order"}
 }
 
 // Put keeps f under key; the same name and bytes again give the file kept.

@@ -47,7 +47,10 @@ local oldest = redis.call('ZRANGE', KEYS[1], n - max, n - max, 'WITHSCORES')
 return tonumber(oldest[2]) + window - now
 `)
 
-func (r *Redis) limitKey(k string) string { return r.prefix + "limit:" + k }
+// limitKey is a rule's key. One script checks the rules of a sign-in
+// (the phone's, the address's) together, so they share one hash tag and
+// thereby one slot of a Redis Cluster; the limits' traffic is small.
+func (r *Redis) limitKey(k string) string { return r.prefix + "{limit}:" + k }
 
 // Take checks every rule and records the hold under all their keys, or none.
 func (r *Redis) Take(ctx context.Context, now time.Time, rules ...Rule) (Hold, error) {

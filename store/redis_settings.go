@@ -91,6 +91,17 @@ func (r *Redis) CheckAtStart(ctx context.Context, log *slog.Logger) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
+	// Writes that must not be lost wait for a replica when there is one:
+	// with Sentinel always (it promotes replicas), with one server when
+	// it has replicas now.
+	n, err := r.connectedReplicas(ctx)
+	if err != nil {
+		log.Warn("cannot read Redis's replicas (INFO replication)", "err", err)
+	}
+	r.replicas.Store(n > 0)
+	if r.sentinel || n > 0 {
+		log.Info("sign-outs and used forms wait for a replica's acknowledgement (WAIT) before they are reported done", "replicas", n, "sentinel", r.sentinel)
+	}
 	if p.Fsync == "no" {
 		// The file is written before each answer but flushed to disk when
 		// the system likes: Redis's own crash loses nothing, the machine's

@@ -21,6 +21,13 @@ type Site struct {
 	SandboxURL   string   // the bundled sandbox gateway's address, when the product runs on it
 }
 
+// Demo tells whether the product runs on the bundled sandbox, whose
+// customers and orders are made up: every page then says so at its top.
+func (s *Site) Demo() bool { return s != nil && s.SandboxURL != "" }
+
+// DemoNotice is what every page says in demo mode.
+const DemoNotice = "Демонстрационный режим: заказы и данные ненастоящие."
+
 // Social is a link to one of the resort's social pages.
 type Social struct {
 	Name string

@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -24,6 +27,7 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 	var usage strings.Builder
 	fs.SetOutput(&usage)
 	version := fs.Bool("version", false, "print the version, the commit and the Go version, and exit")
+	health := fs.String("healthcheck", "", "GET this URL (such as http://127.0.0.1:8080/healthz) and exit 0 on a 200, 1 otherwise: the HEALTHCHECK of an image with no shell nor curl")
 	fs.Usage = func() { writeUsage(&usage, fs) }
 	if len(args) > 0 {
 		args = args[1:]
@@ -37,6 +41,8 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 	case fs.NArg() > 0:
 		writeUsage(&usage, fs)
 		return true, fmt.Errorf("%w: unexpected argument %q\n%s", errUsage, fs.Arg(0), strings.TrimSpace(usage.String()))
+	case *health != "":
+		return true, healthcheck(*health, stdout)
 	case *version:
 		b := readBuild()
 		_, err := fmt.Fprintf(stdout, "lk %s (commit %s) built with %s\n", b.version, b.commit, b.goVersion)
@@ -45,8 +51,29 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 	return false, nil
 }
 
+// healthcheck asks url once, within a few seconds; it reads no
+// configuration and touches no data folder, so it can run beside the
+// server in its container.
+func healthcheck(rawURL string, stdout io.Writer) error {
+	if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%w: -healthcheck %q is not an http(s) URL such as http://127.0.0.1:8080/healthz", errUsage, rawURL)
+	}
+	c := &http.Client{Timeout: 3 * time.Second}
+	res, err := c.Get(rawURL)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<16))
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: %s answered %s", rawURL, res.Status)
+	}
+	_, err = fmt.Fprintf(stdout, "healthy: %s answered %s\n", rawURL, res.Status)
+	return err
+}
+
 func writeUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: lk [-version | -help]")
+	fmt.Fprintln(w, "usage: lk [-version | -healthcheck URL | -help]")
 	fmt.Fprintln(w, "lk is the resort's customer personal account; it serves until SIGTERM.")
 	fmt.Fprintln(w, "Flags:")
 	fs.VisitAll(func(f *flag.Flag) { fmt.Fprintf(w, "  -%-26s %s\n", f.Name, f.Usage) })

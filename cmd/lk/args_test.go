@@ -25,8 +25,14 @@ func TestMain(m *testing.M) {
 // runMain runs main with args and answers its exit code, stdout and stderr.
 func runMain(t *testing.T, dataDir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runMainEnv(t, dataDir, nil, args...)
+}
+
+// runMainEnv is runMain with more variables (NAME=value) in its environment.
+func runMainEnv(t *testing.T, dataDir string, vars []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "LK_TEST_MAIN=1", "LK_ADDR=127.0.0.1:0", "LK_SANDBOX_ADDR=127.0.0.1:0", "LK_DATA_DIR="+dataDir)
+	cmd.Env = append(append(os.Environ(), "LK_TEST_MAIN=1", "LK_ADDR=127.0.0.1:0", "LK_SANDBOX_ADDR=127.0.0.1:0", "LK_DATA_DIR="+dataDir), vars...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -1,23 +1,28 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"lk/handlers"
+	"lk/store"
 	"lk/views"
 )
 
 // config is the server's configuration, read once from LK_ variables.
 type config struct {
 	Addr           string         // LK_ADDR
-	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox
+	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox (Sandbox says why)
+	Sandbox        string         // why the bundled sandbox runs ("" when a real gateway is configured)
 	SandboxAddr    string         // LK_SANDBOX_ADDR
 	DataDir        string         // LK_DATA_DIR
-	CookieKeys     []handlers.Key // LK_COOKIE_KEYS
+	CookieKeys     []handlers.Key // LK_COOKIE_KEYS or LK_COOKIE_KEYS_FILE
 	CookieDomain   string         // LK_COOKIE_DOMAIN
 	MainSiteURL    string         // LK_MAIN_SITE_URL
 	SupportPhone   string         // LK_SUPPORT_PHONE
@@ -32,6 +37,7 @@ type config struct {
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
+	DebugToken     string         // from LK_DEBUG_TOKEN_FILE; empty: the address alone guards it
 	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
 
 	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
@@ -40,10 +46,11 @@ type config struct {
 // variables documents every variable with its default, for errors and -help.
 var variables = []struct{ name, def, doc string }{
 	{"LK_ADDR", ":8080", "address the server listens on"},
-	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty runs the bundled sandbox"},
+	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty or sandbox runs the bundled sandbox with demo data, and every page says so"},
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
 	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
+	{"LK_COOKIE_KEYS_FILE", "", "a file holding the cookie keys as LK_COOKIE_KEYS takes them (commas or one per line), read at start, so the keys need not sit in the environment; not with LK_COOKIE_KEYS"},
 	{"LK_COOKIE_DOMAIN", "", "parent domain of the session cookie; empty: host-only __Host- cookie"},
 	{"LK_MAIN_SITE_URL", "https://example.ru/", "the resort's main site, linked from the header"},
 	{"LK_SUPPORT_PHONE", "+7 (800) 000-00-00", "support phone shown in the header and footer"},
@@ -56,16 +63,40 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
-	{"LK_REDIS_URL", "", "redis://host:port/db shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
+	{"LK_REDIS_URL", "", "redis://host:port/db, or redis-sentinel://[password@]host:26379[,host:26379…][/db]#master for a Sentinel-managed master with replicas, shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
+	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 }
 
-// loadConfig reads and checks the configuration; an error names the variable.
-func loadConfig(getenv func(string) string) (config, error) {
+// toolVariables are LK_ names that the repository's own tests and scripts
+// read (the browser tests pass their environment on to the server); the
+// server passes over them, and over nothing else of its prefix.
+var toolVariables = []string{"LK_CHROMIUM", "LK_E2E_URL", "LK_E2E_SANDBOX", "LK_TEST_NOW", "LK_E2E_TZ",
+	"LK_PDF_OUT", "LK_TEST_MAIN", "LK_TEST_REDIS_CLIENT"}
+
+// sandboxGateway is the value of LK_GATEWAY_URL that asks for the bundled
+// sandbox in so many words.
+const sandboxGateway = "sandbox"
+
+// loadConfig reads and checks the configuration from environ (NAME=value
+// lines, as os.Environ gives them); an error names the variable. An LK_
+// name the server does not know stops it: a misspelt variable would
+// otherwise leave its default in force, and an empty LK_GATEWAY_URL runs
+// the demo data.
+func loadConfig(environ []string) (config, error) {
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if name, v, ok := strings.Cut(kv, "="); ok {
+			vars[name] = v
+		}
+	}
+	if err := unknownVariables(vars); err != nil {
+		return config{}, err
+	}
 	get := func(name string) string {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
+		if v := strings.TrimSpace(vars[name]); v != "" {
 			return v
 		}
 		for _, v := range variables {
@@ -82,10 +113,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("LK_ADDR: %q is not host:port", c.Addr)
 	}
 	c.GatewayURL = strings.TrimRight(get("LK_GATEWAY_URL"), "/")
-	if c.GatewayURL != "" {
+	switch c.GatewayURL {
+	case "":
+		c.Sandbox = "LK_GATEWAY_URL is empty"
+	case sandboxGateway:
+		c.Sandbox, c.GatewayURL = "LK_GATEWAY_URL=sandbox", ""
+	default:
 		u, err := url.Parse(c.GatewayURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL", c.GatewayURL)
+			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL (or sandbox, for the demo)", c.GatewayURL)
 		}
 	}
 	c.SandboxAddr = get("LK_SANDBOX_ADDR")
@@ -93,11 +129,24 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("LK_SANDBOX_ADDR: %q is not host:port", c.SandboxAddr)
 	}
 	c.DataDir = get("LK_DATA_DIR")
-	if keys := get("LK_COOKIE_KEYS"); keys != "" {
+	keysFrom, keys := "LK_COOKIE_KEYS", get("LK_COOKIE_KEYS")
+	if file := get("LK_COOKIE_KEYS_FILE"); file != "" {
+		if keys != "" {
+			return c, errors.New("LK_COOKIE_KEYS_FILE: set it or LK_COOKIE_KEYS, not both")
+		}
+		if keys, err = readSecret("LK_COOKIE_KEYS_FILE", file); err != nil {
+			return c, err
+		}
+		keysFrom, keys = "LK_COOKIE_KEYS_FILE", strings.Join(strings.Fields(keys), ",")
+		if keys == "" {
+			return c, fmt.Errorf("LK_COOKIE_KEYS_FILE: %s holds no key", file)
+		}
+	}
+	if keys != "" {
 		for i, k := range strings.Split(keys, ",") {
 			key, err := handlers.ParseKey(strings.TrimSpace(k))
 			if err != nil {
-				return c, fmt.Errorf("LK_COOKIE_KEYS: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", i+1, err)
+				return c, fmt.Errorf("%s: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", keysFrom, i+1, err)
 			}
 			c.CookieKeys = append(c.CookieKeys, key)
 		}
@@ -142,15 +191,27 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	c.RedisURL = get("LK_REDIS_URL")
-	if c.RedisURL != "" {
+	if strings.HasPrefix(c.RedisURL, "redis-sentinel://") {
+		if _, err := store.ParseSentinelURL(c.RedisURL); err != nil {
+			return c, fmt.Errorf("LK_REDIS_URL: %q: %v", c.RedisURL, strings.TrimPrefix(err.Error(), "store: LK_REDIS_URL: "))
+		}
+	} else if c.RedisURL != "" {
 		u, err := url.Parse(c.RedisURL)
 		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0", c.RedisURL)
+			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0, nor redis-sentinel://host:26379,host:26379/0#master", c.RedisURL)
 		}
 	}
 	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {
 		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
+		}
+	}
+	if file := get("LK_DEBUG_TOKEN_FILE"); file != "" {
+		if c.DebugToken, err = readSecret("LK_DEBUG_TOKEN_FILE", file); err != nil {
+			return c, err
+		}
+		if c.DebugToken = strings.TrimSpace(c.DebugToken); len(c.DebugToken) < 16 {
+			return c, fmt.Errorf("LK_DEBUG_TOKEN_FILE: %s holds fewer than 16 characters (make one with: head -c 32 /dev/urandom | base64 -w0)", file)
 		}
 	}
 	if c.PublicURL, err = publicURL(get("LK_PUBLIC_URL"), c.Addr); err != nil {
@@ -162,7 +223,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		switch {
 		case err != nil:
 			return c, fmt.Errorf("LK_FAKE_NOW: %q is not an instant such as 2026-11-23T23:59:00+03:00", fake)
-		case c.GatewayURL != "":
+		case c.Sandbox == "":
 			return c, fmt.Errorf("LK_FAKE_NOW is for tests on the bundled sandbox: unset it or LK_GATEWAY_URL")
 		}
 		c.Now = func() time.Time { return at }
@@ -175,6 +236,20 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	return c, nil
 }
+
+// readSecret reads a secret's file, named by the variable in an error
+// (never the content).
+func readSecret(name, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return string(b), nil
+}
+
+// usesDataDir tells whether the server keeps anything in LK_DATA_DIR: the
+// sandbox's database, or without Redis the sign-outs, moves and used forms.
+func (c config) usesDataDir() bool { return c.Sandbox != "" || c.RedisURL == "" }
 
 // publicURL checks LK_PUBLIC_URL, or derives it from the listen address:
 // the server's own name for itself, never one a request brings.
@@ -192,4 +267,64 @@ func publicURL(raw, addr string) (string, error) {
 		return "", fmt.Errorf("LK_PUBLIC_URL: %q is not a site's address such as https://lk.example.ru", raw)
 	}
 	return u.Scheme + "://" + u.Host, nil
+}
+
+// unknownVariables refuses LK_ names that are neither the server's nor the
+// repository tools', each with the known name closest to it.
+func unknownVariables(vars map[string]string) error {
+	known := map[string]bool{}
+	for _, v := range variables {
+		known[v.name] = true
+	}
+	for _, name := range toolVariables {
+		known[name] = true
+	}
+	var bad []string
+	for name := range vars {
+		if !strings.HasPrefix(name, "LK_") || known[name] {
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(name)))
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return errors.New(strings.Join(bad, "\n"))
+}
+
+// closestVariable is the server's variable nearest to name by edit
+// distance; on a tie, one that contains name or is contained in it
+// (a name cut short, or with a word too), then the first documented.
+func closestVariable(name string) string {
+	best, bestD, bestPart := "", -1, false
+	for _, v := range variables {
+		d := editDistance(name, v.name)
+		part := strings.Contains(v.name, name) || strings.Contains(name, v.name)
+		if bestD < 0 || d < bestD || d == bestD && part && !bestPart {
+			best, bestD, bestPart = v.name, d, part
+		}
+	}
+	return best
+}
+
+// editDistance is Levenshtein's: insertions, deletions and substitutions.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
 
@@ -21,7 +22,7 @@ func main() {
 	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args, os.Getenv, os.Stdout); err != nil {
+	if err := run(ctx, os.Args, os.Environ(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "lk:", err)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
@@ -30,12 +31,14 @@ func main() {
 	}
 }
 
-// run starts the server and serves until ctx ends.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+// run starts the server and serves until ctx ends. It takes the whole
+// environment (NAME=value lines), not a getenv: an LK_ name it does not
+// know must be seen to be refused.
+func run(ctx context.Context, args []string, environ []string, stdout io.Writer) error {
 	if done, err := parseArgs(args, stdout); done || err != nil {
 		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(environ)
 	if err != nil {
 		return err
 	}
@@ -43,11 +46,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	log := newLogger(cfg.LogLevel, stdout)
 	log.Info("starting lk", build.attrs()...)
 	reg := newRegistry(build)
-	tp, stopTracing, err := startTracing(ctx, getenv, build, log)
+	tp, stopTracing, err := startTracing(ctx, lookup(environ), build, log)
 	if err != nil {
 		return err
 	}
 	defer stopTracing()
+	if cfg.usesDataDir() {
+		unlock, err := lockDataDir(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	gatewayURL, sandboxURL, stopSandbox, err := startSandbox(cfg, log)
 	if err != nil {
 		return err
@@ -71,7 +81,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	stopDebug, err := serveDebug(cfg.DebugAddr, reg, log)
+	stopDebug, err := serveDebug(cfg.DebugAddr, cfg.DebugToken, reg, log)
 	if err != nil {
 		return err
 	}
@@ -83,4 +93,16 @@ func newLogger(level string, w io.Writer) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level)) // checked by loadConfig
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// lookup is getenv over environ: the last line of a name wins, as in a
+// process's own environment.
+func lookup(environ []string) func(string) string {
+	m := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return func(k string) string { return m[k] }
 }

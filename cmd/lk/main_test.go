@@ -12,7 +12,14 @@ import (
 	"lk/internal/testkit"
 )
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+// env is m as an environment's NAME=value lines.
+func env(m map[string]string) []string {
+	var lines []string
+	for k, v := range m {
+		lines = append(lines, k+"="+v)
+	}
+	return lines
+}
 
 func TestConfigErrorsNameTheVariable(t *testing.T) {
 	for name, bad := range map[string]string{

@@ -29,7 +29,7 @@ const providerCheckEvery = 15 * time.Second
 // configured, and answers the gateway's base URL, the sandbox's own URL
 // (empty with a real provider) and a function that stops it.
 func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, stop func(), err error) {
-	if cfg.GatewayURL != "" {
+	if cfg.Sandbox == "" {
 		return cfg.GatewayURL, "", func() {}, nil
 	}
 	sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox")})
@@ -44,7 +44,10 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	sandboxURL = "http://" + ln.Addr().String()
-	log.Info("running on the bundled sandbox gateway", "url", sandboxURL+"/v1", "data", cfg.DataDir)
+	// A warning, not news: demo customers and orders must never pass
+	// for the resort's own (every page says so too).
+	log.Warn("running on the bundled sandbox gateway", "url", sandboxURL+"/v1", "data", cfg.DataDir,
+		"why", cfg.Sandbox, "demo", "the customers and orders are demo data, not the resort's; set LK_GATEWAY_URL to the provider's gateway")
 	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
 }
 

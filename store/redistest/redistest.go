@@ -8,10 +8,16 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"lk/store"
 )
@@ -40,17 +46,69 @@ func Start(t testing.TB, settings ...string) *Server {
 	if err != nil {
 		t.Fatal("redis-server is needed by these tests: scripts/deps installs it (apt-get install redis-server)")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := freePort(t)
 	s := &Server{t: t, port: port,
 		args: append([]string{bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", t.TempDir()}, settings...)}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// StartReplica starts a replica of master with settings.
+func StartReplica(t testing.TB, master *Server, settings ...string) *Server {
+	t.Helper()
+	return Start(t, append([]string{"--replicaof", "127.0.0.1", strconv.Itoa(master.port)}, settings...)...)
+}
+
+// MasterName is the name the Sentinels of StartSentinels watch the
+// master under.
+const MasterName = "lk"
+
+// StartSentinels starts n Sentinels watching master (a quorum of
+// n/2+1), quick to act: a master silent for a second is down. They learn
+// the replicas and each other from the master within some seconds.
+func StartSentinels(t testing.TB, master *Server, n int) []*Server {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal("redis-server is needed by these tests")
+	}
+	var out []*Server
+	for range n {
+		port := freePort(t)
+		dir := t.TempDir()
+		conf := filepath.Join(dir, "sentinel.conf")
+		text := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nsentinel monitor %s 127.0.0.1 %d %d\n"+
+			"sentinel down-after-milliseconds %s 1000\nsentinel failover-timeout %s 5000\nsentinel parallel-syncs %s 1\n",
+			port, dir, MasterName, master.port, n/2+1, MasterName, MasterName, MasterName)
+		if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := &Server{t: t, port: port, args: []string{bin, conf, "--sentinel"}}
+		s.Restart()
+		t.Cleanup(s.Stop)
+		out = append(out, s)
+	}
+	return out
+}
+
+// SentinelURL is LK_REDIS_URL for a master watched by sentinels.
+func SentinelURL(sentinels []*Server) string {
+	var addrs []string
+	for _, s := range sentinels {
+		addrs = append(addrs, s.Addr())
+	}
+	return "redis-sentinel://" + strings.Join(addrs, ",") + "/0#" + MasterName
 }
 
 // Restart starts the server again on the same port, with the same settings
@@ -106,5 +164,34 @@ func Ready(t testing.TB, r *store.Redis) {
 			t.Fatal("Redis does not answer")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Pause stops the server without killing it (SIGSTOP): its connections
+// stay open but nothing is answered or replicated, as on a stalled
+// machine. Resume lets it go on.
+func (s *Server) Pause()  { _ = s.cmd.Process.Signal(syscall.SIGSTOP) }
+func (s *Server) Resume() { _ = s.cmd.Process.Signal(syscall.SIGCONT) }
+
+// WaitSentinels waits until every Sentinel knows replicas replicas of the
+// master and all the other Sentinels, as it must before it can fail over.
+func WaitSentinels(t testing.TB, sentinels []*Server, replicas int) {
+	t.Helper()
+	ctx := context.Background()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		ready := true
+		for _, s := range sentinels {
+			c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr()})
+			r, err1 := c.Replicas(ctx, MasterName).Result()
+			o, err2 := c.Sentinels(ctx, MasterName).Result()
+			c.Close()
+			ready = ready && err1 == nil && err2 == nil && len(r) >= replicas && len(o) >= len(sentinels)-1
+		}
+		if ready {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the Sentinels do not know the replicas and each other")
+		}
 	}
 }

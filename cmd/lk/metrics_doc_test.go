@@ -1,0 +1,112 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"lk/handlers"
+	"lk/store"
+)
+
+// recorder is a Registerer that keeps what every collector describes.
+type recorder struct {
+	prometheus.Registerer
+	descs []*prometheus.Desc
+}
+
+func (r *recorder) Register(c prometheus.Collector) error {
+	ch := make(chan *prometheus.Desc, 16)
+	go func() { c.Describe(ch); close(ch) }()
+	for d := range ch {
+		r.descs = append(r.descs, d)
+	}
+	return r.Registerer.Register(c)
+}
+
+func (r *recorder) MustRegister(cs ...prometheus.Collector) {
+	for _, c := range cs {
+		if err := r.Register(c); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// docs/operations.md lists every lk_ metric the server registers, with
+// each of its labels, and no other: the pieces are wired as run wires
+// them, on Redis, into a registry that notes what they describe.
+func TestOperationsManualListsTheMetrics(t *testing.T) {
+	cfg, err := loadConfig(env(map[string]string{"LK_DATA_DIR": t.TempDir(), "LK_REDIS_URL": "redis://127.0.0.1:1/0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rec := &recorder{Registerer: prometheus.NewRegistry()}
+	info := newRegistry(readBuild())
+	rec.MustRegister(info) // lk_build_info with the collectors of Go and the process
+	client, err := newGatewayClient(cfg, "http://127.0.0.1:1/v1", rec, noop.NewTracerProvider(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := store.OpenRedis(cfg.RedisURL, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	health, err := handlers.NewHealth(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping}
+	if _, err := newHandler(cfg, client, st, health, "", rec, noop.NewTracerProvider(), log); err != nil {
+		t.Fatal(err)
+	}
+
+	doc, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // metric → its row of the table
+	for _, m := range regexp.MustCompile("(?m)^\\| `(lk_[a-z_]+)` \\|(.*)$").FindAllStringSubmatch(string(doc), -1) {
+		rows[m[1]] = m[2]
+	}
+	name := regexp.MustCompile(`fqName: "([^"]+)"`)
+	labels := regexp.MustCompile(`(?:constLabels|variableLabels): \{([^}]*)\}`)
+	var registered []string
+	for _, d := range rec.descs {
+		s := d.String()
+		n := name.FindStringSubmatch(s)
+		if n == nil || !strings.HasPrefix(n[1], "lk_") {
+			continue
+		}
+		registered = append(registered, n[1])
+		row, ok := rows[n[1]]
+		if !ok {
+			t.Errorf("docs/operations.md does not list %s", n[1])
+			continue
+		}
+		for _, l := range labels.FindAllStringSubmatch(s, -1) {
+			for _, kv := range strings.Split(l[1], ",") {
+				label, _, _ := strings.Cut(strings.TrimSpace(kv), "=")
+				if label != "" && !strings.Contains(row, "`"+label+"`") {
+					t.Errorf("docs/operations.md: %s lacks its label %s", n[1], label)
+				}
+			}
+		}
+	}
+	for m := range rows {
+		if !slices.Contains(registered, m) {
+			t.Errorf("docs/operations.md lists %s, which the server does not register", m)
+		}
+	}
+	if len(registered) < 9 {
+		t.Errorf("only %v registered: the wiring was not followed", registered)
+	}
+}
