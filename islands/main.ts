@@ -59,7 +59,7 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     if (!load) throw new Error(`unknown island "${name}"`);
     const props = readProps(el);
     const [{ mount }, mod] = await Promise.all([import("./react-mount"), load()]);
-    mount(el, mod.default, props, (err) => {
+    await mount(el, mod.default, props, (err) => {
       el.dataset.islandState = "failed";
       warn(`island "${name}" crashed`, err);
     });
