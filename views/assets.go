@@ -38,11 +38,15 @@ type Assets struct {
 	manifest map[string]manifestChunk
 }
 
+// IslandAssetsID is the id of the inert <template> in a page's head that
+// lists its islands' files; the mount loop reads it (islands/main.ts).
+const IslandAssetsID = "island-assets"
+
 // Tags are what a page puts in its head for the islands it uses.
 type Tags struct {
 	Scripts  []string // module scripts
-	Preloads []string // modulepreload links
-	Styles   []string // stylesheets
+	Preloads []string // modules the islands import, preloaded after the first paint
+	Styles   []string // their stylesheets, likewise
 }
 
 // LoadAssets reads the stylesheet and Vite's manifest from static (the
