@@ -252,15 +252,19 @@ func (p *dayPage) render(s *Server, c *echo.Context, o order, status int, a *day
 		}
 	}
 	html := ch
-	page := func() error { return p.page(s, c, o, status, a, d, html, msg) }
 	ch.Error = cmp.Or(a.errs.For("date"), ch.Error)
 	if ch.Choices == nil {
 		ch.Choices = []views.TransferChoice{}
 	}
+	page := func() error { return p.page(s, c, o, status, a, d, html, ch, msg) }
 	return respond(c, status, ch, page)
 }
 
-func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAnswers, d time.Time, ch views.DayChoices, msg string) error {
+// page is the HTML page: ch as the page lists it, and first as the island
+// would fetch it, handed to the island so that it shows the same list at
+// once instead of asking for it again (a list arriving later would move
+// everything below it).
+func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAnswers, d time.Time, ch, first views.DayChoices, msg string) error {
 	from, to := p.window(s.now())
 	url := o.url(string(actTransfer))
 	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
@@ -275,6 +279,9 @@ func (p *dayPage) page(s *Server, c *echo.Context, o order, status int, a *dayAn
 			Mode: "day", Min: day.Min, Max: day.Max, DayForm: "#transfer-day", Label: day.Label,
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice,
 		},
+	}
+	if first.Date != "" {
+		v.Calendar.First = &first
 	}
 	if p.original != nil {
 		v.Calendar.Original = p.original(o)
