@@ -97,9 +97,10 @@ func (a *Assets) File(key string) (string, bool) {
 // For returns the tags for a page whose islands are the given manifest keys
 // (their source paths, e.g. "sms-code/SmsCode.tsx", "enhance/phone.ts").
 // The mount loop is the
-// only module script; the islands it will import lazily are preloaded, with
-// every chunk they import and every stylesheet hanging on those chunks (Vite
-// hangs a shared chunk's CSS on the chunk, not on the entry).
+// only module script; the islands it will import lazily are listed to be
+// preloaded once the page has painted (the layout's template), with every
+// chunk they import and every stylesheet hanging on those chunks (Vite hangs
+// a shared chunk's CSS on the chunk, not on the entry).
 func (a *Assets) For(islands ...string) Tags {
 	var t Tags
 	if a == nil || len(islands) == 0 {
