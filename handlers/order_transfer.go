@@ -227,10 +227,14 @@ func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg strin
 	if ch.Choices == nil {
 		ch.Choices = []views.TransferChoice{}
 	}
-	return respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, msg) })
+	return respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, ch, msg) })
 }
 
-func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Time, ch views.DayChoices, msg string) error {
+// page is the HTML page: ch as the page lists it, and first as the island
+// would fetch it, handed to the island so that it shows the same list at
+// once instead of asking for it again (a list arriving later would move
+// everything below it).
+func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Time, ch, first views.DayChoices, msg string) error {
 	a, p := m.a, m.k.dayTexts()
 	from, to := m.k.window(s.now())
 	url := o.url(string(actTransfer))
@@ -246,6 +250,9 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 			Mode: "day", Min: day.Min, Max: day.Max, DayForm: "#transfer-day", Label: day.Label,
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
 		},
+	}
+	if first.Date != "" {
+		v.Calendar.First = &first
 	}
 	if p.pick != "" {
 		v.Action.Submit, v.Calendar.Done = "", msgDone

@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { createElement, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mountAll, registerWorker } from "./main";
+import { afterFirstPaint, mountAll, registerWorker, requestAssets } from "./main";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -33,15 +33,11 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+// As in a browser, outside act(): the mount renders in a transition and
+// resolves once React has committed it, which act() would hold back until
+// its own callback ended; and act() would rethrow the render error that the
+// mount loop has already handled.
 async function run() {
-  await act(async () => {
-    await mountAll(document, islands, {});
-  });
-}
-
-// As in a browser: act() would rethrow the render error that the mount loop
-// has already handled.
-async function runOutsideAct() {
   await mountAll(document, islands, {});
 }
 
@@ -85,7 +81,7 @@ describe("mount loop", () => {
     document.body.innerHTML = html;
     const el = document.getElementById("i")!;
     const before = el.innerHTML;
-    await runOutsideAct();
+    await run();
     expect(el.innerHTML).toBe(before);
     expect(el.querySelector("form")!.hidden).toBe(false);
     expect(el.dataset.islandState).toBe("failed");
@@ -160,5 +156,73 @@ describe("the offline worker", () => {
     const f = fakes("/sw.js", "complete");
     (f.win.navigator as { serviceWorker?: unknown }).serviceWorker = undefined;
     expect(() => registerWorker(f.doc, f.win)).not.toThrow();
+  });
+});
+
+describe("after the first paint", () => {
+  /** A window whose paints the test reports by hand. */
+  function painting() {
+    let report: ((list: { getEntriesByName(name: string): unknown[] }) => void) | null = null;
+    const disconnect = vi.fn();
+    class Observer {
+      static supportedEntryTypes = ["paint", "resource"];
+      constructor(cb: typeof report) {
+        report = cb;
+      }
+      observe(opts: { type: string; buffered: boolean }) {
+        expect(opts).toEqual({ type: "paint", buffered: true });
+      }
+      disconnect = disconnect;
+    }
+    const win = { PerformanceObserver: Observer } as unknown as Window & typeof globalThis;
+    const paint = (...names: string[]) => report!({ getEntriesByName: (n) => (names.includes(n) ? [{ name: n }] : []) });
+    return { win, paint, disconnect };
+  }
+
+  it("goes on only once the first contentful paint is reported", async () => {
+    const { win, paint, disconnect } = painting();
+    let painted = false;
+    const done = afterFirstPaint(win).then(() => (painted = true));
+    await Promise.resolve();
+    expect(painted).toBe(false);
+    paint("first-paint");
+    await Promise.resolve();
+    expect(painted).toBe(false);
+    paint("first-paint", "first-contentful-paint");
+    await done;
+    expect(painted).toBe(true);
+    expect(disconnect).toHaveBeenCalledOnce();
+  });
+
+  it("goes on after the next frame where paints are not reported", async () => {
+    const frames: (() => void)[] = [];
+    const tasks: (() => void)[] = [];
+    const win = {
+      requestAnimationFrame: (cb: () => void) => frames.push(cb),
+      setTimeout: (cb: () => void) => tasks.push(cb),
+    } as unknown as Window & typeof globalThis;
+    let painted = false;
+    const done = afterFirstPaint(win).then(() => (painted = true));
+    expect(frames).toHaveLength(1);
+    frames[0]();
+    await Promise.resolve();
+    expect(painted).toBe(false);
+    tasks[0]();
+    await done;
+    expect(painted).toBe(true);
+  });
+
+  it("puts the server's list of island files in the head, once", () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js" fetchpriority="low"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
+    expect(document.head.querySelectorAll(":scope > link")).toHaveLength(0);
+    requestAssets(document);
+    expect(Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"))).toEqual([
+      "/static/dist/assets/react.js",
+      "/static/dist/assets/cal.css",
+    ]);
+    expect(document.getElementById("island-assets")).toBeNull();
+    requestAssets(document);
+    expect(document.head.querySelectorAll("link")).toHaveLength(2);
+    document.head.innerHTML = "";
   });
 });

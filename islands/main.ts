@@ -5,8 +5,9 @@
 //   <script id="sms-code-props" type="application/json">{…}</script>
 //   <input name="phone" data-enhance="phone">
 //
-// Components and enhancements are imported lazily, so a page pays only for
-// what it has, and if anything fails the server-rendered fallback stays.
+// Components and enhancements are imported lazily, only after the page's
+// first paint, so a page pays only for what it has and never before it is
+// on the screen; if anything fails the server-rendered fallback stays.
 import type { ComponentType } from "react";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
@@ -58,8 +59,11 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     const load = registry[name];
     if (!load) throw new Error(`unknown island "${name}"`);
     const props = readProps(el);
-    const [{ mount }, mod] = await Promise.all([import("./react-mount"), load()]);
-    mount(el, mod.default, props, (err) => {
+    // React first, the island's own module after it: each is evaluated in
+    // a task of its own (both were asked for at once, see requestAssets).
+    const { mount } = await import("./react-mount");
+    const mod = await load();
+    await mount(el, mod.default, props, (err) => {
       el.dataset.islandState = "failed";
       warn(`island "${name}" crashed`, err);
     });
@@ -113,12 +117,52 @@ export function registerWorker(doc: Document = document, win: Window = window): 
   else win.addEventListener("load", register, { once: true });
 }
 
+/** Resolves once the browser has painted the page's first content: until
+ *  then nothing of an island is fetched or run, so the server's HTML has the
+ *  network and the main thread to itself. A browser that does not report
+ *  paints goes on once the next frame has been drawn. */
+export function afterFirstPaint(win: Window & typeof globalThis = window): Promise<void> {
+  return new Promise((resolve) => {
+    const Observer = win.PerformanceObserver as typeof PerformanceObserver | undefined;
+    if (!Observer?.supportedEntryTypes?.includes("paint")) {
+      win.requestAnimationFrame(() => win.setTimeout(resolve, 0));
+      return;
+    }
+    const observer = new Observer((list) => {
+      if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: "paint", buffered: true });
+  });
+}
+
+/** The id of the server's list of island files (views.IslandAssetsID). */
+export const ASSETS = "island-assets";
+
+/** Asks for every file of the page's islands at once: the server lists
+ *  them as low-priority preload links in an inert <template> (a template's
+ *  links fetch nothing), and put in the head they are fetched in parallel,
+ *  so no island waits for one file to learn of the next. */
+export function requestAssets(doc: Document = document): void {
+  const list = doc.getElementById(ASSETS);
+  if (!(list instanceof HTMLTemplateElement)) return;
+  doc.head.append(list.content);
+  list.remove();
+}
+
+function domReady(): Promise<void> {
+  if (document.readyState !== "loading") return Promise.resolve();
+  return new Promise((done) => document.addEventListener("DOMContentLoaded", () => done(), { once: true }));
+}
+
 registerWorker();
 
 // Module scripts run after parsing, so the DOM is complete here; the check
 // covers the script being loaded some other way.
-if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => void mountAll(), { once: true });
-} else {
-  void mountAll();
-}
+void domReady()
+  .then(() => afterFirstPaint())
+  .then(() => {
+    requestAssets();
+    return mountAll();
+  });

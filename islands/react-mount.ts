@@ -1,41 +1,46 @@
-// The islands' runtime lives behind this module so that pages without
-// islands never download it. The islands are written against React's API;
-// the build runs them on Preact's implementation of it (see vite.config.ts).
-import { Component, createElement, type ComponentType, type ReactNode } from "react";
-import { flushSync } from "react-dom";
+// React and react-dom live behind this module so that pages without islands
+// never download them.
+import { Component, createElement, startTransition, useLayoutEffect, type ComponentType, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 
-type BoundaryProps = { onError: (err: unknown) => void; children?: ReactNode };
-
-/** Catches what the island throws while rendering: it then renders nothing
- *  and says so, and the mount brings the page's fallback back. */
-class Boundary extends Component<BoundaryProps, { failed: boolean }> {
+/** Catches what the island throws while rendering and then renders nothing;
+ *  the root's onCaughtError hears of it and brings the fallback back. */
+class Boundary extends Component<{ children?: ReactNode }, { failed: boolean }> {
   state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
-  }
-  componentDidCatch(err: unknown) {
-    this.props.onError(err);
   }
   render() {
     return this.state.failed ? null : this.props.children;
   }
 }
 
+/** Says when the island's first render has reached the page: it stands
+ *  after the island inside the boundary, so it commits only when the island
+ *  has rendered without throwing. */
+function Committed(props: { onCommit: () => void }) {
+  const { onCommit } = props;
+  useLayoutEffect(onCommit, [onCommit]);
+  return null;
+}
+
 /**
  * Renders Island into el: into its [data-island-root] child if there is
  * one, else into a new <div data-island-root> appended to el, so the
- * server-rendered content is not replaced. Elements marked
- * [data-island-fallback] are hidden once the first render has committed, and
- * shown again if the island later crashes. Throws if the first render fails,
- * leaving the page as the server sent it.
+ * server-rendered content is not replaced. The render is a transition, so
+ * React yields to the browser every few milliseconds instead of holding the
+ * main thread for the whole island. Elements marked [data-island-fallback]
+ * are hidden in the same commit that shows the island (the page never shows
+ * both or neither), and shown again if the island later crashes, when
+ * onCrash is called. Resolves once the island is on the page; rejects if
+ * the first render fails, leaving the page as the server sent it.
  */
 export function mount(
   el: HTMLElement,
   Island: ComponentType<any>,
   props: Record<string, unknown>,
   onCrash: (err: unknown) => void,
-): void {
+): Promise<void> {
   let container = el.querySelector<HTMLElement>(":scope > [data-island-root]");
   const created = !container;
   if (!container) {
@@ -46,27 +51,38 @@ export function mount(
   const target = container;
   const fallbacks = Array.from(el.querySelectorAll<HTMLElement>("[data-island-fallback]"));
 
-  let mounted = false;
-  let firstError: unknown = null;
-  const onError = (err: unknown) => {
-    if (!mounted) {
-      firstError ??= err;
-      return;
-    }
-    fallbacks.forEach((f) => (f.hidden = false));
-    onCrash(err);
-  };
-  const root = createRoot(target);
-  try {
-    flushSync(() => root.render(createElement(Boundary, { onError }, createElement(Island, props))));
-  } catch (err) {
-    firstError ??= err;
-  }
-  if (firstError !== null) {
-    root.unmount();
-    if (created) target.remove();
-    throw firstError;
-  }
-  mounted = true;
-  fallbacks.forEach((f) => (f.hidden = true));
+  return new Promise((resolve, reject) => {
+    let mounted = false;
+    let failed = false;
+    // React reports an error while it commits; the root is unmounted once
+    // that commit is over.
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      if (mounted) {
+        fallbacks.forEach((f) => (f.hidden = false));
+        onCrash(err);
+      }
+      queueMicrotask(() => {
+        root.unmount();
+        if (!mounted) {
+          if (created) target.remove();
+          reject(err);
+        }
+      });
+    };
+    const root = createRoot(target, {
+      onCaughtError: (err) => fail(err),
+      onUncaughtError: (err) => fail(err),
+    });
+    const onCommit = () => {
+      if (mounted || failed) return;
+      mounted = true;
+      fallbacks.forEach((f) => (f.hidden = true));
+      resolve();
+    };
+    startTransition(() => {
+      root.render(createElement(Boundary, null, createElement(Island, props), createElement(Committed, { onCommit })));
+    });
+  });
 }

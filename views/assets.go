@@ -38,11 +38,15 @@ type Assets struct {
 	manifest map[string]manifestChunk
 }
 
+// IslandAssetsID is the id of the inert <template> in a page's head that
+// lists its islands' files; the mount loop reads it (islands/main.ts).
+const IslandAssetsID = "island-assets"
+
 // Tags are what a page puts in its head for the islands it uses.
 type Tags struct {
 	Scripts  []string // module scripts
-	Preloads []string // modulepreload links
-	Styles   []string // stylesheets
+	Preloads []string // modules the islands import, preloaded after the first paint
+	Styles   []string // their stylesheets, likewise
 }
 
 // LoadAssets reads the stylesheet and Vite's manifest from static (the
@@ -93,9 +97,10 @@ func (a *Assets) File(key string) (string, bool) {
 // For returns the tags for a page whose islands are the given manifest keys
 // (their source paths, e.g. "sms-code/SmsCode.tsx", "enhance/phone.ts").
 // The mount loop is the
-// only module script; the islands it will import lazily are preloaded, with
-// every chunk they import and every stylesheet hanging on those chunks (Vite
-// hangs a shared chunk's CSS on the chunk, not on the entry).
+// only module script; the islands it will import lazily are listed to be
+// preloaded once the page has painted (the layout's template), with every
+// chunk they import and every stylesheet hanging on those chunks (Vite hangs
+// a shared chunk's CSS on the chunk, not on the entry).
 func (a *Assets) For(islands ...string) Tags {
 	var t Tags
 	if a == nil || len(islands) == 0 {

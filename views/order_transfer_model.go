@@ -57,6 +57,9 @@ type CalendarProps struct {
 	URL    string `json:"url,omitempty"`    // GET ?date= answers DayChoices as JSON
 	Choice string `json:"choice,omitempty"` // the choice kept after an error
 	Done   string `json:"done,omitempty"`   // the island's submit once a day and a choice are picked: 'Готово'
+	// First is the shown day's choices as the URL answers them, so the
+	// island need not ask for them again.
+	First *DayChoices `json:"first,omitempty"`
 	// Target is the selector of the page's date field the calendar fills
 	// in for another island (the rent move's slot picker), instead of
 	// fetching choices itself.

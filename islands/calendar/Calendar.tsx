@@ -51,77 +51,72 @@ function useWide(): boolean {
 export default function Calendar(props: CalendarProps) {
   const host = useRef<HTMLInputElement>(null);
   const fp = useRef<flatpickr.Instance | null>(null);
-  // An instance just made has drawn its days with the current choice.
-  const fresh = useRef(false);
   const latest = useRef(props);
   latest.current = props;
   const wide = useWide();
 
-  // Drawn before the browser paints (a layout effect): the page keeps the
-  // calendar's room until the island is mounted, and a frame between the
-  // mount and the drawing would show the room gone and the calendar not yet
-  // there, so the buttons below would jump twice.
-  useLayoutEffect(() => {
-    if (!host.current) return;
-    const inst = flatpickr(host.current, {
-      inline: true,
-      locale: Russian, // Monday first
-      mode: props.mode,
-      showMonths: wide ? 2 : 1,
-      minDate: local(props.min),
-      maxDate: local(props.max),
-      defaultDate: props.value.map(local),
-      // A chosen day stays choosable: flatpickr drops a disabled day from
-      // its selection, and a range left with one end refuses every day
-      // beyond the next disabled one, so clicks there would do nothing
-      // (a stay whose own first night is now full could not move earlier).
-      disable: [(date: Date) => !latest.current.value.includes(iso(date)) && (latest.current.isDisabled?.(iso(date)) ?? false)],
-      onChange(_dates, _str, self) {
-        const clicked = self.latestSelectedDateObj;
-        if (clicked) latest.current.onDay(iso(clicked));
-      },
-      onDayCreate(_dates, _str, _self, el: HTMLElement & { dateObj?: Date }) {
-        if (!el.dateObj) return;
-        const note = latest.current.note?.(iso(el.dateObj));
-        if (!note) return;
-        const span = document.createElement("span");
-        span.className = "cal-note";
-        span.textContent = note.short;
-        el.append(span);
-        el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
-      },
-    });
-    fp.current = inst;
-    fresh.current = true;
+  // Drawn after React's commit, in a task of its own: building the days is
+  // the island's heaviest step, and on a slow phone it and the commit in one
+  // task would block the page for longer than a tap may wait. The calendar's
+  // room is kept meanwhile (calendar.css), so nothing moves when it appears.
+  useEffect(() => {
+    const input = host.current;
+    if (!input) return;
+    let inst: flatpickr.Instance | null = null;
+    const timer = window.setTimeout(() => {
+      inst = flatpickr(input, {
+        inline: true,
+        locale: Russian, // Monday first
+        mode: props.mode,
+        showMonths: wide ? 2 : 1,
+        minDate: local(props.min),
+        maxDate: local(props.max),
+        defaultDate: latest.current.value.map(local),
+        // A chosen day stays choosable: flatpickr drops a disabled day from
+        // its selection, and a range left with one end refuses every day
+        // beyond the next disabled one, so clicks there would do nothing
+        // (a stay whose own first night is now full could not move earlier).
+        disable: [(date: Date) => !latest.current.value.includes(iso(date)) && (latest.current.isDisabled?.(iso(date)) ?? false)],
+        onChange(_dates, _str, self) {
+          const clicked = self.latestSelectedDateObj;
+          if (clicked) latest.current.onDay(iso(clicked));
+        },
+        onDayCreate(_dates, _str, _self, el: HTMLElement & { dateObj?: Date }) {
+          if (!el.dateObj) return;
+          const note = latest.current.note?.(iso(el.dateObj));
+          if (!note) return;
+          const span = document.createElement("span");
+          span.className = "cal-note";
+          span.textContent = note.short;
+          el.append(span);
+          el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
+        },
+      });
+      fp.current = inst;
+    }, 0);
     return () => {
-      inst.destroy();
+      window.clearTimeout(timer);
+      inst?.destroy();
       fp.current = null;
     };
     // The instance is made again only when its shape changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.mode, props.min, props.max, wide]);
 
-  // The chosen days follow the props (a range is kept by the caller).
+  // The chosen days follow the props (a range is kept by the caller); an
+  // instance not drawn yet takes them when it is.
   const value = props.value.join(",");
   useLayoutEffect(() => {
     const inst = fp.current;
     if (!inst) return;
-    const same = inst.selectedDates.map(iso).join(",") === value;
-    if (fresh.current && same) {
-      // Drawing every day again at mount doubled the island's first task,
-      // the page's longest (total blocking time on a slow phone).
-      fresh.current = false;
-      return;
-    }
-    fresh.current = false;
-    if (!same) {
+    if (inst.selectedDates.map(iso).join(",") !== value) {
       inst.setDate(value ? value.split(",").map(local) : [], false);
     }
     inst.redraw(); // which days can be chosen may depend on the choice
   }, [value]);
 
   return (
-    <div className="cal" data-months={wide ? 2 : 1}>
+    <div className="cal" data-months={wide ? 2 : 1} data-mode={props.mode}>
       <input ref={host} type="text" hidden aria-hidden="true" tabIndex={-1} aria-label={props.label} />
     </div>
   );

@@ -64,6 +64,24 @@ describe("TransferCalendar, one day", () => {
     expect(form.getAll("sessionId")).toEqual(["S1"]);
   });
 
+  it("shows the server's list of the first day without asking for it, and asks for the next day's", async () => {
+    const container = page();
+    const first = { date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "Нет", choices: [
+      { value: "S1", title: "Дневной 10:00–16:00", lines: ["Свободных мест: 40"] },
+    ] };
+    await show(<TransferCalendar {...dayProps} original={undefined} first={first} />, container);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByText("Сеансы на 24.11.2026")).toBeTruthy();
+    expect(screen.getByLabelText(/Дневной/)).toBeTruthy();
+    answer({ ...first, date: "2026-11-26", legend: "Сеансы на 26.11.2026" });
+    const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
+    await act(async () => {
+      fireEvent.click(day!);
+    });
+    expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-26", expect.anything());
+    expect(screen.getByText("Сеансы на 26.11.2026")).toBeTruthy();
+  });
+
   it("says when there is nothing, and when the list did not load", async () => {
     const container = page();
     answer({ date: "2026-11-24", legend: "Занятия на 24.11.2026", field: "lessonId", empty: "Нет доступных занятий", choices: [] });

@@ -21,6 +21,8 @@ export type TransferCalendarProps = {
   url?: string;
   choice?: string;
   done?: string;
+  /** the shown day's choices as the url answers them: not asked for again */
+  first?: DayChoices;
   /** a date field of the page that the calendar fills in (a change event
    *  follows), for an island that reads it: the rent move's slot picker */
   target?: string;
@@ -37,7 +39,7 @@ export type TransferCalendarProps = {
 };
 
 type Choice = { value: string; title: string; lines: string[] | null; disabled?: string };
-type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
+export type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
 
@@ -97,12 +99,19 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
 
 function DayChoice(props: TransferCalendarProps) {
   const [day, setDay] = useState<Day>(props.value ?? "");
-  const [data, setData] = useState<DayChoices | null>(null);
+  // The server's list of the first day is shown at once: asked for
+  // again, it would arrive after the island and move what stands below.
+  const first = useRef(props.first?.date && props.first.date === day ? props.first : undefined);
+  const [data, setData] = useState<DayChoices | null>(first.current ?? null);
   const [failed, setFailed] = useState(false);
   const [chosen, setChosen] = useState(props.choice ?? "");
 
   useEffect(() => {
     if (!day || !props.url) return;
+    if (first.current?.date === day) {
+      first.current = undefined;
+      return;
+    }
     const ctl = new AbortController();
     setFailed(false);
     void fetchJSON<DayChoices>(`${props.url}?date=${encodeURIComponent(day)}`, { signal: ctl.signal }).then((res) => {

@@ -15,8 +15,7 @@ if (proto && typeof proto.showModal !== "function") {
   };
 }
 
-// Testing Library's act() (Preact's, through the aliases) reads this flag
-// to know it runs in a test; React's would warn without it.
+// React warns unless it knows it runs under act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 // The tests' today: with LK_TEST_NOW (make test-days) the clock of Date

@@ -1,0 +1,107 @@
+// The server's HTML paints first: on every page with an island, nothing of
+// the island (its script, React, their stylesheets) is asked for before the
+// browser's first contentful paint, only the mount loop itself; and the
+// island takes the place kept for it, so nothing on the page moves when it
+// mounts (no layout shift) at a phone's width and a desktop's.
+import type { BrowserContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { lastCode, newPhone } from "./helpers";
+
+const WIDTHS = [412, 1280];
+
+type Timing = { fcp: number | null; entry: string; early: string[]; later: string[]; shifts: number[] };
+
+/** Opens path, waits until every island has mounted (and a calendar has
+ *  drawn its days), and reads what the browser recorded. */
+async function timing(page: Page, path: string): Promise<Timing> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: number[] };
+    w.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!e.hadRecentInput) w.shifts.push(e.value);
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  const res = await page.goto(path);
+  expect(res?.status(), path).toBe(200);
+  const islands = page.locator("[data-island]");
+  for (let i = 0; i < (await islands.count()); i++) {
+    await expect(islands.nth(i), `${path}: island ${i}`).toHaveAttribute("data-island-state", "mounted");
+  }
+  if ((await page.locator("[data-island=calendar]").count()) > 0) {
+    await expect(page.locator(".cal .flatpickr-calendar")).toHaveCount(1);
+  }
+  // Two frames, so that a shift the last drawing caused is recorded.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(() => {
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
+    const entry = document.querySelector<HTMLScriptElement>("script[type=module][src]")?.src ?? "";
+    const files = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+      (e) => e.name.includes("/static/dist/") && e.name !== entry,
+    );
+    const name = (e: PerformanceResourceTiming) => `${e.name.split("/").pop()} at ${e.startTime.toFixed(0)} ms`;
+    return {
+      fcp,
+      entry,
+      early: files.filter((e) => fcp === null || e.startTime <= fcp).map(name),
+      later: files.filter((e) => fcp !== null && e.startTime > fcp).map(name),
+      shifts: (window as unknown as { shifts: number[] }).shifts,
+    };
+  });
+}
+
+async function check(page: Page, path: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width < 600 ? 823 : 720 });
+    const t = await timing(page, path);
+    const at = `${path} at ${width} px (first paint at ${t.fcp?.toFixed(0)} ms)`;
+    expect(t.fcp, `${at}: first contentful paint`).not.toBeNull();
+    expect(t.entry, `${at}: the mount loop`).toContain("/static/dist/assets/main-");
+    expect(t.early, `${at}: island files asked for before the first paint`).toEqual([]);
+    expect(t.later.length, `${at}: island files after the first paint`).toBeGreaterThan(0);
+    expect(t.shifts, `${at}: layout shifts`).toEqual([]);
+  }
+}
+
+test.describe("islands start after the first paint and move nothing", () => {
+  for (const path of ["/login", "/signup"]) {
+    test(path, async ({ page }) => {
+      await check(page, path);
+    });
+  }
+
+  // A new customer (with sample orders of every kind) for the move pages,
+  // so no other test's orders or phone limits are touched.
+  const moves: Record<string, string> = {};
+  let cookies: Awaited<ReturnType<BrowserContext["cookies"]>> = [];
+  test.beforeAll(async ({ browser }) => {
+    const page = await browser.newPage();
+    const { digits } = newPhone();
+    const r1 = await page.request.post("/signup", { form: { phone: digits, firstName: "Вера", lastName: "Тестова" }, maxRedirects: 0 });
+    expect(r1.status()).toBe(303);
+    const r2 = await page.request.post("/login/code", { form: { code: (await lastCode(digits)).code }, maxRedirects: 0 });
+    expect(r2.status()).toBe(303);
+    await page.goto("/orders");
+    const orders = await page
+      .locator('section[aria-labelledby="active-h"] a[href^="/orders/"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? "").filter((h) => /^\/orders\/\w+\/\d+$/.test(h)));
+    for (const href of orders) {
+      const kind = href.split("/")[2];
+      if (moves[kind]) continue;
+      await page.goto(href);
+      const link = page.locator(`main a[href="${href}/transfer"]`);
+      if ((await link.count()) > 0) moves[kind] = `${href}/transfer`;
+    }
+    cookies = await page.context().cookies();
+    await page.close();
+  });
+
+  for (const kind of ["glk", "aqua", "hotel", "pavilion", "celRoom"]) {
+    test(`the ${kind} move page`, async ({ page }) => {
+      expect(moves[kind], `a movable ${kind} order`).toBeTruthy();
+      await page.context().addCookies(cookies);
+      await check(page, moves[kind]);
+    });
+  }
+});

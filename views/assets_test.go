@@ -1,0 +1,69 @@
+package views
+
+import (
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// A build's manifest as Vite writes it: the mount loop, an island that
+// imports the runtime chunk and has a stylesheet, the module that mounts it.
+const testManifest = `{
+  "main.ts": {"file": "assets/main-1.js", "isEntry": true, "dynamicImports": ["calendar/TransferCalendar.tsx", "react-mount.ts"]},
+  "_react-2.js": {"file": "assets/react-2.js"},
+  "react-mount.ts": {"file": "assets/react-mount-3.js", "imports": ["_react-2.js"]},
+  "calendar/TransferCalendar.tsx": {"file": "assets/calendar-4.js", "isEntry": true, "imports": ["_react-2.js"], "css": ["assets/calendar-5.css"]}
+}`
+
+func TestIslandFilesWaitForTheFirstPaint(t *testing.T) {
+	static := fstest.MapFS{
+		"css/app.css":              {Data: []byte("body{margin:0}")},
+		"dist/.vite/manifest.json": {Data: []byte(testManifest)},
+	}
+	assets, err := LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Page{Title: "Перенос", Site: &Site{}, Assets: assets, Islands: []string{CalendarIsland}}
+	doc := render(t, LoginPage(p, LoginForm{}))
+
+	// The mount loop is the only script, and the head asks for nothing else:
+	// the islands' files are listed in an inert template that the mount loop
+	// puts in effect after the first paint.
+	if s := doc.Find("script[src]"); s.Length() != 1 || s.AttrOr("type", "") != "module" || s.AttrOr("src", "") != "/static/dist/assets/main-1.js" {
+		t.Errorf("scripts: %d, %q", s.Length(), s.AttrOr("src", ""))
+	}
+	if n := doc.Find("head > link[rel=modulepreload], head > link[rel=preload], head > link[rel=stylesheet]").Length(); n != 0 {
+		t.Errorf("%d island files asked for before the first paint", n)
+	}
+	list := doc.Find("head > template#" + IslandAssetsID)
+	var modules, styles []string
+	list.Find("link").Each(func(_ int, l *goquery.Selection) {
+		if l.AttrOr("fetchpriority", "") != "low" {
+			t.Errorf("%s: not at low priority", l.AttrOr("href", ""))
+		}
+		switch l.AttrOr("rel", "") {
+		case "modulepreload":
+			modules = append(modules, l.AttrOr("href", ""))
+		case "preload":
+			if l.AttrOr("as", "") != "style" {
+				t.Errorf("%s: preloaded as %q", l.AttrOr("href", ""), l.AttrOr("as", ""))
+			}
+			styles = append(styles, l.AttrOr("href", ""))
+		}
+	})
+	if want := []string{"/static/dist/assets/calendar-4.js", "/static/dist/assets/react-2.js", "/static/dist/assets/react-mount-3.js"}; !slices.Equal(modules, want) {
+		t.Errorf("modules listed: %q, want %q", modules, want)
+	}
+	if want := []string{"/static/dist/assets/calendar-5.css"}; !slices.Equal(styles, want) {
+		t.Errorf("stylesheets listed: %q, want %q", styles, want)
+	}
+
+	// A page without islands lists nothing.
+	p.Islands = nil
+	if doc := render(t, LoginPage(p, LoginForm{})); doc.Find("template, script[src], link[rel=modulepreload]").Length() != 0 {
+		t.Error("a page without islands carries island files")
+	}
+}
