@@ -317,77 +317,17 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 			s.Close()
 		}
 	}()
-	for i := range Window {
-		d := addDays(today, i)
-		dk := fmtDay(d)
-		var n int
-		if err := st[0].QueryRowContext(ctx, dk).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			continue // this day exists with its current state
-		}
-		for _, tr := range trainers {
-			for _, h := range lessonHours {
-				sport, sort, age, cost := lessonAt(tr, h)
-				id := lessonID(tr.ID, d, h)
-				l := gateway.Lesson{
-					LessonID: id, TrainerID: tr.ID, TrainerName: tr.Name, ExerciseSort: sort,
-					KindOfSport: sport, DateBeg: fmtDT(at(d, h, 0)), AgeGroupHigh: age,
-					FreePlaces: int(hash(id) % 9), Cost: cost,
-				}
-				if _, err := st[1].ExecContext(ctx, id, tr.ID, dk, mustJSON(l)); err != nil {
-					return err
-				}
-			}
-		}
-		for kind, list := range map[string][]facility{kindPavilion: pavilions, kindRoom: celRooms} {
-			for _, f := range list {
-				sch := gateway.Schedule{HourEnd: fmtISO(at(d, closeHour, 0)), Cost: f.Cost}
-				hv := hash(kind, f.ID, dk)
-				busyFrom, busyLen := firstHour+int(hv%12), 1+int(hv>>4)%3
-				if (hv>>8)%3 == 0 {
-					busyLen = 0 // a free day
-				}
-				for h := firstHour; h < closeHour; h++ {
-					st := 0
-					if h >= busyFrom && h < busyFrom+busyLen {
-						st = 1
-					}
-					sch.Details = append(sch.Details, gateway.TimetableHour{Hour: fmtISO(at(d, h, 0)), Status: st})
-				}
-				if _, err := st[2].ExecContext(ctx, kind, f.ID, dk, mustJSON(sch)); err != nil {
-					return err
-				}
-			}
-		}
-		for _, k := range aquaKinds {
-			id := sessionID(d, k.N)
-			hv := hash(id)
-			count := 40 + int(hv%160)
-			if hv%11 == 0 {
-				count = 0
-			}
-			if k.VIP {
-				count = 1 + int(hv%12)
-				if hv%5 == 0 {
-					count = 0
-				}
-			}
-			a := gateway.AquaSession{SessionID: id, SessionTime: k.From, AvailableCount: count, Name: k.Name, EndTime: k.To}
-			if _, err := st[3].ExecContext(ctx, id, dk, mustJSON(a)); err != nil {
-				return err
-			}
-		}
-	}
 	for i := range HotelWindow {
 		d := addDays(today, i)
 		dk := fmtDay(d)
-		var n int
-		if err := st[5].QueryRowContext(ctx, dk).Scan(&n); err != nil {
-			return err
+		if i < Window {
+			if err := seedDay(ctx, st, d, dk); err != nil {
+				return err
+			}
 		}
-		if n > 0 {
+		if done, err := seeded(ctx, st[5], dk); err != nil {
+			return err
+		} else if done {
 			continue
 		}
 		hv := hash("hotel", dk)
@@ -401,6 +341,77 @@ func (s *Sandbox) ensureWindow(ctx context.Context, tx *sql.Tx, today time.Time)
 		}
 	}
 	return nil
+}
+
+// seedDay creates the lessons, rent hours and water-park sessions of day d
+// (dk) unless it has them already.
+func seedDay(ctx context.Context, st []*sql.Stmt, d time.Time, dk string) error {
+	if done, err := seeded(ctx, st[0], dk); err != nil {
+		return err
+	} else if done {
+		return nil // this day exists with its current state
+	}
+	for _, tr := range trainers {
+		for _, h := range lessonHours {
+			sport, sort, age, cost := lessonAt(tr, h)
+			id := lessonID(tr.ID, d, h)
+			l := gateway.Lesson{
+				LessonID: id, TrainerID: tr.ID, TrainerName: tr.Name, ExerciseSort: sort,
+				KindOfSport: sport, DateBeg: fmtDT(at(d, h, 0)), AgeGroupHigh: age,
+				FreePlaces: int(hash(id) % 9), Cost: cost,
+			}
+			if _, err := st[1].ExecContext(ctx, id, tr.ID, dk, mustJSON(l)); err != nil {
+				return err
+			}
+		}
+	}
+	for kind, list := range map[string][]facility{kindPavilion: pavilions, kindRoom: celRooms} {
+		for _, f := range list {
+			sch := gateway.Schedule{HourEnd: fmtISO(at(d, closeHour, 0)), Cost: f.Cost}
+			hv := hash(kind, f.ID, dk)
+			busyFrom, busyLen := firstHour+int(hv%12), 1+int(hv>>4)%3
+			if (hv>>8)%3 == 0 {
+				busyLen = 0 // a free day
+			}
+			for h := firstHour; h < closeHour; h++ {
+				st := 0
+				if h >= busyFrom && h < busyFrom+busyLen {
+					st = 1
+				}
+				sch.Details = append(sch.Details, gateway.TimetableHour{Hour: fmtISO(at(d, h, 0)), Status: st})
+			}
+			if _, err := st[2].ExecContext(ctx, kind, f.ID, dk, mustJSON(sch)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, k := range aquaKinds {
+		id := sessionID(d, k.N)
+		hv := hash(id)
+		count := 40 + int(hv%160)
+		if hv%11 == 0 {
+			count = 0
+		}
+		if k.VIP {
+			count = 1 + int(hv%12)
+			if hv%5 == 0 {
+				count = 0
+			}
+		}
+		a := gateway.AquaSession{SessionID: id, SessionTime: k.From, AvailableCount: count, Name: k.Name, EndTime: k.To}
+		if _, err := st[3].ExecContext(ctx, id, dk, mustJSON(a)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seeded tells whether count, a query of a day's rows, finds any for the
+// day dk: a day that exists keeps its state.
+func seeded(ctx context.Context, count *sql.Stmt, dk string) (bool, error) {
+	var n int
+	err := count.QueryRowContext(ctx, dk).Scan(&n)
+	return n > 0, err
 }
 
 // prepare prepares queries in tx, in their order; on an error none stays open.
