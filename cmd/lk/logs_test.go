@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"lk/internal/testkit"
 )
 
 // A whole sign-in in sandbox mode, at the debug level, leaves in the
@@ -134,9 +136,7 @@ func sandboxCode(t *testing.T, sandboxURL, phone string) string {
 
 func (b *browser) do(req *http.Request) int {
 	b.t.Helper()
-	for k, v := range b.cookies {
-		req.AddCookie(&http.Cookie{Name: k, Value: v})
-	}
+	testkit.AddCookies(req, b.cookies)
 	res, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil {
 		b.t.Fatal(err)
@@ -147,13 +147,7 @@ func (b *browser) do(req *http.Request) int {
 		b.t.Fatal(err)
 	}
 	b.body = string(body)
-	for _, c := range res.Cookies() {
-		if c.MaxAge < 0 {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c.Value
-		}
-	}
+	testkit.KeepCookies(b.cookies, res)
 	return res.StatusCode
 }
 

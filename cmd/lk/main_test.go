@@ -73,13 +73,8 @@ func TestRunServesOnTheSandboxAndShutsDown(t *testing.T) {
 	})
 	addr := addrs["listening"]
 	for _, path := range []string{"/healthz", "/readyz", "/login"} {
-		res, err := http.Get(addr + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			t.Errorf("%s: %d", path, res.StatusCode)
+		if got := status(t, addr+path); got != http.StatusOK {
+			t.Errorf("%s: %d", path, got)
 		}
 	}
 	if !strings.Contains(out.String(), "LK_COOKIE_KEYS is not set") {

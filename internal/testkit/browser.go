@@ -25,9 +25,7 @@ func NewBrowser(base string) *Browser { return &Browser{Base: base, Cookies: map
 // Do sends req with the cookies, keeps the answer's, and answers the
 // status and the body.
 func (b *Browser) Do(req *http.Request) (int, string, error) {
-	for k, v := range b.Cookies {
-		req.AddCookie(&http.Cookie{Name: k, Value: v})
-	}
+	AddCookies(req, b.Cookies)
 	c := b.Client
 	if c == nil {
 		c = &http.Client{Timeout: 10 * time.Second}
@@ -40,14 +38,27 @@ func (b *Browser) Do(req *http.Request) (int, string, error) {
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
+	KeepCookies(b.Cookies, res)
+	return res.StatusCode, string(body), err
+}
+
+// AddCookies puts the cookies of jar (name → value) on req.
+func AddCookies(req *http.Request, jar map[string]string) {
+	for k, v := range jar {
+		req.AddCookie(&http.Cookie{Name: k, Value: v})
+	}
+}
+
+// KeepCookies takes the cookies res sets into jar; one that res deletes
+// leaves it.
+func KeepCookies(jar map[string]string, res *http.Response) {
 	for _, c := range res.Cookies() {
 		if c.MaxAge < 0 || c.Value == "" {
-			delete(b.Cookies, c.Name)
+			delete(jar, c.Name)
 		} else {
-			b.Cookies[c.Name] = c.Value
+			jar[c.Name] = c.Value
 		}
 	}
-	return res.StatusCode, string(body), err
 }
 
 // Get loads path.

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"lk/internal/testkit"
 )
 
 func main() {
@@ -92,22 +94,14 @@ func (c *customer) send(method, base, path string, form url.Values) (int, string
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	req.Header.Set("X-Forwarded-For", c.ip)
-	for k, v := range c.cookies {
-		req.AddCookie(&http.Cookie{Name: k, Value: v})
-	}
+	testkit.AddCookies(req, c.cookies)
 	res, err := client.Do(req)
 	if err != nil {
 		return 0, "", "", err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	for _, ck := range res.Cookies() {
-		if ck.MaxAge < 0 || ck.Value == "" {
-			delete(c.cookies, ck.Name)
-		} else {
-			c.cookies[ck.Name] = ck.Value
-		}
-	}
+	testkit.KeepCookies(c.cookies, res)
 	return res.StatusCode, res.Header.Get("Location"), string(b), err
 }
 
