@@ -33,8 +33,8 @@ type lessonKind struct{}
 
 var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
-	actions: []action{actConfirm, actTransfer, actCancel},
-	labels:  map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
+	actions: []action{actConfirm, actTransfer, actCancel}, renumbers: true,
+	labels: map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
 }
 
 func (lessonKind) info() *kindInfo { return lessonInfo }
@@ -146,7 +146,7 @@ func (lessonKind) change(ctx context.Context, s *Server, sess *Session, o order,
 	if err != nil || newID == "" { // the provider did not say where the booking went
 		return views.PathOrders, "", err
 	}
-	s.movedTo(ctx, o, newID, s.providerTime(to.DateBeg))
+	s.movedTo(ctx, sess.GUID, o, newID, s.providerTime(to.DateBeg))
 	return views.OrderPath(string(lessonInfo.id), newID), "", nil
 }
 

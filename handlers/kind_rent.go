@@ -41,7 +41,7 @@ var (
 
 func rentInfo(id gateway.Kind, label string) *kindInfo {
 	return &kindInfo{
-		id: id, label: label,
+		id: id, label: label, renumbers: true,
 		actions: []action{actTransfer, actCancel, actRefund},
 		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
 	}
@@ -235,7 +235,7 @@ func (m rentMove) call(ctx context.Context, s *Server, sess *Session, o order) (
 	if err != nil || newID == "" { // the provider moved it but did not say where
 		return views.PathOrders, "", err
 	}
-	s.movedTo(ctx, o, newID, m.f.start)
+	s.movedTo(ctx, sess.GUID, o, newID, m.f.start)
 	return views.OrderPath(string(m.k.info().id), newID), "", nil
 }
 

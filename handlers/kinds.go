@@ -50,6 +50,7 @@ type kindInfo struct {
 	failed        string        // a failed fetch's text when the provider gave none
 	document      *documentInfo // nil without a PDF
 	keepsCanceled bool
+	renumbers     bool // a move gives the booking a new id
 	byTickets     bool
 	actions       []action // in the order of the buttons
 }

@@ -2,24 +2,48 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
 	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/views"
 )
 
 // Past bookings have no calendar file; a week leaves room for a clock that
 // is off and for the provider's late status.
 const movesKept = 7 * 24 * time.Hour
 
+// A chain of moves longer than this is not followed: the link is old enough.
+const movesFollowed = 20
+
 func movedKey(k kind, id string) string { return string(k.info().id) + "-" + id }
 
+// nextKey holds where a moved booking went, with whose it is: "{newID} {owner}".
+func nextKey(k kind, id string) string { return "next-" + movedKey(k, id) }
+
+// The store keeps a digest of the client's id, never the id itself.
+func ownerMark(guid string) string {
+	sum := sha256.Sum256([]byte("lk-moved-owner\x00" + guid))
+	return hex.EncodeToString(sum[:12])
+}
+
 // The move has happened whatever the store says: a failure costs a second
-// calendar event at most, so it is logged, not shown.
-func (s *Server) movedTo(ctx context.Context, o order, newID string, start time.Time) {
+// calendar event or a dead old link at most, so it is logged, not shown.
+func (s *Server) movedTo(ctx context.Context, guid string, o order, newID string, start time.Time) {
 	if newID == "" || newID == o.id {
 		return
 	}
+	until := start.Add(movesKept)
 	first, err := s.firstID(ctx, o.kind, o.id)
 	if err == nil {
-		err = s.moves.Moved(ctx, movedKey(o.kind, newID), first, start.Add(movesKept))
+		err = s.moves.Moved(ctx, movedKey(o.kind, newID), first, until)
+	}
+	if err == nil {
+		err = s.moves.Moved(ctx, nextKey(o.kind, o.id), newID+" "+ownerMark(guid), until)
 	}
 	if err != nil {
 		s.log.Warn("the first id of a moved booking is not kept", "kind", string(o.kind.info().id), "err", err)
@@ -32,4 +56,48 @@ func (s *Server) firstID(ctx context.Context, k kind, id string) (string, error)
 		return id, err
 	}
 	return first, nil
+}
+
+// movedOn answers the id an old link's booking has now, after every move
+// since, or "" when id was not moved. A booking moved away from another
+// customer is not found: the answer is errNotFound, before the provider is
+// asked anything.
+func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (string, error) {
+	if !k.info().renumbers {
+		return "", nil
+	}
+	now, mark := id, ownerMark(guid)
+	for range movesFollowed {
+		v, err := s.moves.First(ctx, nextKey(k, now))
+		if err != nil { // the old link fails as it did before moves were kept
+			s.log.Warn("moves store", "err", err)
+			break
+		}
+		next, owner, _ := strings.Cut(v, " ")
+		if next == "" {
+			break
+		}
+		if owner != mark {
+			return "", errNotFound
+		}
+		now = next
+	}
+	if now == id {
+		return "", nil
+	}
+	return now, nil
+}
+
+// redirectMoved sends the owner of a moved booking's old link to the same
+// page of the booking it became (part: "" for the order, or its file).
+func (s *Server) redirectMoved(c *echo.Context, k kind, id, part string) (bool, error) {
+	to, err := s.movedOn(c.Request().Context(), session(c).GUID, k, id)
+	if err != nil || to == "" {
+		return err != nil, err
+	}
+	url := views.OrderPath(string(k.info().id), to)
+	if part != "" {
+		url += "/" + part
+	}
+	return true, c.Redirect(http.StatusSeeOther, url)
 }

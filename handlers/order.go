@@ -55,6 +55,9 @@ func (s *Server) order(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if moved, err := s.redirectMoved(c, k, id, ""); moved {
+		return err
+	}
 	o, err := orderOf(c.Request().Context(), s, k, session(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)

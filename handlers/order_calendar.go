@@ -54,6 +54,10 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The event added before a move links here with its old id.
+	if moved, err := s.redirectMoved(c, k, id, calendarFile); moved {
+		return err
+	}
 	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
 	if err != nil {
 		return err
