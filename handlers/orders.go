@@ -2,7 +2,10 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -15,15 +18,20 @@ import (
 type orderSet struct {
 	orders []order // in the order of kinds
 	failed map[gateway.Kind]error
+	asked  int // how many kinds were fetched
 }
 
-// The list needs five answers: they are fetched in parallel, and a kind that
-// fails does not stop the others.
 func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
-	lists := make([][]order, len(kinds))
-	errs := make([]error, len(kinds))
+	return s.fetchKinds(ctx, guid, kinds)
+}
+
+// The list needs an answer per kind: they are fetched in parallel, and a
+// kind that fails does not stop the others.
+func (s *Server) fetchKinds(ctx context.Context, guid string, ks []kind) orderSet {
+	lists := make([][]order, len(ks))
+	errs := make([]error, len(ks))
 	var wg sync.WaitGroup
-	for i, k := range kinds {
+	for i, k := range ks {
 		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
 	}
 	wg.Wait()
@@ -31,8 +39,8 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 	for _, l := range lists {
 		n += len(l)
 	}
-	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n)}
-	for i, k := range kinds {
+	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n), asked: len(ks)}
+	for i, k := range ks {
 		if errs[i] != nil {
 			set.failed[k.info().id] = errs[i]
 			s.log.Warn("orders not loaded", "kind", k.info().id, "err", errs[i])
@@ -67,7 +75,7 @@ func (set orderSet) problems() []string {
 	return out
 }
 
-func (set orderSet) allFailed() bool { return len(set.failed) == len(kinds) }
+func (set orderSet) allFailed() bool { return set.asked > 0 && len(set.failed) == set.asked }
 
 func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
 	refs := make([]gateway.OrderRef, len(set.orders))
@@ -90,9 +98,112 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 	return active, history
 }
 
+// historyPage is how many past orders a page of the list shows.
+const historyPage = 20
+
+// ordersQuery is what /orders is asked for: a kind ("" for all), a year
+// (0 for all) and the page of the history (from 1). What cannot be read is
+// left out, as if not asked.
+type ordersQuery struct {
+	kind kind
+	year int
+	page int
+}
+
+func readOrdersQuery(c *echo.Context) ordersQuery {
+	q := ordersQuery{page: 1}
+	if id, ok := gateway.ParseKind(c.QueryParam("kind")); ok {
+		q.kind = kindOf(id)
+	}
+	if y, err := strconv.Atoi(c.QueryParam("year")); err == nil && y >= 2000 && y <= 2100 {
+		q.year = y
+	}
+	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p > 1 && p <= 1000 {
+		q.page = p
+	}
+	return q
+}
+
+// url is the list with the same filters at page.
+func (q ordersQuery) url(page int) string {
+	v := url.Values{}
+	if q.kind != nil {
+		v.Set("kind", string(q.kind.info().id))
+	}
+	if q.year != 0 {
+		v.Set("year", strconv.Itoa(q.year))
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if len(v) == 0 {
+		return views.PathOrders
+	}
+	return views.PathOrders + "?" + v.Encode()
+}
+
+// filter keeps the orders of q's year and offers the years of all the
+// orders loaded, the latest first.
+func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
+	f := views.OrdersFilter{Kinds: []views.Choice{{Label: "Все"}}, Years: []views.Choice{{Label: "Все"}}}
+	for _, k := range kinds {
+		id := string(k.info().id)
+		f.Kinds = append(f.Kinds, views.Choice{Value: id, Label: k.info().label, Selected: q.kind == k})
+	}
+	years := map[int]bool{}
+	kept := set.orders[:0:0]
+	for _, o := range set.orders {
+		y := 0
+		if !o.ref.Start.IsZero() {
+			y = o.ref.Start.In(s.loc).Year()
+			years[y] = true
+		}
+		if q.year == 0 || y == q.year {
+			kept = append(kept, o)
+		}
+	}
+	set.orders = kept
+	years[q.year] = q.year != 0 // the year asked stays choosable
+	list := make([]int, 0, len(years))
+	for y, ok := range years {
+		if ok {
+			list = append(list, y)
+		}
+	}
+	slices.Sort(list)
+	for _, y := range slices.Backward(list) {
+		f.Years = append(f.Years, views.Choice{Value: strconv.Itoa(y), Label: strconv.Itoa(y), Selected: y == q.year})
+	}
+	return f
+}
+
+// /orders shows the active orders on its first page and the history
+// historyPage at a time, latest first, each page a plain link to the next.
+// A kind asked for is the only one fetched.
 func (s *Server) orders(c *echo.Context) error {
-	set := s.fetchOrders(c.Request().Context(), session(c).GUID)
+	q := readOrdersQuery(c)
+	ks := kinds
+	if q.kind != nil {
+		ks = []kind{q.kind}
+	}
+	set := s.fetchKinds(c.Request().Context(), session(c).GUID, ks)
+	o := views.Orders{Filter: s.filter(&set, q), Page: q.page, Failed: len(set.failed) > 0, AllFailed: set.allFailed(), Problems: set.problems()}
 	active, history := s.activeAndHistory(c, set)
+	if q.page == 1 {
+		o.Active = active
+	}
+	from := min((q.page-1)*historyPage, len(history))
+	to := min(from+historyPage, len(history))
+	o.History = history[from:to]
+	if to < len(history) {
+		o.More = q.url(q.page + 1)
+	}
+	if q.page > 1 {
+		o.First = q.url(1)
+	}
+	if len(history) > historyPage && to > from {
+		o.Shown = fmt.Sprintf("Показаны %d–%d из %d", from+1, to, len(history))
+	}
 	p := s.page(c, "Заказы", "Ваши заказы: активные и история.")
 	p.Nav = views.NavOrders
 	s.offerOffline(c, &p, set)
@@ -100,7 +211,5 @@ func (s *Server) orders(c *echo.Context) error {
 	if set.allFailed() {
 		status = http.StatusServiceUnavailable
 	}
-	return render(c, status, views.OrdersPage(p, views.Orders{
-		Active: active, History: history, Failed: len(set.failed) > 0, AllFailed: set.allFailed(), Problems: set.problems(),
-	}))
+	return render(c, status, views.OrdersPage(p, o))
 }

@@ -1,5 +1,7 @@
 package views
 
+import "strings"
+
 // KV is one line of a key-value card. Class, when set, shows the value as a
 // badge of that class ("badge-ok", "badge-err").
 type KV struct {
@@ -34,11 +36,45 @@ type Action struct {
 	Style    string // extra class: "btn-2" for a secondary one
 }
 
-// Orders is /orders.
+// Orders is /orders: the active orders on its first page, a page of the
+// history, and the filter that chose them.
 type Orders struct {
 	Active    []OrderCard
 	History   []OrderCard
 	Failed    bool     // some kinds did not load
 	AllFailed bool     // none did
 	Problems  []string // what the provider says about the kinds that failed, when some loaded
+	Filter    OrdersFilter
+	Page      int    // of the history, from 1
+	Shown     string // "Показаны 21–40 из 300", when the history has more than a page
+	More      string // the next page of the history; "" on the last
+	First     string // the first page, from a later one
+}
+
+// OrdersFilter is the list's GET form: a kind and a year, "" for all.
+type OrdersFilter struct {
+	Kinds []Choice
+	Years []Choice
+}
+
+// Choice is an option of a select.
+type Choice struct {
+	Value    string
+	Label    string
+	Selected bool
+}
+
+// Number is the order's number as support asks for it, when the title does
+// not say it already.
+func (c OrderCard) Number() string { return orderNumber(c.Title, c.ID) }
+
+// Number is the order's number when the title does not say it already.
+func (d OrderDetail) Number() string { return orderNumber(d.Title, d.ID) }
+
+func orderNumber(title, id string) string {
+	n := "Заказ № " + id
+	if id == "" || strings.Contains(title, n) {
+		return ""
+	}
+	return n
 }

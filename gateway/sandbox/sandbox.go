@@ -11,6 +11,7 @@
 //	/v1/...                   every call of the provider, paths case-sensitive
 //	GET  /sandbox/sms/{digits} the last code "sent" to a phone
 //	POST /sandbox/faults       {"path","delayMs","status","malformed","drop","times"}
+//	POST /sandbox/past         {"phone","count"} adds past orders to a customer
 //	POST /sandbox/reset        clears faults and call counters
 //	GET  /sandbox/calls        call counts per /v1 path since the last reset
 //	GET  /sandbox/refunds      refund requests received, files reduced to sizes
@@ -267,6 +268,7 @@ func (s *Sandbox) Handler() http.Handler {
 
 	mux.HandleFunc("GET /sandbox/sms/{digits}", s.handleOutbox)
 	mux.HandleFunc("POST /sandbox/faults", s.handleSetFault)
+	mux.HandleFunc("POST /sandbox/past", s.handlePast)
 	mux.HandleFunc("POST /sandbox/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
 		writeJSON(w, http.StatusOK, map[string]bool{"success": true})

@@ -1,0 +1,153 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway"
+	"lk/gateway/sandbox"
+)
+
+// manyOrders is the demo customer with 300 past orders added.
+func manyOrders(t *testing.T) *app {
+	t.Helper()
+	a := signedIn(t)
+	if err := a.sb.SeedPast(context.Background(), sandbox.DemoGUID, 300); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// historyCards are the cards of the history section, "kind/id" each.
+func (r *resp) historyCards() []string {
+	var out []string
+	r.doc.Find(`#history li.oc`).Each(func(_ int, li *goquery.Selection) {
+		out = append(out, li.AttrOr("data-kind", "")+"/"+li.AttrOr("data-id", ""))
+	})
+	return out
+}
+
+func (r *resp) more() string {
+	return r.doc.Find(`#history a[data-more]`).AttrOr("href", "")
+}
+
+// With 300 past orders the list shows 20 of the history at a time, a plain
+// link to the next 20, and each page costs the provider what the list
+// always cost: one call per kind.
+func TestOrdersHistoryIsPaged(t *testing.T) {
+	a := manyOrders(t)
+	seen := map[string]bool{}
+	page, pages := "/orders", 0
+	for page != "" {
+		a.sb.Reset()
+		r := a.get(page)
+		pages++
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", page, r.StatusCode)
+		}
+		for _, p := range orderCalls {
+			if n := a.sb.Calls(p); n != 1 {
+				t.Errorf("%s: %s called %d times, want 1", page, p, n)
+			}
+		}
+		cards := r.historyCards()
+		if len(cards) == 0 || len(cards) > 20 {
+			t.Fatalf("%s: %d history cards, want 1..20", page, len(cards))
+		}
+		for _, c := range cards {
+			if seen[c] {
+				t.Errorf("%s: %s shown on an earlier page", page, c)
+			}
+			seen[c] = true
+		}
+		if active := r.doc.Find(`section[aria-labelledby="active-h"]`).Length(); (pages == 1) != (active == 1) {
+			t.Errorf("%s: %d active sections", page, active)
+		}
+		r.doc.Find(`li.oc`).Each(func(_ int, li *goquery.Selection) {
+			if !strings.Contains(li.Text(), "Заказ № "+li.AttrOr("data-id", "")) {
+				t.Errorf("%s: card %s/%s has no 'Заказ №'", page, li.AttrOr("data-kind", ""), li.AttrOr("data-id", ""))
+			}
+		})
+		if more := r.doc.Find(`#history a[data-more]`); more.Length() == 1 && strings.TrimSpace(more.Text()) != "Показать ещё" {
+			t.Errorf("%s: the link reads %q", page, more.Text())
+		}
+		page, _, _ = strings.Cut(r.more(), "#")
+		if pages > 30 {
+			t.Fatal("the pages do not end")
+		}
+	}
+	// 300 added, 9 of the demo's own in the past.
+	if len(seen) < 300 || pages != (len(seen)+19)/20 {
+		t.Errorf("%d history orders on %d pages", len(seen), pages)
+	}
+	n, _ := a.firstFlight("/orders")
+	if n > 14*1024 {
+		t.Errorf("/orders with 300 past orders: first flight %d bytes, budget 14 KB", n)
+	}
+	t.Logf("/orders with 300 past orders: first flight %d bytes", n)
+}
+
+// The filter is a plain GET form; a kind asked for is the only one fetched,
+// and the next page keeps the filter.
+func TestOrdersFilterByKindAndYear(t *testing.T) {
+	a := manyOrders(t)
+	a.sb.Reset()
+	r := a.get("/orders?kind=glk")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if n := r.doc.Find(`form.filter[method="get"][action="/orders"] select[name="kind"] option[value="glk"][selected]`).Length(); n != 1 {
+		t.Error("the kind asked for is not selected in the form")
+	}
+	r.doc.Find(`li.oc`).Each(func(_ int, li *goquery.Selection) {
+		if k := li.AttrOr("data-kind", ""); k != "glk" {
+			t.Errorf("?kind=glk shows a %s card", k)
+		}
+	})
+	if len(r.historyCards()) != 20 {
+		t.Errorf("?kind=glk: %d history cards, want 20 of the 60 past lessons", len(r.historyCards()))
+	}
+	for _, p := range orderCalls {
+		if want := map[bool]int{true: 1}[p == "GLK/getTimetableForCurrentClient"]; a.sb.Calls(p) != want {
+			t.Errorf("?kind=glk: %s called %d times, want %d", p, a.sb.Calls(p), want)
+		}
+	}
+	if more := r.more(); more != "/orders?kind=glk&page=2#history" {
+		t.Errorf("next page %q", more)
+	}
+	if got := a.get("/orders?kind=glk&page=2").historyCards(); len(got) != 20 || !strings.HasPrefix(got[0], "glk/") {
+		t.Errorf("second page of lessons: %v", got)
+	}
+
+	year := a.clock.Now().In(gateway.ResortLocation()).Year() - 1
+	r = a.get("/orders?year=" + strconv.Itoa(year))
+	cards := r.doc.Find(`li.oc`)
+	if cards.Length() == 0 {
+		t.Fatalf("no orders of %d", year)
+	}
+	cards.Each(func(_ int, li *goquery.Selection) {
+		if when := li.Find("p").Eq(1).Text(); !strings.Contains(when, "."+strconv.Itoa(year)) {
+			t.Errorf("?year=%d shows %s/%s of %q", year, li.AttrOr("data-kind", ""), li.AttrOr("data-id", ""), when)
+		}
+	})
+	if r.doc.Find(`select[name="year"] option[value="`+strconv.Itoa(year)+`"][selected]`).Length() != 1 {
+		t.Error("the year asked for is not selected in the form")
+	}
+}
+
+// Support asks for the order's number: every order page shows it.
+func TestEveryOrderPageShowsItsNumber(t *testing.T) {
+	a := signedIn(t)
+	for _, p := range []string{"glk/" + sandbox.DemoLessonConfirmable, "pavilion/" + sandbox.DemoPavilionRent, "celRoom/" + sandbox.DemoRoomRent,
+		"aqua/" + sandbox.DemoAquaPaid, "hotel/" + sandbox.DemoHotelPaid} {
+		_, id, _ := strings.Cut(p, "/")
+		if r := a.get("/orders/" + p); !strings.Contains(r.text("main"), "Заказ № "+id) {
+			t.Errorf("/orders/%s: no 'Заказ № %s'", p, id)
+		}
+	}
+}
