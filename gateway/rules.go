@@ -45,6 +45,26 @@ func TicketStatusSuffix(status string) string {
 	}
 }
 
+// TicketCount is how many tickets an order holds as its page lists them:
+// those with a refund are counted apart, "2, и 1 с оформленным возвратом".
+func TicketCount(tickets []Ticket) string {
+	refunded := 0
+	for _, t := range tickets {
+		if t.Status == TicketRefunded {
+			refunded++
+		}
+	}
+	n := strconv.Itoa(len(tickets) - refunded)
+	if refunded == 0 {
+		return n
+	}
+	return n + ", и " + strconv.Itoa(refunded) + " с оформленным возвратом"
+}
+
+// LetsIn tells whether a ticket opens the gate, so that its code is shown:
+// paid, with no refund, of an order that is not cancelled.
+func LetsIn(t Ticket, canceled bool) bool { return t.Status == TicketPaid && !canceled }
+
 // CanShowDocument tells whether the ticket or voucher button is shown: never
 // for a canceled order, and for the water park not while a ticket awaits
 // payment. Pass nil tickets for a hotel order.

@@ -68,7 +68,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 			refunded += t.Price
 		}
 		line := views.TicketLine{Number: t.TicketNumber, Title: name, Price: views.Money(t.Price), Status: t.Status}
-		if t.Status == gateway.TicketPaid && !o.Canceled {
+		if gateway.LetsIn(t, o.Canceled) {
 			line.Code = t.GateCode(o.OrderID)
 		}
 		lines = append(lines, line)
@@ -82,7 +82,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		card: card(title, views.Date(start)+", "+visitTime(o, start), status(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
-			{Key: "Билетов", Value: strconv.Itoa(len(o.Tickets))},
+			{Key: "Билетов", Value: gateway.TicketCount(o.Tickets)},
 			status(o.Canceled, o.Paid),
 			total(o.Amount),
 		}),
@@ -103,6 +103,9 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		event: aquaEvent(o, start),
 	}
 	out.detail.Tickets = lines
+	if o.Canceled && refunded > 0 { // what it cost is what came back, not the provider's 0
+		out.card.Amount = "возврат " + views.Money(refunded)
+	}
 	switch {
 	case o.Canceled:
 		out.noDoc = msgDocCanceled
@@ -125,7 +128,7 @@ var sessionHours = regexp.MustCompile(`(\d{1,2})[:.](\d{2})\s*[–—-]\s*(\d{1,
 
 func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 	e := calEvent{Summary: "Аквапарк, заказ № " + o.OrderID, Start: start, End: start.Add(visitLength), Place: "аквапарк",
-		Notes: []string{"Билетов: " + strconv.Itoa(len(o.Tickets))}}
+		Notes: []string{"Билетов: " + gateway.TicketCount(o.Tickets)}}
 	session := ""
 	for _, t := range o.Tickets {
 		if t.Session != "" {

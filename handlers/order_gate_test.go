@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -113,4 +114,48 @@ func pdfCodes(t *testing.T, a *app, path string) []string {
 		t.Fatalf("%s: %d", path, r.StatusCode)
 	}
 	return testkit.PDFCodes(t, []byte(r.body))
+}
+
+// The ticket PDF of an order with a refunded ticket has a code for each
+// ticket that still lets its holder in, one fewer than its tickets; the
+// order's pages and the PDF count the tickets as the order page lists them.
+func TestRefundedTicketHasNoCodeAndIsCountedApart(t *testing.T) {
+	a := signedIn(t)
+	order := "/orders/aqua/" + sandbox.DemoAquaVIPRefunded
+	if codes := pdfCodes(t, a, order+"/ticket.pdf"); codes != nil && !slices.Equal(codes, []string{"4600300004001", "4600300004003"}) {
+		t.Errorf("the PDF's codes %q: 3 tickets, 1 refunded", codes)
+	}
+	const count = "2, и 1 с оформленным возвратом"
+	for _, p := range []string{order + "/transfer", order + "/refund"} {
+		if r := a.get(p); r.kv("main", "Билетов") != count {
+			t.Errorf("%s: 'Билетов' %q, want %q", p, r.kv("main", "Билетов"), count)
+		}
+	}
+	if text := pdfText(t, a, order+"/ticket.pdf"); text != "" && (!strings.Contains(text, count) || strings.Contains(text, "Билетов 3")) {
+		t.Errorf("the PDF does not count as the page: %s", text)
+	}
+	// A cancelled order's card shows the money that came back, not 0 ₽.
+	for _, p := range []string{"/orders", "/orders?kind=aqua"} {
+		card := a.get(p).card("aqua", sandbox.DemoAquaCanceled)
+		if amount := strings.TrimSpace(card.Find(".oc-row strong").Text()); amount == "" || strings.HasPrefix(amount, "0") || !strings.HasPrefix(amount, "возврат ") {
+			t.Errorf("%s: the cancelled order's card shows %q", p, amount)
+		}
+	}
+}
+
+// pdfText is the text of the PDF at path; "" when pdftotext is missing.
+func pdfText(t *testing.T, a *app, path string) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Log("pdftotext not installed: the PDF's text is not read")
+		return ""
+	}
+	r := a.get(path)
+	cmd := exec.Command("pdftotext", "-enc", "UTF-8", "-", "-")
+	cmd.Stdin = strings.NewReader(r.body)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return strings.Join(strings.Fields(string(out)), " ")
 }

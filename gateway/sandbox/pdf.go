@@ -68,7 +68,7 @@ func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
 	d.fields([][2]string{
 		{"Дата посещения", visit},
 		{"Дата оформления", pdfDateTime(o.RegDate)},
-		{"Билетов", fmt.Sprint(len(o.Tickets))},
+		{"Билетов", gateway.TicketCount(o.Tickets)},
 		{"Статус заказа", gateway.StatusLabel(o.Canceled, o.Paid)},
 		{"Сумма заказа", pdfRub(o.Amount)},
 	})
@@ -152,16 +152,27 @@ func TicketPDF(o gateway.AquaOrder) ([]byte, error) {
 		pdf.SetFont(pdfFont, "B", 10.5)
 		pdf.CellFormat(textW-22, 5.5, label, "", 2, "L", false, 0, "")
 
-		// QR code of the barcode, with its value under it.
-		code := t.GateCode(o.OrderID)
+		// QR code of the barcode, with its value under it; a ticket that lets
+		// no one in has none, so that printed it cannot pass for one.
 		qx := pdfMarginX + pdfContentW - gap - qrBox
-		if err := d.qr(code, qx, y+3, qrBox-2); err != nil {
-			return nil, err
+		if gateway.LetsIn(t, o.Canceled) {
+			code := t.GateCode(o.OrderID)
+			if err := d.qr(code, qx, y+3, qrBox-2); err != nil {
+				return nil, err
+			}
+			pdf.SetXY(qx-4, y+3+qrBox-1)
+			d.setColor(pdfMuted)
+			pdf.SetFont(pdfFont, "", 8)
+			pdf.CellFormat(qrBox+6, 4, pdfFit(pdf, code, qrBox+6), "", 0, "C", false, 0, "")
+		} else {
+			d.drawColor(pdfLine)
+			pdf.SetLineWidth(0.4)
+			pdf.Rect(qx, y+3, qrBox-2, qrBox-2, "D")
+			pdf.SetXY(qx, y+3+(qrBox-2)/2-4)
+			d.setColor(pdfMuted)
+			pdf.SetFont(pdfFont, "B", 9)
+			pdf.MultiCell(qrBox-2, 4, "Для прохода\nнедействителен", "", "C", false)
 		}
-		pdf.SetXY(qx-4, y+3+qrBox-1)
-		d.setColor(pdfMuted)
-		pdf.SetFont(pdfFont, "", 8)
-		pdf.CellFormat(qrBox+6, 4, pdfFit(pdf, code, qrBox+6), "", 0, "C", false, 0, "")
 
 		pdf.SetXY(pdfMarginX, y+boxH+3.5)
 	}

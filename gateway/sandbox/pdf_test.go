@@ -117,13 +117,18 @@ func TestTicketPDF(t *testing.T) {
 	}
 
 	pdftestPNG(t, path, dir, "ticket", 60)
+	// Only a ticket that lets its holder in has a code: printed, one
+	// awaiting payment or refunded cannot pass for a ticket.
 	codes := pdftestQR(t, path)
 	if codes != nil {
 		for _, tk := range o.Tickets {
-			if !slices.Contains(codes, tk.Barcode) {
-				t.Errorf("QR codes %q lack the barcode %q", codes, tk.Barcode)
+			if slices.Contains(codes, tk.Barcode) != gateway.LetsIn(tk, false) {
+				t.Errorf("QR codes %q: barcode %q of a ticket %s", codes, tk.Barcode, tk.Status)
 			}
 		}
+	}
+	if text != "" && !strings.Contains(text, "недействителен") {
+		t.Error("a ticket without its code does not say why")
 	}
 }
 
