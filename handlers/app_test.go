@@ -148,6 +148,9 @@ func newAppSetup(t testing.TB, su setup) *app {
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL, Registry: reg,
+		// A page is shown loading only where a test asks: a loaded machine
+		// is slow to answer without the provider being slow.
+		LoadingAfter: time.Minute,
 	}
 	if su.options != nil {
 		su.options(&o)

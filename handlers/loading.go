@@ -27,10 +27,13 @@ const loadingAfter = 300 * time.Millisecond
 // status line cannot wait), and the answer follows in the same document:
 // its title, its scripts and its <main>; a failure is the Russian error
 // page's text, a redirect a link with a refresh. HEAD and an island's JSON
-// get the answer as it is.
+// get the answer as it is. What the page would have set in its headers
+// after the frame (the offline copy's marks) is left out.
 func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if c.Request().Method != http.MethodGet || wantsJSON(c) {
+		// A landing after an action clears its notice with a cookie, which
+		// must go with the headers: it waits as it always did.
+		if c.Request().Method != http.MethodGet || wantsJSON(c) || s.sessions.HasNotice(c.Request()) {
 			return next(c)
 		}
 		out := c.Response()
@@ -53,7 +56,7 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 				s.handleError(c, err)
 			}
 		}()
-		t := time.NewTimer(loadingAfter)
+		t := time.NewTimer(s.loadingAfter)
 		defer t.Stop()
 		select {
 		case <-done:

@@ -176,8 +176,9 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 			if got := a.get(loc).text(".notice-ok"); got != "" {
 				t.Errorf("the notice is shown again: %q", got)
 			}
-			if r := a.get(rc.page()); r.StatusCode != http.StatusNotFound {
-				t.Errorf("the old rent: %d", r.StatusCode)
+			// The old rent is gone: its link leads to the new one.
+			if r := a.get(rc.page()); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
+				t.Errorf("the old rent: %d → %q", r.StatusCode, r.Header.Get("Location"))
 			}
 			// The same form again (back and resubmit): the first outcome, no second call.
 			r = a.post(rc.action(), form)

@@ -243,8 +243,9 @@ func TestTransferLesson(t *testing.T) {
 	if a.sb.Calls("GLK/changeLessonPeriod") != 1 || r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
 		t.Errorf("replayed token: %d → %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("GLK/changeLessonPeriod"))
 	}
-	if a.get("/orders/glk/"+id).StatusCode != http.StatusNotFound {
-		t.Error("the old booking is still there")
+	// The old booking is gone: its link leads to the new one.
+	if r := a.get("/orders/glk/" + id); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
+		t.Errorf("the old booking: %d → %q", r.StatusCode, r.Header.Get("Location"))
 	}
 }
 

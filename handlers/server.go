@@ -72,6 +72,9 @@ type Options struct {
 	// request's Host, which anyone can set. Empty: http://localhost.
 	PublicURL    string
 	FormBodyTime time.Duration
+	// LoadingAfter is how long a page waits for the provider in silence
+	// before it sends its frame and 'Загружаем…'; 0: 300 ms.
+	LoadingAfter time.Duration
 }
 
 // Server is the personal account's HTTP handler.
@@ -101,6 +104,7 @@ type Server struct {
 	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
 	publicURL    string       // without a trailing slash
 	formBodyTime time.Duration
+	loadingAfter time.Duration
 	uploads      *uploads
 	leases       store.Leases
 	callTimeout  time.Duration
@@ -117,6 +121,7 @@ func New(o Options) (*echo.Echo, error) {
 		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
 	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
+	s.loadingAfter = cmp.Or(o.LoadingAfter, loadingAfter)
 	if s.publicURL == "" {
 		s.publicURL = "http://localhost"
 	}

@@ -204,6 +204,12 @@ func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 }
 
 // TakeNotice reads and deletes the notice waiting for this page.
+// HasNotice tells whether r carries a one-time notice to show.
+func (s *Sessions) HasNotice(r *http.Request) bool {
+	c, err := r.Cookie(s.notice)
+	return err == nil && c.Value != ""
+}
+
 func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	c, err := r.Cookie(s.notice)
 	if err != nil || c.Value == "" {
