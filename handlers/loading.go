@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -42,6 +43,12 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 		if sess := session(c); sess != nil {
 			frame.User = &views.User{Name: sess.Name}
 		}
+		switch path := c.Request().URL.Path; { // the menu stays as the page has it
+		case path == views.PathHome:
+			frame.Nav = views.NavHome
+		case strings.HasPrefix(path, views.PathOrders):
+			frame.Nav = views.NavOrders
+		}
 		c.SetResponse(echo.NewResponse(rec, c.Echo().Logger))
 		done := make(chan struct{})
 		go func() {
@@ -70,7 +77,9 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil { // the customer has gone
 			return errAnswered
 		}
-		_, err = out.Write(rec.late())
+		// The notice goes as the page comes, by a style of the page's own nonce:
+		// no script.
+		_, err = out.Write(append([]byte(`<style nonce="`+html.EscapeString(frame.Nonce)+`">#lk-loading{display:none}</style>`), rec.late()...))
 		if err != nil {
 			return errAnswered
 		}
