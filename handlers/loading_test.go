@@ -1,32 +1,14 @@
 package handlers_test
 
 import (
-	"bytes"
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
 )
-
-// heldAqua holds the water-park order's answer until the test lets it go.
-type heldAqua struct {
-	handlers.Provider
-	gate chan struct{}
-}
-
-func (p heldAqua) AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error) {
-	select {
-	case <-p.gate:
-	case <-ctx.Done():
-		return gateway.AquaOrder{}, ctx.Err()
-	}
-	return p.Provider.AquaOrder(ctx, userID, orderID)
-}
 
 // loadingSoon is the product's own moment before a page shows it is loading.
 func loadingSoon(o *handlers.Options) { o.LoadingAfter = 0 }
@@ -34,7 +16,7 @@ func loadingSoon(o *handlers.Options) { o.LoadingAfter = 0 }
 // loadingApp is the app signed in as the demo customer, showing a slow page
 // loading as the product does.
 func loadingApp(t *testing.T) *app {
-	a := newAppOptions(t, nil, loadingSoon, gateway.WithRetries(0))
+	a := newAppOptions(t, nil, loadingSoon)
 	a.signIn(a.client, demoPhone)
 	return a
 }
@@ -43,7 +25,7 @@ func loadingApp(t *testing.T) *app {
 type stream struct {
 	t    *testing.T
 	res  *http.Response
-	got  bytes.Buffer
+	got  strings.Builder
 	next chan []byte
 }
 
@@ -103,7 +85,7 @@ func (s *stream) rest() string {
 // hidden by coming before it.
 func TestSlowOrderPageSaysLoadingFirst(t *testing.T) {
 	gate := make(chan struct{})
-	a := newAppOptions(t, func(p handlers.Provider) handlers.Provider { return heldAqua{p, gate} }, loadingSoon, gateway.WithRetries(0))
+	a := newAppOptions(t, func(p handlers.Provider) handlers.Provider { return heldAqua{p, gate} }, loadingSoon)
 	a.signIn(a.client, demoPhone)
 	s := a.open("/orders/aqua/" + sandbox.DemoAquaPaid)
 	first := s.until("Загружаем")

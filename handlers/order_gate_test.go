@@ -159,3 +159,18 @@ func pdfText(t *testing.T, a *app, path string) string {
 	}
 	return strings.Join(strings.Fields(string(out)), " ")
 }
+
+// heldAqua holds the water-park order's answer until the test lets it go.
+type heldAqua struct {
+	handlers.Provider
+	gate chan struct{}
+}
+
+func (p heldAqua) AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error) {
+	select {
+	case <-p.gate:
+	case <-ctx.Done():
+		return gateway.AquaOrder{}, ctx.Err()
+	}
+	return p.Provider.AquaOrder(ctx, userID, orderID)
+}

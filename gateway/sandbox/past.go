@@ -3,10 +3,7 @@ package sandbox
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 
 	"lk/gateway"
 )
@@ -59,34 +56,4 @@ func (s *Sandbox) SeedPast(ctx context.Context, client string, n int) error {
 		}
 		return nil
 	})
-}
-
-// handlePast serves POST /sandbox/past {"phone","count"}: SeedPast for the
-// customer with that phone.
-func (s *Sandbox) handlePast(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Phone string `json:"phone"`
-		Count int    `json:"count"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&in); err != nil || in.Count < 1 || in.Count > MaxPast {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone and count (1..1000) are required"})
-		return
-	}
-	var guid string
-	err := s.refresh(r.Context()) // the demo customers exist
-	if err == nil {
-		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, in.Phone).Scan(&guid)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "errorMessage": "no such customer"})
-		return
-	}
-	if err == nil {
-		err = s.SeedPast(r.Context(), guid, in.Count)
-	}
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
 }

@@ -370,6 +370,36 @@ func (s *Sandbox) handleSetFault(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
 }
 
+// handlePast serves POST /sandbox/past {"phone","count"}: SeedPast for the
+// customer with that phone.
+func (s *Sandbox) handlePast(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Phone string `json:"phone"`
+		Count int    `json:"count"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&in); err != nil || in.Count < 1 || in.Count > MaxPast {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone and count (1..1000) are required"})
+		return
+	}
+	var guid string
+	err := s.refresh(r.Context()) // the demo customers exist
+	if err == nil {
+		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, in.Phone).Scan(&guid)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "errorMessage": "no such customer"})
+		return
+	}
+	if err == nil {
+		err = s.SeedPast(r.Context(), guid, in.Count)
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+}
+
 // Start listens on addr and serves the sandbox in the background. It returns
 // once the listener is open; the returned server's Addr is the actual
 // address (useful with port 0). The server shuts down gracefully when ctx is
