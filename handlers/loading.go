@@ -37,7 +37,7 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 		if c.Request().Method != http.MethodGet || wantsJSON(c) || s.sessions.HasNotice(c.Request()) {
 			return next(c)
 		}
-		out := c.Response()
+		out, ctx := c.Response(), c.Request().Context() // c is the page's until it is done
 		rec := &pageRecorder{out: out, header: out.Header().Clone()}
 		frame := views.Page{Nonce: nonce(c), Site: s.site, Assets: s.assets}
 		if sess := session(c); sess != nil {
@@ -71,7 +71,7 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 			return rec.replay(out)
 		case <-t.C:
 		}
-		err := s.sendFrame(c.Request().Context(), out, frame)
+		err := s.sendFrame(ctx, out, frame)
 		<-done
 		c.SetResponse(out)
 		if err != nil { // the customer has gone
