@@ -121,7 +121,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
 	reg := prometheus.NewRegistry()
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg)}, opts...)...)
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg), gateway.WithClock(clk.Now)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

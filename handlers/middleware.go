@@ -78,7 +78,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		c.SetRequest(c.Request().WithContext(gateway.WithRequestID(c.Request().Context(), id)))
+		c.SetRequest(c.Request().WithContext(gateway.WatchBusy(gateway.WithRequestID(c.Request().Context(), id))))
 		method := metricMethod(c.Request().Method)
 		var err error
 		if method == methodOther {
