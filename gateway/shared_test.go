@@ -161,7 +161,7 @@ func TestMaxInFlight(t *testing.T) {
 	var busy, ok atomic.Int32
 	for i := range 20 {
 		wg.Go(func() {
-			ctx := WatchBusy(t.Context())
+			ctx := WatchBusy(t.Context(), false)
 			_, _, err := c.AquaOrders(ctx, "client-"+string(rune('a'+i)))
 			switch {
 			case err == nil:

@@ -93,6 +93,9 @@ type setup struct {
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
+	// provider wraps the sandbox's handler: a test watching what the
+	// provider receives.
+	provider func(http.Handler) http.Handler
 }
 
 func newAppSetup(t testing.TB, su setup) *app {
@@ -112,7 +115,11 @@ func newAppSetup(t testing.TB, su setup) *app {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
+	var sbHandler http.Handler = sb.Handler()
+	if su.provider != nil {
+		sbHandler = su.provider(sbHandler)
+	}
+	sbSrv := httptest.NewServer(sbHandler)
 	t.Cleanup(sbSrv.Close)
 	logs := &testkit.Buffer{}
 	level := slog.LevelInfo

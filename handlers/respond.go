@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -74,14 +75,17 @@ const busyRetry = "60"
 
 // renderPage is render without its look at the provider's calls: the
 // error pages' own. It adds Retry-After to any page answered after a call
-// was refused.
+// was refused; that refusal cancelled the page's other calls, not its
+// rendering.
 func renderPage(c *echo.Context, status int, comp templ.Component) error {
-	if gateway.Busy(c.Request().Context()) {
+	ctx := c.Request().Context()
+	if gateway.Busy(ctx) {
 		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry)
+		ctx = context.WithoutCancel(ctx)
 	}
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
-	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
+	ctx = templ.WithNonce(ctx, nonce(c))
 	if err := comp.Render(ctx, buf); err != nil {
 		return err
 	}
