@@ -325,16 +325,22 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 		o := outcome(err)
 		took := time.Since(start)
 		c.duration.WithLabelValues(strings.ReplaceAll(cl.op, " ", "_"), o).Observe(took.Seconds())
+		level, msg := slog.LevelDebug, "gateway call"
+		if err != nil {
+			level, msg = slog.LevelWarn, "gateway call failed"
+		}
+		if !c.log.Enabled(ctx, level) { // a successful call is not logged at info: nothing to build
+			return
+		}
 		attrs := append([]slog.Attr{
 			slog.String("call", cl.op), slog.String("path", cl.path), slog.String("outcome", o),
 			slog.Int("status", status), slog.Int("attempts", attempts), slog.Duration("took", took),
 		}, cl.attrs...)
 		attrs = append(attrs, requestIDAttr(ctx)...)
 		if err != nil {
-			c.log.LogAttrs(ctx, slog.LevelWarn, "gateway call failed", append(attrs, slog.String("error", err.Error()))...)
-		} else {
-			c.log.LogAttrs(ctx, slog.LevelDebug, "gateway call", attrs...)
+			attrs = append(attrs, slog.String("error", err.Error()))
 		}
+		c.log.LogAttrs(ctx, level, msg, attrs...)
 	}()
 
 	req, err := c.prepare(cl)
