@@ -6,7 +6,7 @@
 // own orders; each comes from an address of its own, X-Forwarded-For, so lk
 // must trust loopback as a proxy) and writes one line per customer: the
 // cookies, the customer's first order and the move page of their
-// water-park order.
+// water-park order for one day, the same for everybody.
 //
 //	benchload -lk URL -in FILE -case CASE -c 50 -d 10s
 //
@@ -184,7 +184,7 @@ func signUpOne(lk, sandbox, phone string, i int) (customer, error) {
 	if c.Order == "" || len(aqua) < 4 {
 		return c, fmt.Errorf("no orders on /orders")
 	}
-	c.Move = strings.Join(aqua[:4], "/") + "/transfer"
+	c.Move = strings.Join(aqua[:4], "/") + "/transfer?date=" + moveDay()
 	var cookies []string
 	for k, v := range jar {
 		cookies = append(cookies, k+"="+v)
@@ -192,6 +192,21 @@ func signUpOne(lk, sandbox, phone string, i int) (customer, error) {
 	slices.Sort(cookies)
 	c.Cookie = strings.Join(cookies, "; ")
 	return c, nil
+}
+
+// moveDay is the day every customer's move page shows the sessions of: the
+// first weekday after tomorrow at the resort (regular tickets move to
+// weekdays), the same for all, as on the day of a peak.
+func moveDay() string {
+	loc, err := time.LoadLocation("Europe/Moscow")
+	if err != nil {
+		loc = time.FixedZone("MSK", 3*60*60)
+	}
+	d := time.Now().In(loc).AddDate(0, 0, 2)
+	for d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d.Format(time.DateOnly)
 }
 
 func readCustomers(in string) ([]customer, error) {
