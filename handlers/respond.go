@@ -65,6 +65,7 @@ func wantsJSON(c *echo.Context) bool {
 // keeps its page, with the same text at the failure, and Retry-After.
 func render(c *echo.Context, status int, comp templ.Component) error {
 	if m := c.Request().Method; gateway.Busy(c.Request().Context()) && (m == http.MethodGet || m == http.MethodHead) {
+		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry) // HEAD's answer has no page
 		return errBusy
 	}
 	return renderPage(c, status, comp)
