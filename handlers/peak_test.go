@@ -2,26 +2,16 @@ package handlers_test
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
-	"lk/handlers"
 )
-
-// behindProxy lets the test's customers come from addresses of their own
-// (X-Forwarded-For from a trusted proxy on loopback), as many customers
-// do: the per-address code limit is not what these tests are about.
-func behindProxy(o *handlers.Options) {
-	_, lo, _ := net.ParseCIDR("127.0.0.1/32")
-	o.TrustedProxies = append(o.TrustedProxies, lo)
-}
 
 // customer is one signed-up customer with a browser of their own.
 type customer struct {
@@ -139,7 +129,23 @@ func TestMoveReadsFresh(t *testing.T) {
 // the caller leaves), and counts the calls in flight and the most at once.
 type heldProvider struct {
 	release   chan struct{}
-	now, most atomic.Int32
+	mu        sync.Mutex
+	now, most int
+}
+
+// inFlight is how many calls the provider holds now and held at most.
+func (p *heldProvider) inFlight() (now, most int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.now, p.most
+}
+
+// enter counts a call in (1) or out (-1).
+func (p *heldProvider) enter(d int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.now += d
+	p.most = max(p.most, p.now)
 }
 
 func (p *heldProvider) wrap(h http.Handler) http.Handler {
@@ -148,10 +154,8 @@ func (p *heldProvider) wrap(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		v := p.now.Add(1)
-		defer p.now.Add(-1)
-		for m := p.most.Load(); v > m && !p.most.CompareAndSwap(m, v); m = p.most.Load() {
-		}
+		p.enter(1)
+		defer p.enter(-1)
 		if strings.Contains(r.URL.Path, "Orders") || strings.Contains(r.URL.Path, "ForCurrentClient") {
 			select {
 			case <-p.release:
@@ -173,7 +177,9 @@ func TestSlowProviderBounded(t *testing.T) {
 	held := &heldProvider{release: make(chan struct{})}
 	a := newAppSetup(t, setup{options: behindProxy, provider: held.wrap, gateway: []gateway.Option{gateway.WithMaxInFlight(5)}})
 	customers := a.signUpMany(40)
-	held.most.Store(0)
+	held.mu.Lock()
+	held.most = 0
+	held.mu.Unlock()
 	answers := make(chan *resp, 40)
 	for _, cu := range customers {
 		go func() { answers <- a.getWith(cu.c, "/orders") }()
@@ -185,7 +191,7 @@ func TestSlowProviderBounded(t *testing.T) {
 	if r := a.getWith(a.newClient(), "/login"); r.StatusCode != http.StatusOK {
 		t.Errorf("/login while the provider is busy: %d", r.StatusCode)
 	}
-	if n := held.now.Load(); n > 5 {
+	if n, _ := held.inFlight(); n > 5 {
 		t.Errorf("%d calls held by the provider", n)
 	}
 	close(held.release)
@@ -201,7 +207,7 @@ func TestSlowProviderBounded(t *testing.T) {
 			t.Errorf("answer %d: %d Retry-After %q: %s", i, r.StatusCode, r.Header.Get("Retry-After"), r.text("main"))
 		}
 	}
-	if m := held.most.Load(); m > 5 {
+	if _, m := held.inFlight(); m > 5 {
 		t.Errorf("%d provider calls in flight at once, want at most 5", m)
 	}
 	if busy < 39 {

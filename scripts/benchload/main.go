@@ -1,6 +1,6 @@
 // Command benchload is the many-customers side of scripts/bench.
 //
-//	benchload -lk URL -sandbox URL -signup N -out FILE
+//	benchload signup -lk URL -sandbox URL -n N -out FILE
 //
 // signs N new customers up and in through lk (the sandbox gives each its
 // own orders; each comes from an address of its own, X-Forwarded-For, so lk
@@ -8,7 +8,7 @@
 // cookies, the customer's first order and the move page of their
 // water-park order for one day, the same for everybody.
 //
-//	benchload -lk URL -in FILE -case CASE -c 50 -d 10s
+//	benchload load -lk URL -in FILE -case CASE -c 50 -d 10s
 //
 // loads CASE (/orders, order, move, home, mix, or any path) at c requests at
 // once for d, each request as the next customer in turn, with gzip, and
@@ -16,7 +16,7 @@
 // opens home, the list, an order and a move page as a customer does:
 // 3 : 4 : 2 : 1.
 //
-//	benchload -lk URL -in FILE -burst 40
+//	benchload burst -lk URL -in FILE -n 40
 //
 // opens /orders once for each of the first 40 customers at once, and
 // /login 100 ms later, and prints the answers by status, the slowest 503,
@@ -44,32 +44,44 @@ import (
 )
 
 func main() {
-	lk := flag.String("lk", "", "lk's base URL")
-	sandbox := flag.String("sandbox", "", "the sandbox's base URL (its SMS outbox), for -signup")
-	signup := flag.Int("signup", 0, "customers to sign up")
-	out := flag.String("out", "", "where -signup writes the customers")
-	in := flag.String("in", "", "the customers -signup wrote")
-	kase := flag.String("case", "/orders", "what to load: /orders, order, move, home, mix or a path")
-	conc := flag.Int("c", 50, "requests at once")
-	dur := flag.Duration("d", 10*time.Second, "how long")
-	burst := flag.Int("burst", 0, "open /orders once for this many customers at once")
-	flag.Parse()
-	var err error
-	switch {
-	case *lk == "" || flag.NArg() > 0:
-		flag.Usage()
-		os.Exit(2)
-	case *signup > 0:
-		err = signUp(*lk, strings.TrimSuffix(*sandbox, "/"), *signup, *out)
-	case *burst > 0:
-		err = burstOrders(*lk, *in, *burst)
-	default:
-		err = load(*lk, *in, *kase, *conc, *dur)
+	if len(os.Args) < 2 {
+		usage()
 	}
-	if err != nil {
+	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
+	lk := fs.String("lk", "", "lk's base URL")
+	var run func() error
+	switch os.Args[1] {
+	case "signup":
+		sandbox := fs.String("sandbox", "", "the sandbox's base URL (its SMS outbox)")
+		n := fs.Int("n", 100, "customers to sign up")
+		out := fs.String("out", "", "where to write the customers")
+		run = func() error { return signUp(*lk, strings.TrimSuffix(*sandbox, "/"), *n, *out) }
+	case "load":
+		in := fs.String("in", "", "the customers signup wrote")
+		kase := fs.String("case", "/orders", "what to load: /orders, order, move, home, mix or a path")
+		conc := fs.Int("c", 50, "requests at once")
+		dur := fs.Duration("d", 10*time.Second, "how long")
+		run = func() error { return load(*lk, *in, *kase, *conc, *dur) }
+	case "burst":
+		in := fs.String("in", "", "the customers signup wrote")
+		n := fs.Int("n", 40, "customers opening /orders at once")
+		run = func() error { return burstOrders(*lk, *in, *n) }
+	default:
+		usage()
+	}
+	if err := fs.Parse(os.Args[2:]); err != nil || *lk == "" || fs.NArg() > 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "benchload:", err)
 		os.Exit(1)
 	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: benchload signup|load|burst -lk URL [flags]; benchload MODE -h for the flags")
+	os.Exit(2)
 }
 
 // customer is one signed-in customer.
@@ -158,17 +170,11 @@ func signUpOne(lk, sandbox, phone string, i int) (customer, error) {
 	if st, _, _, err := send(http.MethodPost, lk+"/signup", url.Values{"phone": {"+" + phone}, "firstName": {"Иван"}, "lastName": {"Петров"}}, jar, c.IP); err != nil || st != http.StatusSeeOther {
 		return c, fmt.Errorf("POST /signup: %d %v", st, err)
 	}
-	res, err := http.Get(sandbox + "/sandbox/sms/" + phone)
+	code, err := testkit.SandboxCode(sandbox, phone)
 	if err != nil {
 		return c, err
 	}
-	var sms struct{ Code string }
-	err = json.NewDecoder(res.Body).Decode(&sms)
-	res.Body.Close()
-	if err != nil || sms.Code == "" {
-		return c, fmt.Errorf("no code in the sandbox's outbox: %v", err)
-	}
-	if st, _, _, err := send(http.MethodPost, lk+"/login/code", url.Values{"code": {sms.Code}}, jar, c.IP); err != nil || st != http.StatusSeeOther {
+	if st, _, _, err := send(http.MethodPost, lk+"/login/code", url.Values{"code": {code}}, jar, c.IP); err != nil || st != http.StatusSeeOther {
 		return c, fmt.Errorf("POST /login/code: %d %v", st, err)
 	}
 	st, body, _, err := send(http.MethodGet, lk+"/orders", nil, jar, c.IP)
@@ -318,9 +324,7 @@ func burstOrders(lk, in string, n int) error {
 	if err != nil {
 		return err
 	}
-	if len(list) < n {
-		return fmt.Errorf("%d customers, want %d", len(list), n)
-	}
+	n = min(n, len(list))
 	type result struct {
 		status int
 		took   time.Duration
