@@ -59,10 +59,11 @@ $(MANIFEST): $(NODE_MODULES) $(ISLAND_SRC)
 templ: $(TEMPL_SRC)
 	go tool templ generate -path views -log-level warn
 
-## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS)
+## bench: load benchmark on loopback (scripts/bench; BENCH_DURATION, BENCH_CONCURRENCY, BENCH_PATHS, BENCH_ENCODINGS; BENCH_CUSTOMERS=N many customers, BENCH_CASES, BENCH_SLOW)
 bench: bin/lk
 	@scripts/deps bench
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
+	go build -o bin/benchload ./scripts/benchload
 	@scripts/bench
 
 ## lighthouse: Lighthouse (mobile) on every page, median of 3, against the budget (scripts/lighthouse; LH_RUNS, LH_PAGES)

@@ -225,7 +225,7 @@ func (c *Client) Timetable(ctx context.Context, q TimetableQuery) ([]Lesson, err
 		v.Set("amount", strconv.Itoa(q.Amount))
 	}
 	a, err := doAs[TimetableAnswer](ctx, c, call{op: "get timetable", method: http.MethodGet,
-		path: "GLK/getTimetable", query: v}, nil)
+		path: "GLK/getTimetable", query: v, common: true}, nil)
 	return a.Timetable, err
 }
 
@@ -273,7 +273,7 @@ func (c *Client) PavilionSchedule(ctx context.Context, pavilionID string, date t
 }
 
 func (c *Client) schedule(ctx context.Context, op, path string, q url.Values) (Schedule, error) {
-	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: path, query: q},
+	a, err := doAs(ctx, c, call{op: op, method: http.MethodGet, path: path, query: q, common: true},
 		func(a *ScheduleAnswer) error {
 			if len(a.Timetable) == 0 {
 				return ErrNotFound
@@ -385,7 +385,7 @@ func (c *Client) TransferTickets(ctx context.Context, r TransferTicketRequest) e
 // AquaSessions lists the water park's sessions on date.
 func (c *Client) AquaSessions(ctx context.Context, date time.Time) ([]AquaSession, error) {
 	a, err := doAs[AquaSessionsAnswer](ctx, c, call{op: "get aqua sessions", method: http.MethodGet,
-		path: "aqua/getSessionsAqua", query: url.Values{"date": {FormatDate(date, c.loc)}}}, nil)
+		path: "aqua/getSessionsAqua", query: url.Values{"date": {FormatDate(date, c.loc)}}, common: true}, nil)
 	return a.Result, err
 }
 
@@ -440,7 +440,7 @@ func (c *Client) RefundHotel(ctx context.Context, r HotelRefundRequest) (string,
 // form post with yyyy-mm-dd dates).
 func (c *Client) HotelDates(ctx context.Context, from, to time.Time) ([]HotelDay, error) {
 	a, err := doAs[HotelDatesAnswer](ctx, c, call{op: "get hotel dates", method: http.MethodPost, path: "hotel/getDates",
-		form: url.Values{"dateIn": {FormatISODate(from, c.loc)}, "dateOut": {FormatISODate(to, c.loc)}}}, nil)
+		form: url.Values{"dateIn": {FormatISODate(from, c.loc)}, "dateOut": {FormatISODate(to, c.loc)}}, common: true}, nil)
 	return a.DateList.Days, err
 }
 

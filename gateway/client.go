@@ -48,7 +48,11 @@ type Client struct {
 	reg            prometheus.Registerer
 	duration       *prometheus.HistogramVec
 	log            *slog.Logger
-	flights        flights // identical reads in flight for one customer
+	flights        flights       // identical reads in flight for one customer
+	common         common        // answers the same for every customer, kept a short time
+	slots          chan struct{} // one per call in flight; nil: no bound (WithMaxInFlight)
+	inFlight       prometheus.Gauge
+	refused        prometheus.Counter
 	loc            *time.Location
 	tracer         trace.Tracer // nil: no spans (WithTracerProvider)
 	maxBody        int64
@@ -96,6 +100,18 @@ func WithBreaker(failures uint32, openFor time.Duration) Option {
 	}
 }
 
+// WithMaxInFlight bounds the provider calls in flight at once: beyond n, a
+// call fails at once with ErrBusy instead of waiting on a slow provider
+// until its deadline. 0 or less: no bound.
+func WithMaxInFlight(n int) Option {
+	return func(c *Client) {
+		c.slots = nil
+		if n > 0 {
+			c.slots = make(chan struct{}, n)
+		}
+	}
+}
+
 // WithRegisterer registers the histogram lk_gateway_call_duration_seconds
 // (labels call, outcome) with reg.
 func WithRegisterer(reg prometheus.Registerer) Option { return func(c *Client) { c.reg = reg } }
@@ -126,6 +142,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		breakerOpen:    DefaultBreakerOpen,
 		maxBody:        MaxBody,
 		backoff:        jitteredBackoff,
+		common:         common{ttl: DefaultSharedTTL},
 	}
 	for _, opt := range opts {
 		opt(c)
@@ -135,6 +152,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	if c.loc == nil {
 		c.loc = ResortLocation()
+	}
+	if c.common.now == nil {
+		c.common.now = time.Now
 	}
 	if c.hc == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -154,20 +174,41 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		Help:    "Duration of calls to the provider's API gateway, retries included, by call and outcome.",
 		Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 	}, []string{"call", "outcome"})
+	c.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "lk_gateway_calls_in_flight",
+		Help: "Provider calls (attempts) in flight now.",
+	})
+	c.refused = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "lk_gateway_calls_refused_total",
+		Help: "Provider calls refused at once because LK_GATEWAY_MAX_INFLIGHT calls were in flight.",
+	})
 	if c.reg != nil {
-		if err := c.reg.Register(c.duration); err != nil {
-			are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err)
-			if !ok {
-				return nil, fmt.Errorf("gateway: register metrics: %w", err)
+		var err error
+		if c.duration, err = register(c.reg, c.duration); err == nil {
+			if c.inFlight, err = register(c.reg, c.inFlight); err == nil {
+				c.refused, err = register(c.reg, c.refused)
 			}
-			existing, ok := are.ExistingCollector.(*prometheus.HistogramVec)
-			if !ok {
-				return nil, fmt.Errorf("gateway: register metrics: %w", err)
-			}
-			c.duration = existing
+		}
+		if err != nil {
+			return nil, fmt.Errorf("gateway: register metrics: %w", err)
 		}
 	}
 	return c, nil
+}
+
+// register registers m with reg, or answers the one of that name already
+// registered (several clients on one registry share their metrics).
+func register[M prometheus.Collector](reg prometheus.Registerer, m M) (M, error) {
+	err := reg.Register(m)
+	if err == nil {
+		return m, nil
+	}
+	if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); ok {
+		if existing, ok := are.ExistingCollector.(M); ok {
+			return existing, nil
+		}
+	}
+	return m, err
 }
 
 // breaker is the circuit breaker of one provider path, made on first use;
@@ -188,7 +229,8 @@ func (c *Client) breaker(path string) *gobreaker.CircuitBreaker[answer] {
 		Timeout:     c.breakerOpen,
 		ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= fails },
 		// The customer leaving is no sign of the provider's health.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		// Nor is our own bound on the calls in flight.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBusy) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			c.log.Warn("gateway circuit breaker", slog.String("path", name),
 				slog.String("from", from.String()), slog.String("to", to.String()))
@@ -243,6 +285,7 @@ type call struct {
 	form    url.Values  // form body
 	token   string      // bearer; only the two auth calls have one
 	pdf     bool        // a PDF is the expected answer
+	common  bool        // the answer is the same for every customer: kept and shared (shared.go)
 	emptyOK bool        // a 2xx with an empty body is success ("answer not shown")
 	attrs   []slog.Attr // extra, non-secret log attributes
 }
@@ -282,16 +325,22 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 		o := outcome(err)
 		took := time.Since(start)
 		c.duration.WithLabelValues(strings.ReplaceAll(cl.op, " ", "_"), o).Observe(took.Seconds())
+		level, msg := slog.LevelDebug, "gateway call"
+		if err != nil {
+			level, msg = slog.LevelWarn, "gateway call failed"
+		}
+		if !c.log.Enabled(ctx, level) { // a successful call is not logged at info: nothing to build
+			return
+		}
 		attrs := append([]slog.Attr{
 			slog.String("call", cl.op), slog.String("path", cl.path), slog.String("outcome", o),
 			slog.Int("status", status), slog.Int("attempts", attempts), slog.Duration("took", took),
 		}, cl.attrs...)
 		attrs = append(attrs, requestIDAttr(ctx)...)
 		if err != nil {
-			c.log.LogAttrs(ctx, slog.LevelWarn, "gateway call failed", append(attrs, slog.String("error", err.Error()))...)
-		} else {
-			c.log.LogAttrs(ctx, slog.LevelDebug, "gateway call", attrs...)
+			attrs = append(attrs, slog.String("error", err.Error()))
 		}
+		c.log.LogAttrs(ctx, level, msg, attrs...)
 	}()
 
 	req, err := c.prepare(cl)
@@ -301,16 +350,23 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 	// One deadline for the whole call, retries and pauses included.
 	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
 	defer cancel()
-	if cl.method != http.MethodGet {
+	if cl.method != http.MethodGet && !sharedRead(cl) {
 		c.flights.forget()
 		defer c.flights.forget()
+		c.common.drop(part(cl.path))
+		defer c.common.drop(part(cl.path))
 	}
 	var a answer
-	if key, ok := flightKey(cl, req); ok {
+	fetch := func(ctx context.Context) (answer, int, error) { return c.fetch(ctx, cl, req) }
+	if sharedRead(cl) && c.common.ttl > 0 {
 		var shared bool
-		a, attempts, shared, err = c.flights.do(ctx, key, func(ctx context.Context) (answer, int, error) {
-			return c.fetch(ctx, cl, req)
-		})
+		a, attempts, shared, err = c.common.get(ctx, sharedKey(cl, req), part(cl.path), isFresh(ctx), fetch)
+		if shared {
+			cl.attrs = append(cl.attrs, slog.Bool("shared", true))
+		}
+	} else if key, ok := flightKey(cl, req); ok {
+		var shared bool
+		a, attempts, shared, err = c.flights.do(ctx, key, fetch)
 		if shared {
 			cl.attrs = append(cl.attrs, slog.Bool("shared", true))
 		}
@@ -319,6 +375,7 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 	}
 	status = a.status
 	if err != nil {
+		markBusy(ctx, err)
 		return opError(cl.op, ErrUnavailable, err)
 	}
 	if err := c.decode(cl, a, out); err != nil {
@@ -409,12 +466,29 @@ func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *in
 			}
 		}
 		*attempts = i + 1
-		a, err = c.roundTrip(ctx, cl, p)
-		if ctx.Err() != nil || (err == nil && a.status < 500) {
+		a, err = c.bounded(ctx, cl, p)
+		if ctx.Err() != nil || errors.Is(err, ErrBusy) || (err == nil && a.status < 500) {
 			break
 		}
 	}
 	return a, err
+}
+
+// bounded is one attempt within the bound on calls in flight: beyond it,
+// ErrBusy at once.
+func (c *Client) bounded(ctx context.Context, cl call, p prepared) (answer, error) {
+	if c.slots != nil {
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		default:
+			c.refused.Inc()
+			return answer{}, ErrBusy
+		}
+	}
+	c.inFlight.Inc()
+	defer c.inFlight.Dec()
+	return c.roundTrip(ctx, cl, p)
 }
 
 // roundTrip is one attempt; the caller's ctx carries the call's deadline.

@@ -769,7 +769,8 @@ func TestEmptyIDs(t *testing.T) {
 
 // TestBreakerPerPath: one path failing opens its own breaker only.
 func TestBreakerPerPath(t *testing.T) {
-	c, mux, _ := setup(t, WithBreaker(3, time.Hour), WithRetries(0))
+	// Nothing kept: each of aqua's calls reaches the provider.
+	c, mux, _ := setup(t, WithBreaker(3, time.Hour), WithRetries(0), WithSharedTTL(0))
 	var hotel, aqua atomic.Int32
 	mux.HandleFunc("/v1/hotel/getHotelOrders", func(w http.ResponseWriter, r *http.Request) {
 		hotel.Add(1)

@@ -106,3 +106,9 @@ func opError(op string, kind, cause error) error {
 	}
 	return fmt.Errorf("gateway: %s: %w: %w", op, kind, cause)
 }
+
+// ErrBusy: the call was not made because this instance already had
+// WithMaxInFlight calls in flight. Calls that fail so are also
+// ErrUnavailable; the page answers at once instead of waiting on a slow
+// provider.
+var ErrBusy = errors.New("too many provider calls in flight")

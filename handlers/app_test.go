@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -93,6 +94,9 @@ type setup struct {
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
+	// provider wraps the sandbox's handler: a test watching what the
+	// provider receives.
+	provider func(http.Handler) http.Handler
 }
 
 func newAppSetup(t testing.TB, su setup) *app {
@@ -112,7 +116,11 @@ func newAppSetup(t testing.TB, su setup) *app {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	sbSrv := httptest.NewServer(sb.Handler())
+	var sbHandler http.Handler = sb.Handler()
+	if su.provider != nil {
+		sbHandler = su.provider(sbHandler)
+	}
+	sbSrv := httptest.NewServer(sbHandler)
 	t.Cleanup(sbSrv.Close)
 	logs := &testkit.Buffer{}
 	level := slog.LevelInfo
@@ -121,7 +129,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
 	reg := prometheus.NewRegistry()
-	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg)}, opts...)...)
+	gw, err := gateway.NewClient(sbSrv.URL+"/v1", append([]gateway.Option{gateway.WithLogger(log), gateway.WithRegisterer(reg), gateway.WithClock(clk.Now)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,6 +366,14 @@ func wrongCode(right string) string {
 		return "1111"
 	}
 	return "0000"
+}
+
+// behindProxy lets the test's customers come from addresses of their own
+// (X-Forwarded-For from a trusted proxy on loopback), as many customers
+// do: the per-address code limit is not what these tests are about.
+func behindProxy(o *handlers.Options) {
+	_, lo, _ := net.ParseCIDR("127.0.0.1/32")
+	o.TrustedProxies = append(o.TrustedProxies, lo)
 }
 
 // signedIn is the app with its client signed in as the demo customer.

@@ -30,6 +30,7 @@ var (
 	errForbidden    = &httpError{http.StatusForbidden, "Запрос отклонён", msgForbidden}
 	errTooLarge     = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgTooLarge}
 	errStoreDown    = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgStoreDown}
+	errBusy         = &httpError{http.StatusServiceUnavailable, msgServerTitle, msgBusy}
 	errAnswered     = errors.New("handlers: answered")
 	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
 	errSlowBody     = &httpError{http.StatusRequestTimeout, "Форма не получена", msgSlowBody}
@@ -75,6 +76,8 @@ func explain(err error, refused, unreachable string) failure {
 		f.status = http.StatusNotFound
 	case errors.Is(err, gateway.ErrUnauthorized):
 		return failure{status: http.StatusUnauthorized, message: msgSessionOver, signOut: true}
+	case errors.Is(err, gateway.ErrBusy):
+		f.status, f.message = http.StatusServiceUnavailable, msgBusy
 	case errors.Is(err, gateway.ErrUnavailable):
 		f.status, f.message = http.StatusServiceUnavailable, unreachable
 	}
@@ -153,7 +156,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 	var pe *pageError
 	switch {
 	case errors.As(err, &pe):
-		if err := respond(c, pe.status, answer{Message: pe.message}, func() error { return render(c, pe.status, pe.page) }); err != nil {
+		if err := respond(c, pe.status, answer{Message: pe.message}, func() error { return renderPage(c, pe.status, pe.page) }); err != nil {
 			s.log.Error("render error page", "err", err)
 		}
 		return
@@ -177,7 +180,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		return
 	}
 	err = respond(c, he.status, answer{Message: he.message}, func() error {
-		return render(c, he.status, views.ErrorPage(s.page(c, he.title, he.message), he.title, he.message))
+		return renderPage(c, he.status, views.ErrorPage(s.page(c, he.title, he.message), he.title, he.message))
 	})
 	if err != nil {
 		s.log.Error("render error page", "err", err)

@@ -78,7 +78,10 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		c.SetRequest(c.Request().WithContext(gateway.WithRequestID(c.Request().Context(), id)))
+		// A page whose provider call is refused (too many in flight) gives up
+		// its other calls; a form sent keeps them.
+		page := c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead
+		c.SetRequest(c.Request().WithContext(gateway.WatchBusy(gateway.WithRequestID(c.Request().Context(), id), page)))
 		method := metricMethod(c.Request().Method)
 		var err error
 		if method == methodOther {

@@ -126,6 +126,9 @@ type poster interface {
 // action and pass the form's rules before the provider is called; until then
 // the token is not used up. seen is the order read before (a refund's), or nil.
 func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
+	// An action's rules are checked against what the provider says now,
+	// never an answer kept for the other customers' pages.
+	c.SetRequest(c.Request().WithContext(gateway.Fresh(c.Request().Context())))
 	k, id, err := actionParams(c, a)
 	if err != nil {
 		return err

@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"sync"
 	"time"
 
+	"lk/gateway"
 	"lk/views"
 
 	"github.com/a-h/templ"
@@ -55,10 +57,36 @@ func wantsJSON(c *echo.Context) bool {
 // A page is rendered whole into a pooled buffer, then written and compressed
 // once: rendered into the response, templ would flush 4 KB blocks through
 // the compressor, and a page failing half-way would have sent its first half.
+//
+// A page that could not ask the provider everything it needed because this
+// instance had too many calls in flight is, whatever it made of the
+// missing answers, the Russian 503 with Retry-After: the customer tries
+// again in a minute rather than reading half a page. A form sent (POST)
+// keeps its page, with the same text at the failure, and Retry-After.
 func render(c *echo.Context, status int, comp templ.Component) error {
+	if m := c.Request().Method; gateway.Busy(c.Request().Context()) && (m == http.MethodGet || m == http.MethodHead) {
+		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry) // HEAD's answer has no page
+		return errBusy
+	}
+	return renderPage(c, status, comp)
+}
+
+// busyRetry is Retry-After, in seconds, when the provider was not asked.
+const busyRetry = "60"
+
+// renderPage is render without its look at the provider's calls: the
+// error pages' own. It adds Retry-After to any page answered after a call
+// was refused; that refusal cancelled the page's other calls, not its
+// rendering.
+func renderPage(c *echo.Context, status int, comp templ.Component) error {
+	ctx := c.Request().Context()
+	if gateway.Busy(ctx) {
+		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry)
+		ctx = context.WithoutCancel(ctx)
+	}
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
-	ctx := templ.WithNonce(c.Request().Context(), nonce(c))
+	ctx = templ.WithNonce(ctx, nonce(c))
 	if err := comp.Render(ctx, buf); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,8 @@ type config struct {
 	Location       *time.Location // LK_TIMEZONE
 	ConnectTimeout time.Duration  // LK_GATEWAY_CONNECT_TIMEOUT
 	CallTimeout    time.Duration  // LK_GATEWAY_TIMEOUT
+	MaxInFlight    int            // LK_GATEWAY_MAX_INFLIGHT
+	SharedTTL      time.Duration  // LK_GATEWAY_SHARED_TTL
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
 	ShutdownDrain  time.Duration  // LK_SHUTDOWN_DRAIN
@@ -58,6 +61,8 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_TIMEZONE", "Europe/Moscow", "the resort's time zone"},
 	{"LK_GATEWAY_CONNECT_TIMEOUT", "3s", "connect deadline of provider calls"},
 	{"LK_GATEWAY_TIMEOUT", "10s", "whole-call deadline of provider calls"},
+	{"LK_GATEWAY_MAX_INFLIGHT", "256", "provider calls one instance has in flight at most; beyond it a page answers at once with a Russian 503 and Retry-After instead of waiting on a slow provider"},
+	{"LK_GATEWAY_SHARED_TTL", "30s", "how long answers that are the same for every customer (a day's water-park sessions, an instructor's timetable, a rent's schedule, the hotel's days) are kept and shared in one instance; 0s: asked for every page"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
@@ -177,6 +182,12 @@ func loadConfig(environ []string) (config, error) {
 		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
 		}
+	}
+	if c.MaxInFlight, err = strconv.Atoi(get("LK_GATEWAY_MAX_INFLIGHT")); err != nil || c.MaxInFlight <= 0 {
+		return c, fmt.Errorf("LK_GATEWAY_MAX_INFLIGHT: %q is not a positive number of calls such as 256", get("LK_GATEWAY_MAX_INFLIGHT"))
+	}
+	if c.SharedTTL, err = time.ParseDuration(get("LK_GATEWAY_SHARED_TTL")); err != nil || c.SharedTTL < 0 {
+		return c, fmt.Errorf("LK_GATEWAY_SHARED_TTL: %q is not a duration such as 30s (0s: nothing kept)", get("LK_GATEWAY_SHARED_TTL"))
 	}
 	if c.ShutdownDrain, err = time.ParseDuration(get("LK_SHUTDOWN_DRAIN")); err != nil || c.ShutdownDrain < 0 {
 		return c, fmt.Errorf("LK_SHUTDOWN_DRAIN: %q is not a duration such as 5s (0s: no wait)", get("LK_SHUTDOWN_DRAIN"))

@@ -87,18 +87,28 @@ func (b *Browser) SignIn(sandbox, phone string) error {
 	if st, _, err := b.Post("/login", url.Values{"phone": {"+" + phone}}); err != nil || st != http.StatusSeeOther {
 		return fmt.Errorf("POST /login: %d %v", st, err)
 	}
-	res, err := http.Get(sandbox + "/sandbox/sms/" + phone)
+	code, err := SandboxCode(sandbox, phone)
 	if err != nil {
 		return err
+	}
+	if st, _, err := b.Post("/login/code", url.Values{"code": {code}}); err != nil || st != http.StatusSeeOther {
+		return fmt.Errorf("POST /login/code: %d %v", st, err)
+	}
+	return nil
+}
+
+// SandboxCode is the last SMS code the sandbox at sandbox (its base URL,
+// without /v1) sent to phone (digits).
+func SandboxCode(sandbox, phone string) (string, error) {
+	res, err := http.Get(sandbox + "/sandbox/sms/" + phone)
+	if err != nil {
+		return "", err
 	}
 	var sms struct{ Code string }
 	err = json.NewDecoder(res.Body).Decode(&sms)
 	res.Body.Close()
 	if err != nil || sms.Code == "" {
-		return fmt.Errorf("the sandbox's outbox: %v", err)
+		return "", fmt.Errorf("the sandbox's outbox: %v", err)
 	}
-	if st, _, err := b.Post("/login/code", url.Values{"code": {sms.Code}}); err != nil || st != http.StatusSeeOther {
-		return fmt.Errorf("POST /login/code: %d %v", st, err)
-	}
-	return nil
+	return sms.Code, nil
 }
