@@ -40,7 +40,8 @@ type refundPost struct {
 	in   *refundInput
 	key  string
 	kept []store.RefundFile
-	took bool // an upload's room, given back by done
+	took   bool  // an upload's room, given back by done
+	weight int64 // how much room
 }
 
 func (p *refundPost) prepare(ctx context.Context) (order, error) {
@@ -60,24 +61,33 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 
 func (p *refundPost) read(ctx context.Context, o order) error {
 	s, c := p.s, p.c
-	if p.took = s.uploads.take(session(c).ID, c.Request().ContentLength); !p.took {
+	mode := s.refundMode(o)
+	p.key = refundFilesKey(session(c), o)
+	kept, err := s.files.List(ctx, p.key)
+	if err != nil {
+		return err
+	}
+	// The room an upload takes is its body and the kept files a refund
+	// reads to send them.
+	p.weight = c.Request().ContentLength
+	for _, f := range kept {
+		p.weight += int64(f.Size)
+	}
+	if p.took = s.uploads.take(session(c).ID, p.weight); !p.took {
 		in, err := readRefundInput(c, false)
 		if err != nil {
 			return err
 		}
-		in.mode = s.refundMode(o)
+		in.mode = mode
 		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
 		return answered(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
 	}
-	in, err := readRefundInput(c, o.can[actRefund])
+	// A form that takes no documents has none read, kept or sent.
+	in, err := readRefundInput(c, o.can[actRefund] && mode == gateway.RefundModeration)
 	if err != nil {
 		return err
 	}
-	in.mode = s.refundMode(o)
-	p.in, p.key = &in, refundFilesKey(session(c), o)
-	if p.kept, err = s.files.List(ctx, p.key); err != nil {
-		return err
-	}
+	in.mode, p.in, p.kept = mode, &in, kept
 	in.dropKept(p.kept)
 	if in.remove == "" {
 		return nil
@@ -85,7 +95,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	if _, ok := s.readToken(c, o, actRefund); !ok {
 		return answered(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
 	}
-	errs := s.keepRefundFiles(ctx, p.key, &in)
+	errs := s.keepRefundFiles(ctx, session(c), p.key, &in)
 	if err := s.files.Remove(ctx, p.key, in.remove); err != nil {
 		return err
 	}
@@ -94,7 +104,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 
 func (p *refundPost) done() {
 	if p.took {
-		p.s.uploads.release(session(p.c).ID, p.c.Request().ContentLength)
+		p.s.uploads.release(session(p.c).ID, p.weight)
 	}
 	_, _ = io.Copy(io.Discard, p.c.Request().Body)
 }
@@ -103,7 +113,7 @@ func (p *refundPost) done() {
 // as it is now.
 func (p *refundPost) check(ctx context.Context, o order) error {
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
-		errs = append(errs, p.s.keepRefundFiles(ctx, p.key, p.in)...)
+		errs = append(errs, p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)...)
 		return answered(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
 	}
 	return nil
@@ -111,9 +121,15 @@ func (p *refundPost) check(ctx context.Context, o order) error {
 
 func (p *refundPost) call(ctx context.Context, o order) store.Outcome {
 	s := p.s
-	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, p.kept))
+	// The kept files' bytes are read only now, to be sent.
+	kept, err := s.files.Read(ctx, p.key)
 	if err != nil {
-		s.keepRefundFiles(ctx, p.key, p.in)
+		s.log.Error("kept refund files not read", "err", err)
+		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+	}
+	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, kept))
+	if err != nil {
+		s.keepRefundFiles(ctx, session(p.c), p.key, p.in)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	if err := s.files.Clear(ctx, p.key); err != nil {
