@@ -1,0 +1,124 @@
+package handlers_test
+
+import (
+	"github.com/PuerkitoBio/goquery"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"lk/gateway/sandbox"
+	"lk/handlers"
+	"lk/store"
+	"lk/store/redistest"
+)
+
+// newKeptApp is the app with every order starting today (a refund asks for
+// documents) and its kept documents in files.
+func newKeptApp(t *testing.T, files func(now func() time.Time) store.RefundFiles) *app {
+	t.Helper()
+	var a *app
+	a = newAppSetup(t, setup{
+		wrap: func(p handlers.Provider) handlers.Provider {
+			return startingOn{p, 0, func() time.Time { return a.clock.Now() }}
+		},
+		options: func(o *handlers.Options) { o.Files = files(o.Now) },
+	})
+	return a
+}
+
+// storeFor is a store of kept documents holding at most limit bytes: one
+// instance's memory, or a real Redis.
+func storeFor(t *testing.T, name string, limit int) func(now func() time.Time) store.RefundFiles {
+	if name == "redis" {
+		r := redistest.Start(t, redistest.Volatile...).Open()
+		return func(func() time.Time) store.RefundFiles { return r.FilesWithin(limit) }
+	}
+	return func(now func() time.Time) store.RefundFiles { return store.NewMemoryRefundFilesWithin(now, limit) }
+}
+
+// keptNames are the documents a refund page lists as kept.
+func keptNames(p *resp) []string {
+	var names []string
+	p.doc.Find(`button[name="remove"]`).Each(func(_ int, b *goquery.Selection) {
+		names = append(names, b.AttrOr("value", ""))
+	})
+	return names
+}
+
+// One customer signed in four times keeps at most 25 MB over the four
+// sessions; another customer's documents are still kept meanwhile.
+func TestKeptDocumentsPerCustomer(t *testing.T) {
+	for _, name := range []string{"memory", "redis"} {
+		t.Run(name, func(t *testing.T) {
+			a := newKeptApp(t, storeFor(t, name, 200<<20))
+			action := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
+			kept := 0
+			for s := range 4 {
+				c := a.newClient()
+				a.signIn(c, demoPhone)
+				files := []upload{doc(string(rune('a'+s))+"1.pdf", 6<<20), doc(string(rune('a'+s))+"2.pdf", 6<<20), doc(string(rune('a'+s))+"3.pdf", 6<<20)}
+				r := a.submitRefund(c, "aqua", sandbox.DemoAquaToday, nil, files) // no reason: refused, documents kept
+				if r.StatusCode != http.StatusUnprocessableEntity {
+					t.Fatalf("session %d: %d", s+1, r.StatusCode)
+				}
+				n := len(keptNames(a.getWith(c, action)))
+				if n < 3 && !strings.Contains(r.text("#documents-error"), "не сохранён: уже приложено 10 файлов или 25 МБ") {
+					t.Errorf("session %d: %d of 3 kept, and no word why: %q", s+1, n, r.text("#documents-error"))
+				}
+				kept += n
+			}
+			if kept != 4 { // 4 × 6 MB = 24 MB; a fifth would be 30
+				t.Fatalf("one customer over four sessions keeps %d documents of 6 MB, want 4", kept)
+			}
+			other := a.newClient()
+			a.signIn(other, sandbox.OtherPhone)
+			r := a.submitRefund(other, "aqua", sandbox.OtherAqua, nil, []upload{doc("other.pdf", 6<<20)})
+			if r.StatusCode != http.StatusUnprocessableEntity || len(keptNames(r)) != 1 {
+				t.Errorf("another customer while the first is at their ceiling: %d, %d kept, %q", r.StatusCode, len(keptNames(r)), r.text("#documents-error"))
+			}
+		})
+	}
+}
+
+// Beyond the server's room for everyone, the customer is told that the
+// server cannot keep documents now, not that they sent too many.
+func TestKeptDocumentsServerFull(t *testing.T) {
+	for _, name := range []string{"memory", "redis"} {
+		t.Run(name, func(t *testing.T) {
+			a := newKeptApp(t, storeFor(t, name, 1<<20))
+			a.signIn(a.client, demoPhone)
+			r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, []upload{doc("a.pdf", 700<<10), doc("b.pdf", 700<<10), doc("c.pdf", 700<<10)})
+			if r.StatusCode != http.StatusUnprocessableEntity || len(keptNames(r)) != 1 {
+				t.Fatalf("%d, %d kept", r.StatusCode, len(keptNames(r)))
+			}
+			got := r.text("#documents-error")
+			if !strings.Contains(got, "Сейчас сервер не может сохранить ваши документы") || strings.Contains(got, "уже приложено") ||
+				strings.Count(r.text("main"), "Сейчас сервер не может сохранить") != 2 { // at the field and in the summary, once each
+				t.Errorf("documents error %q", got)
+			}
+		})
+	}
+}
+
+// A refund form that takes no documents (before the start date) reads
+// none, keeps none and sends none, whatever is posted to it.
+func TestNoDocumentsForADirectRefund(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/hotel/" + sandbox.DemoHotelPaid + "/refund"
+	if a.get(action).doc.Find(`input[type="file"]`).Length() != 0 {
+		t.Fatal("the direct refund form asks for documents")
+	}
+	r := a.submitRefund(a.client, "hotel", sandbox.DemoHotelPaid, url.Values{"surname": {""}}, []upload{doc("unseen.pdf", 1000)})
+	if r.StatusCode != http.StatusUnprocessableEntity || len(keptNames(r)) != 0 || strings.Contains(r.body, "unseen.pdf") {
+		t.Fatalf("refused form: %d, %d kept", r.StatusCode, len(keptNames(r)))
+	}
+	r = a.resubmit(a.client, r, action, url.Values{"surname": {"Петрова"}}, []upload{doc("later.pdf", 1000)})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refund: %d %s", r.StatusCode, r.text("main"))
+	}
+	if got := a.lastRefund().Documents; len(got) != 0 {
+		t.Errorf("the provider got %d documents with a refund that takes none", len(got))
+	}
+}
