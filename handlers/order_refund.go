@@ -73,7 +73,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	for _, f := range kept {
 		p.weight += int64(f.Size)
 	}
-	if p.took = s.uploads.take(session(c).ID, p.weight); !p.took {
+	if p.took = p.takeRoom(ctx); !p.took {
 		in, err := readRefundInput(c, false)
 		if err != nil {
 			return err
@@ -100,6 +100,22 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 		return err
 	}
 	return answered(s.refundPage(c, http.StatusOK, o, in, errs, ""))
+}
+
+// takeRoom takes the upload's room; the same form sent again while it is
+// in flight waits for it, then reads its first outcome.
+func (p *refundPost) takeRoom(ctx context.Context) bool {
+	for {
+		ok, same := p.s.uploads.take(session(p.c).ID, p.c.QueryParam("form"), p.weight)
+		if ok || same == nil {
+			return ok
+		}
+		select {
+		case <-same:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 func (p *refundPost) done() {
@@ -147,13 +163,13 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if err != nil {
 		return err
 	}
-	// The token rides in the URL too, so that a repeated upload is known before
-	// its body is read.
-	token := s.token(c, o, actRefund)
+	// The form's short id rides in the URL, so that a repeated upload is known
+	// before its body is read; the token itself stays in the body.
+	token, form := s.tokenAndForm(c, o, actRefund)
 	a := views.ActionView{
 		Order: o.card, Heading: actRefund.label(o.kind), Lead: msgRefundQuestion,
 		Notes: []string{in.amountNote(o), msgRefundDirect},
-		URL:   views.OrderPath(string(o.kind.info().id), o.id, string(actRefund)) + "?token=" + url.QueryEscape(token), Token: token,
+		URL:   views.OrderPath(string(o.kind.info().id), o.id, string(actRefund)) + "?form=" + url.QueryEscape(form), Token: token,
 		Submit: actRefund.label(o.kind), Multipart: true, Error: msg, Errors: errs,
 	}
 	if in.mode == gateway.RefundModeration {

@@ -62,7 +62,7 @@ func TestRefundEveryKind(t *testing.T) {
 			if !strings.Contains(p.text("main"), "К возврату: ") {
 				t.Error("the amount is not shown")
 			}
-			if enc := p.doc.Find(`form[action^="`+action+`?token="]`).AttrOr("enctype", ""); enc != "multipart/form-data" {
+			if enc := p.doc.Find(`form[action^="`+action+`?form="]`).AttrOr("enctype", ""); enc != "multipart/form-data" {
 				t.Errorf("enctype %q", enc)
 			}
 			extra := url.Values{}

@@ -142,3 +142,35 @@ func TestRefundOfTheSizeTheFormAllows(t *testing.T) {
 	}
 	sameDocs(t, a.lastRefund().Documents, files...)
 }
+
+// After a failed refund the address bar shows no token: the form's URL
+// carries only a short id, and the same form sent again gets the first
+// outcome without a second provider call.
+func TestRefundURLCarriesNoToken(t *testing.T) {
+	a := newAppStartingOn(t, 0)
+	a.signIn(a.client, demoPhone)
+	action := "/orders/aqua/" + sandbox.DemoAquaToday + "/refund"
+	p := a.get(action)
+	first := p.formAction(action)
+	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{Status: http.StatusInternalServerError})
+	extra := url.Values{"comment": {"Заболел ребёнок"}}
+	r := a.resubmit(a.client, p, action, extra, []upload{doc("справка.pdf", 1000)})
+	if r.StatusCode != http.StatusBadGateway {
+		t.Fatalf("failed refund: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	for _, u := range []string{first, r.formAction(action)} { // the address bar after the POST, and the next one
+		if strings.Contains(u, "token") || len(u) > len(action)+40 {
+			t.Errorf("the form's URL %q carries more than a short id", u)
+		}
+	}
+	// The same form again, as a browser's reload of the POST would send it.
+	again := a.resubmit(a.client, p, action, extra, []upload{doc("справка.pdf", 1000)})
+	if again.StatusCode != http.StatusBadGateway || a.sb.Calls("aqua/registerRefund1C") != 1 {
+		t.Errorf("the same form again: %d, %d provider calls", again.StatusCode, a.sb.Calls("aqua/registerRefund1C"))
+	}
+	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{})
+	if ok := a.resubmit(a.client, r, action, nil, nil); ok.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the next form: %d %s", ok.StatusCode, ok.text("main"))
+	}
+	sameDocs(t, a.lastRefund().Documents, doc("справка.pdf", 1000))
+}
