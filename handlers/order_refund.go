@@ -180,6 +180,9 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	}
 	p := s.page(c, a.Heading, "Возврат по заказу в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, len(errs) > 0 || msg != ""
+	if in.mode == gateway.RefundModeration {
+		p.Islands = []string{views.FilesEnhance}
+	}
 	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }
 

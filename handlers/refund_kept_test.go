@@ -174,3 +174,25 @@ func TestRefundURLCarriesNoToken(t *testing.T) {
 	}
 	sameDocs(t, a.lastRefund().Documents, doc("справка.pdf", 1000))
 }
+
+// The documents' picker is a large label in our words over the browser's
+// control, which stays in the form (it is what posts the files, with
+// JavaScript or without); the page loads the script that names the
+// chosen files.
+func TestRefundFilePicker(t *testing.T) {
+	a := newAppStartingOn(t, 0)
+	a.signIn(a.client, demoPhone)
+	p := a.get("/orders/aqua/" + sandbox.DemoAquaToday + "/refund")
+	input := p.doc.Find(`.picker input[type="file"][name="documents"][multiple]#documents`)
+	label := p.doc.Find(`.picker label.picker-btn[for="documents"]`)
+	if input.Length() != 1 || strings.TrimSpace(label.Text()) != "Выбрать файлы" || p.doc.Find(`.picker output[for="documents"]`).Length() != 1 {
+		t.Fatalf("picker: %d inputs, label %q", input.Length(), label.Text())
+	}
+	if input.AttrOr("data-enhance", "") != "files" || !strings.Contains(p.body, `type="module"`) {
+		t.Error("the page does not load the script that names the chosen files")
+	}
+	r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaToday, nil, []upload{doc("справка.pdf", 1000)})
+	if got := strings.TrimSpace(r.doc.Find(`label.picker-btn`).Text()); got != "Добавить файлы" {
+		t.Errorf("with a file kept the label says %q", got)
+	}
+}
