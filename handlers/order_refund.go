@@ -37,9 +37,9 @@ func (s *Server) orderRefund(c *echo.Context) error {
 
 type refundPost struct {
 	formPost
-	in   *refundInput
-	key  string
-	kept []store.RefundFile
+	in     *refundInput
+	key    string
+	kept   []store.RefundFile
 	took   bool  // an upload's room, given back by done
 	weight int64 // how much room
 }

@@ -222,4 +222,3 @@ func decodeFile(id string, b []byte) (RefundFile, bool) {
 	data := b[4+n:]
 	return RefundFile{ID: id, Name: string(b[4 : 4+n]), Size: len(data), Data: data}, true
 }
-

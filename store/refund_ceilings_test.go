@@ -39,6 +39,17 @@ func doc(i, size int) store.RefundFile {
 	return store.RefundFile{ID: fmt.Sprint("f", i), Name: fmt.Sprint(i, ".pdf"), Data: data}
 }
 
+// refused counts err: as want, or as other.
+func refused(t *testing.T, err, want error, as, other *atomic.Int32) {
+	switch {
+	case errors.Is(err, want):
+		as.Add(1)
+	case err != nil:
+		t.Log(err)
+		other.Add(1)
+	}
+}
+
 // One customer keeps at most what one refund may send, over all their
 // sessions, however many puts arrive at once; others are not held back by
 // it.
@@ -51,13 +62,7 @@ func TestRefundFilesPerCustomer(t *testing.T) {
 		for i := range 40 { // 4 sessions × 10 documents of 1 MB: 40 MB asked
 			wg.Go(func() {
 				_, err := s.Put(ctx, "c1", sessions[i%4], doc(i, 1<<20), time.Hour)
-				switch {
-				case errors.Is(err, store.ErrRefundFilesFull):
-					full.Add(1)
-				case err != nil:
-					t.Log(err)
-					other.Add(1)
-				}
+				refused(t, err, store.ErrRefundFilesFull, &full, &other)
 			})
 		}
 		wg.Wait()
@@ -112,13 +117,7 @@ func TestRefundFilesStoreCeiling(t *testing.T) {
 			keys[i] = fmt.Sprintf("s%d/aqua/1", i)
 			wg.Go(func() {
 				_, err := s.Put(ctx, fmt.Sprint("c", i), keys[i], doc(i, 1<<20), time.Hour)
-				switch {
-				case errors.Is(err, store.ErrRefundStoreFull):
-					storeFull.Add(1)
-				case err != nil:
-					t.Log(err)
-					other.Add(1)
-				}
+				refused(t, err, store.ErrRefundStoreFull, &storeFull, &other)
 			})
 		}
 		wg.Wait()

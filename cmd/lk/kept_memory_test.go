@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -181,10 +180,11 @@ func vmHWM(t *testing.T, pid int) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(b)
-	if m == nil {
+	var kb int64
+	if _, after, ok := strings.Cut(string(b), "VmHWM:"); !ok {
 		t.Fatal("no VmHWM in /proc status")
+	} else if _, err := fmt.Sscan(after, &kb); err != nil {
+		t.Fatal(err)
 	}
-	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
 	return kb << 10
 }
