@@ -16,6 +16,16 @@ import (
 // placeholder document, and the client sends the bytes around it with the
 // real documents encoded to base64 on the fly, a few kilobytes at a time.
 
+// MaxDocuments is what one refund's documents hold together at most, before
+// base64: what the refund form accepts.
+const MaxDocuments = 25 << 20
+
+// MaxRefundRequest is the largest refund request the client sends: the
+// documents in base64 and up to a megabyte for the rest (the form, up to
+// ten names, JSON's escapes). The provider's gateway must accept it; the
+// contract states it and the sandbox accepts exactly that much.
+const MaxRefundRequest = (MaxDocuments+2)/3*4 + 1<<20
+
 // docsMark stands for the documents while the rest of the body is encoded.
 // Its marshalled form starts with `{"file_name":`, which cannot occur inside
 // a JSON string (the quote would be escaped), so it is found only where the

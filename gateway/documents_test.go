@@ -9,7 +9,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -185,5 +188,20 @@ func TestStreamedBodyCanStartAgain(t *testing.T) {
 	}
 	if !rt.same {
 		t.Error("the streamed body cannot be read again from the start")
+	}
+}
+
+// The contract states the largest refund request the client sends, and
+// the documents the form accepts fit in it.
+func TestLargestRefundRequestInTheContract(t *testing.T) {
+	b, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "**" + strconv.Itoa(MaxRefundRequest) + " bytes**"; !strings.Contains(string(b), want) {
+		t.Errorf("openapi.yaml does not state %s", want)
+	}
+	if MaxRefundRequest < base64.StdEncoding.EncodedLen(MaxDocuments)+1<<20 {
+		t.Errorf("%d bytes cannot carry %d bytes of documents in base64", MaxRefundRequest, MaxDocuments)
 	}
 }

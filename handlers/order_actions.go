@@ -135,7 +135,15 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 	}
 	ref := order{kind: k, id: id}
 	t, ok := s.readToken(c, ref, a)
-	if pr, prepares := p.(preparer); !ok && prepares { // the token may be in the body
+	if pr, prepares := p.(preparer); !ok && prepares { // the token is in the body
+		// A form sent before is known by the short id in its URL, and
+		// answered with its first outcome before its body is read again.
+		if out, err := s.sentBefore(c); err != nil || out != nil {
+			if err != nil {
+				return err
+			}
+			return s.repeat(c, ref, a, *out, p, seen)
+		}
 		o, err := pr.prepare(c.Request().Context())
 		if err != nil {
 			return quiet(err)
@@ -330,12 +338,41 @@ const (
 )
 
 func (s *Server) token(c *echo.Context, o order, a action) string {
+	v, _ := s.tokenAndForm(c, o, a)
+	return v
+}
+
+// tokenAndForm is a new form's token and the short id of its form (the
+// token's nonce), which an upload's URL carries instead of the token: a
+// long token would stay in the address bar after a refused upload.
+func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
 	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
 	v, err := s.sessions.seal(tokenName, t)
 	if err != nil {
 		s.log.Error("action token", "err", err)
 	}
-	return v
+	return v, t.Nonce
+}
+
+// sentBefore is the first outcome of the form whose id the URL names, when
+// that form was sent already: nil when it was not (or its outcome is not
+// kept), so the body and its token decide. An id only finds an outcome; it
+// never lets anything act.
+func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
+	form := c.QueryParam("form")
+	if form == "" || len(form) > 64 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
+	defer cancel()
+	out, err := s.once.Await(ctx, onceKey(actionToken{Nonce: form}))
+	switch {
+	case ctx.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
+		return nil, &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
+	case err != nil:
+		return nil, s.storeFailed(c, err)
+	}
+	return out, nil
 }
 
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
@@ -347,8 +384,8 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
 
-// An upload's form carries its token in the URL, so that it is known before
-// the body is read; the body is read by the refund handler only.
+// An upload's token is in its body, which the refund handler alone reads
+// (a form shown before its URL carried the short id had the token there).
 func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t

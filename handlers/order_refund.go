@@ -37,10 +37,11 @@ func (s *Server) orderRefund(c *echo.Context) error {
 
 type refundPost struct {
 	formPost
-	in   *refundInput
-	key  string
-	kept []store.RefundFile
-	took bool // an upload's room, given back by done
+	in     *refundInput
+	key    string
+	kept   []store.RefundFile
+	took   bool  // an upload's room, given back by done
+	weight int64 // how much room
 }
 
 func (p *refundPost) prepare(ctx context.Context) (order, error) {
@@ -60,24 +61,33 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 
 func (p *refundPost) read(ctx context.Context, o order) error {
 	s, c := p.s, p.c
-	if p.took = s.uploads.take(session(c).ID, c.Request().ContentLength); !p.took {
+	mode := s.refundMode(o)
+	p.key = refundFilesKey(session(c), o)
+	kept, err := s.files.List(ctx, p.key)
+	if err != nil {
+		return err
+	}
+	// The room an upload takes is its body and the kept files a refund
+	// reads to send them.
+	p.weight = c.Request().ContentLength
+	for _, f := range kept {
+		p.weight += int64(f.Size)
+	}
+	if p.took = p.takeRoom(ctx); !p.took {
 		in, err := readRefundInput(c, false)
 		if err != nil {
 			return err
 		}
-		in.mode = s.refundMode(o)
+		in.mode = mode
 		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
 		return answered(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
 	}
-	in, err := readRefundInput(c, o.can[actRefund])
+	// A form that takes no documents has none read, kept or sent.
+	in, err := readRefundInput(c, o.can[actRefund] && mode == gateway.RefundModeration)
 	if err != nil {
 		return err
 	}
-	in.mode = s.refundMode(o)
-	p.in, p.key = &in, refundFilesKey(session(c), o)
-	if p.kept, err = s.files.List(ctx, p.key); err != nil {
-		return err
-	}
+	in.mode, p.in, p.kept = mode, &in, kept
 	in.dropKept(p.kept)
 	if in.remove == "" {
 		return nil
@@ -85,16 +95,32 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	if _, ok := s.readToken(c, o, actRefund); !ok {
 		return answered(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
 	}
-	errs := s.keepRefundFiles(ctx, p.key, &in)
+	errs := s.keepRefundFiles(ctx, session(c), p.key, &in)
 	if err := s.files.Remove(ctx, p.key, in.remove); err != nil {
 		return err
 	}
 	return answered(s.refundPage(c, http.StatusOK, o, in, errs, ""))
 }
 
+// takeRoom takes the upload's room; the same form sent again while it is
+// in flight waits for it, then reads its first outcome.
+func (p *refundPost) takeRoom(ctx context.Context) bool {
+	for {
+		ok, same := p.s.uploads.take(session(p.c).ID, p.c.QueryParam("form"), p.weight)
+		if ok || same == nil {
+			return ok
+		}
+		select {
+		case <-same:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 func (p *refundPost) done() {
 	if p.took {
-		p.s.uploads.release(session(p.c).ID, p.c.Request().ContentLength)
+		p.s.uploads.release(session(p.c).ID, p.weight)
 	}
 	_, _ = io.Copy(io.Discard, p.c.Request().Body)
 }
@@ -103,7 +129,7 @@ func (p *refundPost) done() {
 // as it is now.
 func (p *refundPost) check(ctx context.Context, o order) error {
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
-		errs = append(errs, p.s.keepRefundFiles(ctx, p.key, p.in)...)
+		errs = append(errs, p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)...)
 		return answered(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
 	}
 	return nil
@@ -111,9 +137,15 @@ func (p *refundPost) check(ctx context.Context, o order) error {
 
 func (p *refundPost) call(ctx context.Context, o order) store.Outcome {
 	s := p.s
-	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, p.kept))
+	// The kept files' bytes are read only now, to be sent.
+	kept, err := s.files.Read(ctx, p.key)
 	if err != nil {
-		s.keepRefundFiles(ctx, p.key, p.in)
+		s.log.Error("kept refund files not read", "err", err)
+		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+	}
+	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, kept))
+	if err != nil {
+		s.keepRefundFiles(ctx, session(p.c), p.key, p.in)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	if err := s.files.Clear(ctx, p.key); err != nil {
@@ -131,13 +163,13 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if err != nil {
 		return err
 	}
-	// The token rides in the URL too, so that a repeated upload is known before
-	// its body is read.
-	token := s.token(c, o, actRefund)
+	// The form's short id rides in the URL, so that a repeated upload is known
+	// before its body is read; the token itself stays in the body.
+	token, form := s.tokenAndForm(c, o, actRefund)
 	a := views.ActionView{
 		Order: o.card, Heading: actRefund.label(o.kind), Lead: msgRefundQuestion,
 		Notes: []string{in.amountNote(o), msgRefundDirect},
-		URL:   views.OrderPath(string(o.kind.info().id), o.id, string(actRefund)) + "?token=" + url.QueryEscape(token), Token: token,
+		URL:   views.OrderPath(string(o.kind.info().id), o.id, string(actRefund)) + "?form=" + url.QueryEscape(form), Token: token,
 		Submit: actRefund.label(o.kind), Multipart: true, Error: msg, Errors: errs,
 	}
 	if in.mode == gateway.RefundModeration {
@@ -148,6 +180,9 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	}
 	p := s.page(c, a.Heading, "Возврат по заказу в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, len(errs) > 0 || msg != ""
+	if in.mode == gateway.RefundModeration {
+		p.Islands = []string{views.FilesEnhance}
+	}
 	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }
 

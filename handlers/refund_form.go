@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -155,7 +157,8 @@ func (in *refundInput) readFile(p *multipart.Part) error {
 	case len(data) == 0:
 		in.fileErrs.Add("documents", fmt.Sprintf(msgFileEmpty, name))
 	default:
-		in.files = append(in.files, store.RefundFile{Name: name, Data: data})
+		sum := sha256.Sum256(data)
+		in.files = append(in.files, store.RefundFile{Name: name, Size: len(data), Sum: hex.EncodeToString(sum[:]), Data: data})
 	}
 	return nil
 }
@@ -232,7 +235,7 @@ func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	docs := in.documents(kept)
 	size := 0
 	for _, f := range docs {
-		size += len(f.Data)
+		size += f.Size
 	}
 	switch {
 	case in.tooMany || len(docs) > refundMaxFiles:
@@ -251,7 +254,7 @@ func (in *refundInput) dropKept(kept []store.RefundFile) {
 	seen := slices.Clone(kept)
 	files := in.files[:0]
 	for _, f := range in.files {
-		if !slices.ContainsFunc(seen, func(g store.RefundFile) bool { return bytes.Equal(g.Data, f.Data) }) {
+		if !slices.ContainsFunc(seen, func(g store.RefundFile) bool { return g.Sum == f.Sum }) {
 			files = append(files, f)
 			seen = append(seen, f)
 		}
@@ -273,6 +276,9 @@ func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 		f.Comment = ""
 	}
 	docs := []gateway.File{}
+	if in.mode != gateway.RefundModeration { // a form without documents sends none
+		kept, in.files = nil, nil
+	}
 	for _, d := range in.documents(kept) {
 		ext := strings.TrimPrefix(path.Ext(d.Name), ".")
 		docs = append(docs, gateway.File{FileName: d.Name, FileExtension: ext, Data: d.Data})
@@ -280,16 +286,23 @@ func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	return refundRequest{Form: f, Documents: docs, Tickets: in.tickets}
 }
 
-// More than 10 files in one request are not kept: the customer chooses again.
-func (s *Server) keepRefundFiles(ctx context.Context, key string, in *refundInput) views.Errors {
+// More than 10 files in one request are not kept: the customer chooses
+// again. Kept files count against what their customer may keep over every
+// session, and the server's room for everyone; when the server has none
+// left, the customer is told so once, not that they sent too much.
+func (s *Server) keepRefundFiles(ctx context.Context, sess *Session, key string, in *refundInput) views.Errors {
 	var e views.Errors
 	if in.tooMany {
 		return nil
 	}
 	for _, f := range in.files {
 		f.ID = randomID()
-		_, err := s.files.Put(ctx, key, f, refundFilesTTL)
+		_, err := s.files.Put(ctx, sess.GUID, key, f, refundFilesTTL)
 		switch {
+		case errors.Is(err, store.ErrRefundStoreFull):
+			if noRoom := (views.FieldError{Field: "documents", Message: msgFilesNoRoom}); !slices.Contains(e, noRoom) {
+				e = append(e, noRoom)
+			}
 		case errors.Is(err, store.ErrRefundFilesFull):
 			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
 		case err != nil:
@@ -330,7 +343,7 @@ func (in *refundInput) view(o order, kept []store.RefundFile) views.RefundForm {
 		})
 	}
 	for _, k := range kept {
-		f.Files = append(f.Files, views.RefundFile{ID: k.ID, Name: k.Name, Size: fileSize(len(k.Data))})
+		f.Files = append(f.Files, views.RefundFile{ID: k.ID, Name: k.Name, Size: fileSize(k.Size)})
 	}
 	return f
 }

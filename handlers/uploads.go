@@ -18,29 +18,42 @@ type uploads struct {
 	room *semaphore.Weighted
 	max  int64
 	mu   sync.Mutex
-	busy map[string]struct{} // sessions with an upload in flight
+	busy map[string]upload // sessions with an upload in flight
+}
+
+// upload is one in flight: its form's id, and done closed when it ends.
+type upload struct {
+	form string
+	done chan struct{}
 }
 
 func newUploads(budget int64) *uploads {
 	if budget <= 0 {
 		budget = uploadBudget
 	}
-	return &uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]struct{}{}}
+	return &uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}}
 }
 
-func (u *uploads) take(session string, size int64) bool {
+// take finds room for an upload of form by session. When the session's
+// upload in flight is the same form (a double click, a reload), same is
+// closed once that one ends: the repeat waits for it and then gets its
+// outcome, instead of a refusal.
+func (u *uploads) take(session, form string, size int64) (ok bool, same <-chan struct{}) {
 	u.mu.Lock()
-	if _, dup := u.busy[session]; dup {
+	if cur, dup := u.busy[session]; dup {
 		u.mu.Unlock()
-		return false
+		if form != "" && cur.form == form {
+			return false, cur.done
+		}
+		return false, nil
 	}
-	u.busy[session] = struct{}{}
+	u.busy[session] = upload{form: form, done: make(chan struct{})}
 	u.mu.Unlock()
 	if !u.room.TryAcquire(u.weight(size)) {
 		u.free(session)
-		return false
+		return false, nil
 	}
-	return true
+	return true, nil
 }
 
 func (u *uploads) release(session string, size int64) {
@@ -57,6 +70,9 @@ func (u *uploads) weight(size int64) int64 {
 
 func (u *uploads) free(session string) {
 	u.mu.Lock()
-	delete(u.busy, session)
+	if cur, ok := u.busy[session]; ok {
+		close(cur.done)
+		delete(u.busy, session)
+	}
 	u.mu.Unlock()
 }

@@ -23,6 +23,7 @@ export const islands: Record<string, IslandLoader> = {
 export const enhancements: Record<string, EnhanceLoader> = {
   phone: () => import("./enhance/phone"),
   birthday: () => import("./enhance/birthday"),
+  files: () => import("./enhance/files"),
 };
 
 function warn(what: string, err: unknown): void {

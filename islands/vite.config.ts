@@ -31,6 +31,7 @@ export default defineConfig({
         calendar: "calendar/TransferCalendar.tsx",
         phone: "enhance/phone.ts",
         birthday: "enhance/birthday.ts",
+        files: "enhance/files.ts",
         // The offline worker: served at /sw.js, so it must be one file
         // with no import (a classic worker script); it shares no module
         // with the pages.

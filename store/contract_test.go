@@ -222,10 +222,10 @@ func TestRefundFilesContract(t *testing.T) {
 		file := func(id, name string, n int) store.RefundFile {
 			return store.RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(n)}, n)}
 		}
-		if _, err := s.Put(ctx, key, file("a", "справка.pdf", 10), time.Hour); err != nil {
+		if _, err := s.Put(ctx, "c1", key, file("a", "справка.pdf", 10), time.Hour); err != nil {
 			t.Fatal(err)
 		}
-		if f, err := s.Put(ctx, key, file("other", "справка.pdf", 10), time.Hour); err != nil || f.ID != "a" {
+		if f, err := s.Put(ctx, "c1", key, file("other", "справка.pdf", 10), time.Hour); err != nil || f.ID != "a" {
 			t.Errorf("the same file again: %v %q, want the one kept", err, f.ID)
 		}
 		if l, _ := s.List(ctx, "s2/aqua/300001"); len(l) != 0 {
@@ -236,7 +236,7 @@ func TestRefundFilesContract(t *testing.T) {
 		var full atomic.Int32
 		for i := range 20 {
 			wg.Go(func() {
-				if _, err := s.Put(ctx, key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, store.ErrRefundFilesFull) {
+				if _, err := s.Put(ctx, "c1", key, file(fmt.Sprint("p", i), "f", 11+i), time.Hour); errors.Is(err, store.ErrRefundFilesFull) {
 					full.Add(1)
 				}
 			})
@@ -246,14 +246,17 @@ func TestRefundFilesContract(t *testing.T) {
 		if err != nil || len(l) != store.RefundFilesPerKey || full.Load() != 11 {
 			t.Fatalf("%d files kept, %d refused (%v), want 10 and 11", len(l), full.Load(), err)
 		}
-		if l[0].ID != "a" || l[0].Name != "справка.pdf" || !bytes.Equal(l[0].Data, file("", "", 10).Data) {
-			t.Errorf("first file came back as %q %q (%d bytes)", l[0].ID, l[0].Name, len(l[0].Data))
+		if l[0].ID != "a" || l[0].Name != "справка.pdf" || l[0].Size != 10 || l[0].Data != nil {
+			t.Errorf("first file listed as %q %q (%d bytes, %d read)", l[0].ID, l[0].Name, l[0].Size, len(l[0].Data))
 		}
-		if _, err := s.Put(ctx, "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
+		if r, err := s.Read(ctx, key); err != nil || len(r) != len(l) || r[0].Name != "справка.pdf" || !bytes.Equal(r[0].Data, file("", "", 10).Data) || r[0].Sum != l[0].Sum && r[0].Sum != "" {
+			t.Errorf("read: %v, %d files", err, len(r))
+		}
+		if _, err := s.Put(ctx, "c3", "s3/hotel/1", file("big", "big", 0), time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		big := store.RefundFile{ID: "x", Name: "x", Data: make([]byte, store.RefundBytesPerKey+1)}
-		if _, err := s.Put(ctx, "s3/hotel/1", big, time.Hour); !errors.Is(err, store.ErrRefundFilesFull) {
+		if _, err := s.Put(ctx, "c3", "s3/hotel/1", big, time.Hour); !errors.Is(err, store.ErrRefundFilesFull) {
 			t.Errorf("over the bytes of a key: %v", err)
 		}
 		if err := s.Remove(ctx, key, "a"); err != nil {
@@ -265,7 +268,7 @@ func TestRefundFilesContract(t *testing.T) {
 		if l, _ := s.List(ctx, key); len(l) != 9 {
 			t.Errorf("after remove: %d files", len(l))
 		}
-		if _, err := s.Put(ctx, key, file("a2", "справка.pdf", 10), time.Hour); err != nil {
+		if _, err := s.Put(ctx, "c1", key, file("a2", "справка.pdf", 10), time.Hour); err != nil {
 			t.Errorf("a removed file put again: %v", err)
 		}
 		if err := s.Clear(ctx, key); err != nil {
@@ -275,7 +278,7 @@ func TestRefundFilesContract(t *testing.T) {
 			t.Errorf("after clear: %d files", len(l))
 		}
 		// Kept for the time asked, then gone.
-		_, _ = s.Put(ctx, "s4/glk/1", file("t", "t", 3), 150*time.Millisecond)
+		_, _ = s.Put(ctx, "c4", "s4/glk/1", file("t", "t", 3), 150*time.Millisecond)
 		time.Sleep(300 * time.Millisecond)
 		if l, _ := s.List(ctx, "s4/glk/1"); len(l) != 0 {
 			t.Error("a file outlived its time")

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"sync"
 	"time"
@@ -229,54 +231,91 @@ func (m *memoryLeases) Release(_ context.Context, key, holder string) error {
 
 // ---- refund files kept for a retry ----
 
-// memoryRefundTotal bounds what one instance keeps for everyone.
-const memoryRefundTotal = 512 << 20
-
 type memoryRefundFiles struct {
-	boxes *expiring[*refundBox]
-	now   func() time.Time
-	total int // bytes kept, over every key
+	boxes  *expiring[*refundBox]
+	now    func() time.Time
+	limit  int            // bytes the instance keeps for everyone
+	total  int            // bytes kept, over every key
+	owners map[string]int // bytes kept per owner, over their keys
 }
 
 type refundBox struct {
+	owner string
 	files []RefundFile
 	size  int
 }
 
-// NewMemoryRefundFiles makes RefundFiles for one instance.
+// NewMemoryRefundFiles makes RefundFiles for one instance holding at most
+// RefundStoreLimit bytes.
 func NewMemoryRefundFiles(now func() time.Time) RefundFiles {
-	m := &memoryRefundFiles{boxes: newExpiring[*refundBox](), now: now}
-	m.boxes.drop = func(b *refundBox) { m.total -= b.size }
+	return NewMemoryRefundFilesWithin(now, RefundStoreLimit)
+}
+
+// NewMemoryRefundFilesWithin makes RefundFiles for one instance holding at
+// most limit bytes for everyone.
+func NewMemoryRefundFilesWithin(now func() time.Time, limit int) RefundFiles {
+	m := &memoryRefundFiles{boxes: newExpiring[*refundBox](), now: now, limit: limit, owners: map[string]int{}}
+	m.boxes.drop = m.forget
 	return m
 }
 
-func (m *memoryRefundFiles) Put(_ context.Context, key string, f RefundFile, ttl time.Duration) (RefundFile, error) {
+// forget takes b's bytes off the counts.
+func (m *memoryRefundFiles) forget(b *refundBox) { m.count(b.owner, -b.size) }
+
+func (m *memoryRefundFiles) count(owner string, n int) {
+	m.total += n
+	if m.owners[owner] += n; m.owners[owner] <= 0 {
+		delete(m.owners, owner)
+	}
+}
+
+func (m *memoryRefundFiles) Put(_ context.Context, owner, key string, f RefundFile, ttl time.Duration) (RefundFile, error) {
 	m.boxes.mu.Lock()
 	defer m.boxes.mu.Unlock()
 	now := m.now()
 	b, ok := m.boxes.get(key, now)
 	if !ok {
-		b = &refundBox{}
+		b = &refundBox{owner: owner}
 	}
 	if i := slices.IndexFunc(b.files, func(g RefundFile) bool { return g.Name == f.Name && bytes.Equal(g.Data, f.Data) }); i >= 0 {
 		m.boxes.put(key, b, now.Add(ttl), now)
 		return b.files[i], nil
 	}
-	if m.total+len(f.Data) > memoryRefundTotal { // what has expired makes room first
+	n := len(f.Data)
+	if m.total+n > m.limit || m.owners[owner]+n > RefundBytesPerKey { // what has expired makes room first
 		m.boxes.sweep(now)
 	}
-	if len(b.files) >= RefundFilesPerKey || b.size+len(f.Data) > RefundBytesPerKey || m.total+len(f.Data) > memoryRefundTotal {
+	switch {
+	case len(b.files) >= RefundFilesPerKey || b.size+n > RefundBytesPerKey || m.owners[owner]+n > RefundBytesPerKey:
 		return RefundFile{}, ErrRefundFilesFull
+	case m.total+n > m.limit:
+		return RefundFile{}, ErrRefundStoreFull
 	}
 	f.Data = bytes.Clone(f.Data)
+	f.Size, f.Sum = n, digest(f.Data)
 	b.files = append(b.files, f)
-	b.size += len(f.Data)
-	m.total += len(f.Data)
+	b.size += n
+	m.count(b.owner, n)
 	m.boxes.put(key, b, now.Add(ttl), now)
 	return f, nil
 }
 
-func (m *memoryRefundFiles) List(_ context.Context, key string) ([]RefundFile, error) {
+// digest is the hex SHA-256 of data.
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func (m *memoryRefundFiles) List(ctx context.Context, key string) ([]RefundFile, error) {
+	files, err := m.Read(ctx, key)
+	for i := range files {
+		files[i].Data = nil
+	}
+	return files, err
+}
+
+// Read hands out the kept bytes themselves: nobody writes to them.
+func (m *memoryRefundFiles) Read(_ context.Context, key string) ([]RefundFile, error) {
 	m.boxes.mu.Lock()
 	defer m.boxes.mu.Unlock()
 	b, _ := m.boxes.get(key, m.now())
@@ -295,8 +334,8 @@ func (m *memoryRefundFiles) Remove(_ context.Context, key, id string) error {
 	}
 	b.files = slices.DeleteFunc(b.files, func(f RefundFile) bool {
 		if f.ID == id {
-			b.size -= len(f.Data)
-			m.total -= len(f.Data)
+			b.size -= f.Size
+			m.count(b.owner, -f.Size)
 			return true
 		}
 		return false
@@ -311,7 +350,7 @@ func (m *memoryRefundFiles) Clear(_ context.Context, key string) error {
 	m.boxes.mu.Lock()
 	defer m.boxes.mu.Unlock()
 	if b, _ := m.boxes.get(key, m.now()); b != nil {
-		m.total -= b.size
+		m.forget(b)
 		m.boxes.del(key)
 	}
 	return nil

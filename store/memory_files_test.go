@@ -13,14 +13,14 @@ func TestMemoryRefundFiles(t *testing.T) {
 	now := time.Now()
 	m := NewMemoryRefundFiles(func() time.Time { return now })
 	put := func(key, id, name string, n int) error {
-		_, err := m.Put(ctx, key, RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(len(id))}, n)}, time.Hour)
+		_, err := m.Put(ctx, "c"+key[:2], key, RefundFile{ID: id, Name: name, Data: bytes.Repeat([]byte{byte(len(id))}, n)}, time.Hour)
 		return err
 	}
 	if err := put("s1/aqua/1", "a", "a.pdf", 10); err != nil {
 		t.Fatal(err)
 	}
 	// The same name and bytes again: the file already kept.
-	if f, err := m.Put(ctx, "s1/aqua/1", RefundFile{ID: "other", Name: "a.pdf", Data: bytes.Repeat([]byte{1}, 10)}, time.Hour); err != nil || f.ID != "a" {
+	if f, err := m.Put(ctx, "cs1", "s1/aqua/1", RefundFile{ID: "other", Name: "a.pdf", Data: bytes.Repeat([]byte{1}, 10)}, time.Hour); err != nil || f.ID != "a" {
 		t.Errorf("same file again: %v %q", err, f.ID)
 	}
 	if l, _ := m.List(ctx, "s2/aqua/1"); len(l) != 0 {

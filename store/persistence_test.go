@@ -54,7 +54,7 @@ func keep(t *testing.T, r *store.Redis) *kept {
 	if err := r.Moved(ctx, "glk-1", "100", time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Files().Put(ctx, "s1/aqua/300001", store.RefundFile{ID: "a", Name: "справка.pdf", Data: []byte("%PDF")}, time.Hour); err != nil {
+	if _, err := r.Files().Put(ctx, "c1", "s1/aqua/300001", store.RefundFile{ID: "a", Name: "справка.pdf", Data: []byte("%PDF")}, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	return k

@@ -27,6 +27,7 @@ import (
 // signed-out cookie in or a used form act again.
 type Redis struct {
 	c        *redis.Client
+	docs     *redis.Client // for documents, whose megabytes may take longer than a second under load
 	prefix   string
 	sentinel bool         // the master is found through Sentinels
 	replicas atomic.Bool  // a plain server had replicas when the server started
@@ -38,17 +39,24 @@ type Redis struct {
 // short deadlines: a page waits at most about a second for a Redis that
 // does not answer. Calls, errors and latency are counted in reg.
 func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
-	c, sentinel, err := openRedisClient(rawURL)
+	c, sentinel, err := openRedisClient(rawURL, time.Second)
 	if err != nil {
+		return nil, err
+	}
+	docs, _, err := openRedisClient(rawURL, docsTimeout)
+	if err != nil {
+		c.Close()
 		return nil, err
 	}
 	m, err := newMetrics(reg)
 	if err != nil {
 		c.Close()
+		docs.Close()
 		return nil, err
 	}
 	c.AddHook(m)
-	return &Redis{c: c, prefix: "lk:", sentinel: sentinel}, nil
+	docs.AddHook(m)
+	return &Redis{c: c, docs: docs, prefix: "lk:", sentinel: sentinel}, nil
 }
 
 // readyGrace is how long, with Sentinel, Ping still says ready while
@@ -71,8 +79,12 @@ func (r *Redis) Ping(ctx context.Context) error {
 	return err
 }
 
+// docsTimeout is how long a command carrying a refund's documents (up to
+// 10 MB each) may wait for Redis.
+const docsTimeout = 10 * time.Second
+
 // Close closes the connections.
-func (r *Redis) Close() error { return r.c.Close() }
+func (r *Redis) Close() error { return errors.Join(r.c.Close(), r.docs.Close()) }
 
 // ---- the sign-out deny-list (Revoker) ----
 

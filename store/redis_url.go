@@ -17,13 +17,14 @@ import (
 // where the client asks the Sentinels which server is the master now and
 // follows it across a failover. The password is the data servers' (the
 // Sentinels are asked without one). sentinel tells which it was.
-func openRedisClient(rawURL string) (c *redis.Client, sentinel bool, err error) {
+// Commands wait at most timeout for Redis.
+func openRedisClient(rawURL string, timeout time.Duration) (c *redis.Client, sentinel bool, err error) {
 	if !strings.HasPrefix(rawURL, "redis-sentinel://") {
 		opt, err := redis.ParseURL(rawURL)
 		if err != nil {
 			return nil, false, fmt.Errorf("store: LK_REDIS_URL: %w", err)
 		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, time.Second, time.Second
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, timeout, timeout
 		opt.MaxRetries = 1
 		return redis.NewClient(opt), false, nil
 	}
@@ -31,7 +32,7 @@ func openRedisClient(rawURL string) (c *redis.Client, sentinel bool, err error) 
 	if err != nil {
 		return nil, true, err
 	}
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, time.Second, time.Second
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, timeout, timeout
 	opt.MaxRetries = 1
 	return redis.NewFailoverClient(opt), true, nil
 }

@@ -150,33 +150,51 @@ type Leases interface {
 type RefundFile struct {
 	ID   string // random, for the remove button
 	Name string
-	Data []byte
+	Size int    // the bytes' length
+	Sum  string // the bytes' SHA-256 (hex): the same document under another name is one document
+	Data []byte // nil in a List: bytes are read only to send them
 }
 
 // RefundFiles keeps the documents of a refund that was refused or failed,
 // for a while, so that the customer does not choose them again. A key is
-// one session's refund of one order.
+// one session's refund of one order; its owner is the customer, whose keys
+// together hold at most what one refund may send, whatever their sessions.
+// The whole store holds at most its ceiling. Every limit is checked in the
+// same atomic step that keeps the bytes.
 type RefundFiles interface {
-	// Put adds f under key and keeps the key for ttl from now. Putting the
-	// same name and bytes again returns the file already kept. It fails
-	// with ErrRefundFilesFull when the key or the store has no room left.
-	Put(ctx context.Context, key string, f RefundFile, ttl time.Duration) (RefundFile, error)
-	// List gives the files kept under key, in the order they were put.
+	// Put adds f under key, owned by owner, and keeps the key for ttl from
+	// now. Putting the same name and bytes again returns the file already
+	// kept. It fails with ErrRefundFilesFull when the key or its owner has
+	// no room left, with ErrRefundStoreFull when the store has none.
+	Put(ctx context.Context, owner, key string, f RefundFile, ttl time.Duration) (RefundFile, error)
+	// List gives the names and sizes of the files kept under key, in the
+	// order they were put, without their bytes: what a page shows.
 	List(ctx context.Context, key string) ([]RefundFile, error)
+	// Read gives the files kept under key with their bytes: what a refund
+	// sends.
+	Read(ctx context.Context, key string) ([]RefundFile, error)
 	// Remove forgets one file; an unknown id is no error.
 	Remove(ctx context.Context, key, id string) error
 	// Clear forgets every file of key.
 	Clear(ctx context.Context, key string) error
 }
 
-// What a key of RefundFiles may hold: what one refund may send.
+// What a key of RefundFiles may hold: what one refund may send. An owner
+// holds at most RefundBytesPerKey over all their keys.
 const (
 	RefundFilesPerKey = 10
 	RefundBytesPerKey = 25 << 20
 )
 
-// ErrRefundFilesFull is a Put that would go beyond a limit of the store.
+// RefundStoreLimit is what a store keeps for everyone unless told
+// otherwise: one instance's memory, or one Redis.
+const RefundStoreLimit = 64 << 20
+
+// ErrRefundFilesFull is a Put beyond what a key or a customer may hold.
 var ErrRefundFilesFull = errors.New("store: refund files: no room left")
+
+// ErrRefundStoreFull is a Put beyond what the whole store may hold.
+var ErrRefundStoreFull = errors.New("store: refund files: the store is full")
 
 // Moves remembers the first id of a booking the provider gave a new id
 // when it moved (a lesson or a rent), so that its calendar event keeps one

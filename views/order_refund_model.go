@@ -1,5 +1,8 @@
 package views
 
+// FilesEnhance lists the chosen documents beside the refund form's picker.
+const FilesEnhance = "enhance/files.ts"
+
 // RefundForm is the form of …/refund: the customer's raw answers, the
 // water-park tickets to choose from and the documents already kept.
 type RefundForm struct {

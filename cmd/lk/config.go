@@ -39,6 +39,7 @@ type config struct {
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
+	KeptDocuments  int            // LK_KEPT_DOCUMENTS_MB, in bytes
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 	DebugToken     string         // from LK_DEBUG_TOKEN_FILE; empty: the address alone guards it
 	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
@@ -70,6 +71,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
 	{"LK_REDIS_URL", "", "redis://host:port/db, or redis-sentinel://[password@]host:26379[,host:26379…][/db]#master for a Sentinel-managed master with replicas, shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
+	{"LK_KEPT_DOCUMENTS_MB", "64", "megabytes of refund documents kept for a retry, for every customer together: in this instance's memory, or with LK_REDIS_URL in Redis over all instances (count them in Redis's maxmemory); beyond it a customer is told the server cannot keep documents now. One customer keeps at most 25 MB whatever this says"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
 	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
@@ -212,6 +214,11 @@ func loadConfig(environ []string) (config, error) {
 			return c, fmt.Errorf("LK_REDIS_URL: %q is not a redis:// URL such as redis://127.0.0.1:6379/0, nor redis-sentinel://host:26379,host:26379/0#master", c.RedisURL)
 		}
 	}
+	mb, err := strconv.Atoi(get("LK_KEPT_DOCUMENTS_MB"))
+	if err != nil || mb < 0 || mb > 64<<10 {
+		return c, fmt.Errorf("LK_KEPT_DOCUMENTS_MB: %q is not a number of megabytes from 0 to 65536, such as 64", get("LK_KEPT_DOCUMENTS_MB"))
+	}
+	c.KeptDocuments = mb << 20
 	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {
 		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)

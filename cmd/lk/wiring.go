@@ -89,7 +89,7 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 			return stores{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		log.Info("shared state in Redis")
-		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping},
+		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.FilesWithin(cfg.KeptDocuments), moves: rs, limiter: rs, ping: rs.Ping},
 			func() { rs.Close() }, nil
 	}
 	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), cfg.Now)
@@ -109,7 +109,8 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 		fr.Close()
 		return stores{}, nil, err
 	}
-	return stores{revoker: fr, moves: fm, once: fo, limiter: store.NewMemoryLimiter()},
+	return stores{revoker: fr, moves: fm, once: fo, limiter: store.NewMemoryLimiter(),
+			files: store.NewMemoryRefundFilesWithin(cfg.Now, cfg.KeptDocuments)},
 		func() { fo.Close(); fm.Close(); fr.Close() }, nil
 }
 

@@ -36,6 +36,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // driver "sqlite"
+
+	"lk/gateway"
 )
 
 // Config configures a Sandbox.
@@ -287,8 +289,9 @@ func (s *Sandbox) Handler() http.Handler {
 	return mux
 }
 
-// maxBody bounds request bodies (refunds carry base64 documents).
-const maxBody = 32 << 20
+// maxBody bounds request bodies: the largest refund, whose documents
+// travel in base64.
+const maxBody = gateway.MaxRefundRequest
 
 // wrap counts the call, applies an injected fault, re-seeds when the day has
 // changed and runs h.
