@@ -40,6 +40,7 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	refusals *prometheus.CounterVec
 	signins  *prometheus.CounterVec
+	budget   *prometheus.GaugeVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -57,8 +58,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		signins: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lk_signin_attempts_total", Help: "Sign-in steps by step and outcome.",
 		}, []string{"step", "outcome"}),
+		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day), as of a code this instance sent lately.",
+		}, []string{"budget"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

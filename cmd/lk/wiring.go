@@ -139,7 +139,7 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
-		CodeInterval: cfg.CodeInterval, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
+		CodeInterval: cfg.CodeInterval, SMSBudget: cfg.SMSBudget, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 	})
 }
 
