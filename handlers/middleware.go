@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -161,6 +163,24 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if isUpload(r) {
 			limit, wait = uploadLimit, uploadBodyTime
 		}
+		if r.ContentLength == 0 {
+			return next(c)
+		}
+		// Whatever the answer, the body gets no longer than its deadline:
+		// net/http reads up to 256 KB of a body left unread before it
+		// answers, so a refusal must not wait on it either. An answer given
+		// before the body was read whole closes the connection instead.
+		rc := http.NewResponseController(c.Response())
+		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
+		body := &bodyRead{ReadCloser: r.Body}
+		r.Body = body
+		if res, err := echo.UnwrapResponse(c.Response()); err == nil {
+			res.Before(func() {
+				if !body.whole.Load() {
+					res.Header().Set(echo.HeaderConnection, "close")
+				}
+			})
+		}
 		if r.ContentLength > limit {
 			return tooLarge(r)
 		}
@@ -168,8 +188,6 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if !hasBody(r) {
 			return next(c)
 		}
-		rc := http.NewResponseController(c.Response())
-		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
 		if isUpload(r) {
 			return next(c)
 		}
@@ -192,6 +210,20 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		_ = rc.SetReadDeadline(time.Time{})
 		return next(c)
 	}
+}
+
+// bodyRead tells whether a request's body was read to its end.
+type bodyRead struct {
+	io.ReadCloser
+	whole atomic.Bool
+}
+
+func (b *bodyRead) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.whole.Store(true)
+	}
+	return n, err
 }
 
 func hasBody(r *http.Request) bool {
