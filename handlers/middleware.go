@@ -35,7 +35,17 @@ const (
 	// filling a form; documents get what a slow mobile link needs for 25 MB.
 	formBodyTime   = 10 * time.Second
 	uploadBodyTime = 2 * time.Minute
+	// What an upload may take besides its body and the provider's answer
+	// (its checks, the kept documents).
+	uploadMargin = 10 * time.Second
+	drainRetry   = "60"
 )
+
+// UploadBound is how long a shutdown may wait for refund uploads in flight
+// with the provider deadline callTimeout.
+func UploadBound(callTimeout time.Duration) time.Duration {
+	return uploadBodyTime + callTimeout + uploadMargin
+}
 
 type metrics struct {
 	requests *prometheus.CounterVec
@@ -189,7 +199,7 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if isUpload(r) {
-			return next(c)
+			return s.upload(c, next)
 		}
 		var err error
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
@@ -224,6 +234,19 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 		b.whole.Store(true)
 	}
 	return n, err
+}
+
+// upload is in flight until it is answered: a shutdown waits for it, for
+// at most its body's deadline and the provider's. While the server drains,
+// a new one is refused before its body is read.
+func (s *Server) upload(c *echo.Context, next echo.HandlerFunc) error {
+	done, ok := s.health.upload(UploadBound(s.callTimeout))
+	if !ok {
+		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
+		return errRestarting
+	}
+	defer done()
+	return next(c)
 }
 
 func hasBody(r *http.Request) bool {

@@ -183,6 +183,12 @@ func loadConfig(environ []string) (config, error) {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
 		}
 	}
+	// An action in flight at SIGTERM is waited for: a shutdown that ends
+	// before the provider's deadline would cut it and lose its outcome.
+	if c.ShutdownWait < c.CallTimeout {
+		return c, fmt.Errorf("LK_SHUTDOWN_TIMEOUT=%s is shorter than the provider's deadline LK_GATEWAY_TIMEOUT=%s: an action in flight at SIGTERM would be cut before the provider answers; make LK_SHUTDOWN_TIMEOUT at least %s",
+			c.ShutdownWait, c.CallTimeout, c.CallTimeout)
+	}
 	if c.ShutdownDrain, err = time.ParseDuration(get("LK_SHUTDOWN_DRAIN")); err != nil || c.ShutdownDrain < 0 {
 		return c, fmt.Errorf("LK_SHUTDOWN_DRAIN: %q is not a duration such as 5s (0s: no wait)", get("LK_SHUTDOWN_DRAIN"))
 	}
