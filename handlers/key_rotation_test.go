@@ -21,7 +21,9 @@ type restartable struct {
 	url string
 }
 
-func (r *restartable) ServeHTTP(w http.ResponseWriter, req *http.Request) { (*r.h.Load()).ServeHTTP(w, req) }
+func (r *restartable) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	(*r.h.Load()).ServeHTTP(w, req)
+}
 
 // The cookie keys rotated in two steps through two instances on one Redis
 // while customers browse, each page from either instance: first the new
@@ -125,24 +127,24 @@ func TestKeyRotationInTwoStepsSignsNobodyOut(t *testing.T) {
 			}
 		})
 	}
-	browse := func() { time.Sleep(300 * time.Millisecond) }
-
-	browse()
+	time.Sleep(300 * time.Millisecond)
 	splitSignIn("before")
-	// Step 1: the new key accepted everywhere, the old one still signing.
-	restart(0, old, fresh)
-	browse()
-	splitSignIn("step 1, one instance updated")
-	restart(1, old, fresh)
-	browse()
-	splitSignIn("step 1 done")
-	// Step 2: the new key signs.
-	restart(0, fresh, old)
-	browse()
-	splitSignIn("step 2, one instance updated")
-	restart(1, fresh, old)
-	browse()
-	splitSignIn("step 2 done")
+	for _, step := range []struct {
+		name     string
+		instance int
+		keys     []handlers.Key
+	}{
+		// Step 1: the new key accepted everywhere, the old one still signing.
+		{"step 1, one instance updated", 0, []handlers.Key{old, fresh}},
+		{"step 1 done", 1, []handlers.Key{old, fresh}},
+		// Step 2: the new key signs.
+		{"step 2, one instance updated", 0, []handlers.Key{fresh, old}},
+		{"step 2 done", 1, []handlers.Key{fresh, old}},
+	} {
+		restart(step.instance, step.keys...)
+		time.Sleep(300 * time.Millisecond) // customers browse
+		splitSignIn(step.name)
+	}
 	close(stop)
 	wg.Wait()
 	if lost.Load() != 0 || failed.Load() != 0 || len(failures) != 0 {
