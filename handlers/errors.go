@@ -34,6 +34,7 @@ var (
 	errAnswered     = errors.New("handlers: answered")
 	errFormTooLarge = &httpError{http.StatusRequestEntityTooLarge, "Слишком большой запрос", msgFormTooLarge}
 	errSlowBody     = &httpError{http.StatusRequestTimeout, "Форма не получена", msgSlowBody}
+	errRestarting   = &httpError{http.StatusServiceUnavailable, msgRestartingTitle, msgRestarting}
 )
 
 type pageError struct {

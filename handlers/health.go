@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,9 +17,15 @@ import (
 // shared by every instance, its outage would empty the pool at once, and
 // customers would get the balancer's page instead of 'попробуйте позже'.
 type Health struct {
-	serving  atomic.Bool
-	provider atomic.Int32 // providerUnknown, providerUp or providerDown
-	up       prometheus.Gauge
+	serving   atomic.Bool
+	storeDown atomic.Bool  // the shared store failed the last readiness check
+	provider  atomic.Int32 // providerUnknown, providerUp or providerDown
+	up        prometheus.Gauge
+	draining  atomic.Bool // shutting down: no new upload is taken
+
+	mu      sync.Mutex
+	uploads int       // refund uploads in flight
+	until   time.Time // when the last of them ends at the latest
 }
 
 const (
@@ -44,6 +51,40 @@ func NewHealth(reg prometheus.Registerer) (*Health, error) {
 // SetServing is false from shutdown on, so the balancer stops sending new
 // requests while those in flight finish.
 func (h *Health) SetServing(on bool) { h.serving.Store(on) }
+
+// Drain starts the shutdown: from now on a new upload is refused before
+// its body is read, so that the uploads in flight are the last ones.
+func (h *Health) Drain() { h.draining.Store(true) }
+
+// UploadsUntil is when the refund uploads in flight end at the latest (the
+// zero time when none is): a shutdown waits for them that long, so that a
+// restart answers a customer's documents instead of cutting them.
+func (h *Health) UploadsUntil() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.until
+}
+
+// upload counts an upload in flight until done is called; false while
+// draining.
+func (h *Health) upload(bound time.Duration) (done func(), ok bool) {
+	if h.draining.Load() {
+		return nil, false
+	}
+	h.mu.Lock()
+	h.uploads++
+	if end := time.Now().Add(bound); end.After(h.until) {
+		h.until = end
+	}
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		if h.uploads--; h.uploads == 0 {
+			h.until = time.Time{}
+		}
+		h.mu.Unlock()
+	}, true
+}
 
 // WatchProvider checks the provider every interval until ctx ends.
 func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) error, every time.Duration, log *slog.Logger) {
@@ -98,9 +139,24 @@ func (s *Server) readyz(c *echo.Context) error {
 	if s.storePing != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()
-		if err := s.storePing(ctx); err != nil {
+		err := s.storePing(ctx)
+		s.storeState(err)
+		if err != nil {
 			return c.String(http.StatusServiceUnavailable, "store unavailable")
 		}
 	}
 	return c.String(http.StatusOK, "ok\nprovider: "+s.health.providerState()+"\n")
+}
+
+// storeState logs the shared store's readiness when it changes (not at
+// every probe), naming what is wrong: a Redis that does not answer, or one
+// that answers as a replica and takes no writes.
+func (s *Server) storeState(err error) {
+	if down := err != nil; s.health.storeDown.Swap(down) != down {
+		if down {
+			s.log.Error("shared store not ready: /readyz answers 503", "err", err)
+		} else {
+			s.log.Info("shared store ready again")
+		}
+	}
 }

@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -33,13 +35,24 @@ const (
 	// filling a form; documents get what a slow mobile link needs for 25 MB.
 	formBodyTime   = 10 * time.Second
 	uploadBodyTime = 2 * time.Minute
+	// What an upload may take besides its body and the provider's answer
+	// (its checks, the kept documents).
+	uploadMargin = 10 * time.Second
+	drainRetry   = "60"
 )
+
+// UploadBound is how long a shutdown may wait for refund uploads in flight
+// with the provider deadline callTimeout.
+func UploadBound(callTimeout time.Duration) time.Duration {
+	return uploadBodyTime + callTimeout + uploadMargin
+}
 
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	refusals *prometheus.CounterVec
 	signins  *prometheus.CounterVec
+	budget   *prometheus.GaugeVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -57,8 +70,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		signins: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lk_signin_attempts_total", Help: "Sign-in steps by step and outcome.",
 		}, []string{"step", "outcome"}),
+		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day), as of a code this instance sent lately.",
+		}, []string{"budget"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -160,6 +176,24 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if isUpload(r) {
 			limit, wait = uploadLimit, uploadBodyTime
 		}
+		if r.ContentLength == 0 {
+			return next(c)
+		}
+		// Whatever the answer, the body gets no longer than its deadline:
+		// net/http reads up to 256 KB of a body left unread before it
+		// answers, so a refusal must not wait on it either. An answer given
+		// before the body was read whole closes the connection instead.
+		rc := http.NewResponseController(c.Response())
+		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
+		body := &bodyRead{ReadCloser: r.Body}
+		r.Body = body
+		if res, err := echo.UnwrapResponse(c.Response()); err == nil {
+			res.Before(func() {
+				if !body.whole.Load() {
+					res.Header().Set(echo.HeaderConnection, "close")
+				}
+			})
+		}
 		if r.ContentLength > limit {
 			return tooLarge(r)
 		}
@@ -167,10 +201,8 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if !hasBody(r) {
 			return next(c)
 		}
-		rc := http.NewResponseController(c.Response())
-		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
 		if isUpload(r) {
-			return next(c)
+			return s.upload(c, next)
 		}
 		var err error
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
@@ -191,6 +223,33 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		_ = rc.SetReadDeadline(time.Time{})
 		return next(c)
 	}
+}
+
+// bodyRead tells whether a request's body was read to its end.
+type bodyRead struct {
+	io.ReadCloser
+	whole atomic.Bool
+}
+
+func (b *bodyRead) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.whole.Store(true)
+	}
+	return n, err
+}
+
+// upload is in flight until it is answered: a shutdown waits for it, for
+// at most its body's deadline and the provider's. While the server drains,
+// a new one is refused before its body is read.
+func (s *Server) upload(c *echo.Context, next echo.HandlerFunc) error {
+	done, ok := s.health.upload(UploadBound(s.callTimeout))
+	if !ok {
+		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
+		return errRestarting
+	}
+	defer done()
+	return next(c)
 }
 
 func hasBody(r *http.Request) bool {

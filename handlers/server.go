@@ -62,6 +62,9 @@ type Options struct {
 	Location     *time.Location
 	Now          func() time.Time // nil means time.Now
 	CodeInterval time.Duration
+	// SMSBudget caps the codes sent per hour and per day by every instance
+	// sharing Limiter; a zero field takes its default.
+	SMSBudget SMSBudget
 	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto; anyone
 	// else's word is not taken, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
@@ -88,6 +91,7 @@ type Server struct {
 	sessions     *Sessions
 	limits       store.Limiter
 	interval     time.Duration
+	budget       SMSBudget
 	once         store.Once
 	files        store.RefundFiles
 	moves        store.Moves
@@ -131,6 +135,7 @@ func New(o Options) (*echo.Echo, error) {
 	if s.interval <= 0 {
 		s.interval = CodeInterval
 	}
+	s.budget = SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -87,7 +87,9 @@ func RandomKey() Key {
 }
 
 // NewSessions builds the codec. The first key signs and encrypts new
-// cookies; all are tried on reading, so a new key is rotated in first.
+// cookies; all are tried on reading. So that several instances never meet
+// a cookie they cannot read, a new key is rotated in two steps: added last
+// on every instance (accepted), then moved first (signing).
 func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("handlers: no cookie keys")

@@ -108,8 +108,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.sessions.knownDevice(c.Request(), phone)
-	rules := s.codeRules(phone, limitAddress(c.RealIP()), known)
-	ipKey := rules[len(rules)-1].Key
+	rules, sender := s.codeRules(phone, c.RealIP(), known)
 	if !known { // a code the owner just asked for is not replaced at once
 		wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
 		if err == nil && wait > 0 {
@@ -131,11 +130,12 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		errs.Add("", msgRequestFailed)
 		return http.StatusServiceUnavailable, 0
 	}
+	s.budgetUsed(step, hold)
 	err = send(ctx)
 	s.attempt(step, phone, err)
 	if err != nil {
 		if refusedByProvider(err) {
-			s.release(ctx, hold.Except(ipKey))
+			s.release(ctx, hold.Except(sender...))
 		} else {
 			s.release(ctx, hold)
 		}

@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/netip"
+	"slices"
 	"time"
 
 	"lk/store"
@@ -27,10 +29,32 @@ const (
 	wrongWindow    = 24 * time.Hour   // … in this window
 	wrongPerCode   = 3                // wrong entries before a code is spent
 	codeWindow     = time.Hour        // longer than a code lives; a new code clears the count
-	requestsPerIP  = 30               // code requests per client IP …
+	requestsPerIP  = 30               // code requests per client IP, and per IPv6 /64 and /48 …
 	ipWindow       = time.Hour        // … in this window
+	codesPerPrefix = 20               // codes to numbers that differ only in their last four digits …
+	prefixWindow   = time.Hour        // … in this window
 	confirmedFor   = 2 * time.Minute
 )
+
+// Every SMS costs the resort money, so codes have a ceiling for the whole
+// service (all instances together) per hour and per day: beyond it, sign-in
+// by a new code waits, whoever asks. The defaults are about twice the codes
+// of the resort's busiest hour and day.
+const (
+	DefaultCodesPerHour = 600
+	DefaultCodesPerDay  = 4000
+	budgetWarnShare     = 0.8 // a warning in the log when a budget is this full
+)
+
+// SMSBudget is the ceiling on codes sent per hour and per day.
+type SMSBudget struct{ Hour, Day int }
+
+func (b SMSBudget) rules() []store.Rule {
+	return []store.Rule{
+		{Name: "sms_hour", Key: "budget:hour", Max: b.Hour, Window: time.Hour},
+		{Name: "sms_day", Key: "budget:day", Max: b.Day, Window: 24 * time.Hour},
+	}
+}
 
 func class(known bool) string {
 	if known {
@@ -69,27 +93,41 @@ func (s *Server) strangersCode(ctx context.Context, phone string) bool {
 	return err == nil && wait > 0
 }
 
-func (s *Server) codeRules(phone, ip string, known bool) []store.Rule {
-	return []store.Rule{
+// codeRules are the limits of one code sent, in the order they are
+// checked: the phone's own, then the sender's (address, network, the
+// phone's neighbours), then the service's budget. sender says which of them
+// stay counted when the provider refuses the phone: asking about many
+// phones is still asking.
+func (s *Server) codeRules(phone, ip string, known bool) (rules []store.Rule, sender []string) {
+	rules = []store.Rule{
 		s.intervalRule(phone, known),
 		{Name: "phone_window", Key: "codes:" + class(known) + ":" + phone, Max: codesPerWindow, Window: codesWindow},
-		{Name: "ip_window", Key: "ip:" + ip, Max: requestsPerIP, Window: ipWindow},
 	}
+	for _, a := range limitAddresses(ip) {
+		rules = append(rules, store.Rule{Name: "ip_window", Key: "ip:" + a, Max: requestsPerIP, Window: ipWindow})
+		sender = append(sender, "ip:"+a)
+	}
+	prefix := "prefix:" + phone[:max(len(phone)-4, 0)]
+	rules = append(rules, store.Rule{Name: "prefix_window", Key: prefix, Max: codesPerPrefix, Window: prefixWindow})
+	sender = append(sender, prefix)
+	return append(rules, s.budget.rules()...), sender
 }
 
-// An IPv6 client counts by its /64, the customer's own network, so that
-// changing addresses inside it is no new allowance.
-func limitAddress(ip string) string {
+// An IPv6 client counts by its /64, the customer's own network, and by its
+// /48, a site's, so that changing addresses, or networks inside a site, is
+// no new allowance. An IPv4 client counts by its address.
+func limitAddresses(ip string) []string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
-		return ip
+		return []string{ip}
 	}
 	a = a.WithZone("").Unmap()
 	if a.Is4() {
-		return a.String()
+		return []string{a.String()}
 	}
-	p, _ := a.Prefix(64)
-	return p.String()
+	p64, _ := a.Prefix(64)
+	p48, _ := a.Prefix(48)
+	return []string{p64.String(), p48.String()}
 }
 
 func entryRules(phone string, known bool) []store.Rule {
@@ -113,6 +151,8 @@ func refusalMessage(r *store.Refusal) string {
 		return "Слишком много запросов кода для этого номера. Попробуйте " + after(r.RetryAfter) + "."
 	case "ip_window":
 		return "Слишком много запросов кода. Попробуйте " + after(r.RetryAfter) + "."
+	case "prefix_window", "sms_hour", "sms_day":
+		return msgCodesBusy
 	case "code_attempts":
 		return fmt.Sprintf("Код введён неверно %d раза. Запросите новый код.", wrongPerCode)
 	default: // phone_wrong
@@ -131,6 +171,23 @@ func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *sto
 		return store.Hold{}, r, nil
 	}
 	return h, nil, err
+}
+
+// budgetUsed tells the metrics how full the service's SMS budgets are,
+// and the log once, when a budget reaches 80 %: the resort hears of a
+// flood before sign-ins stop.
+func (s *Server) budgetUsed(step string, h store.Hold) {
+	for _, rule := range s.budget.rules() {
+		i := slices.Index(h.Keys, rule.Key)
+		if i < 0 || i >= len(h.Counts) {
+			continue
+		}
+		n := h.Counts[i]
+		s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
+		if n == int(math.Ceil(budgetWarnShare*float64(rule.Max))) {
+			s.log.Warn("SMS code budget 80 % used", "budget", rule.Name, "used", n, "max", rule.Max, "step", step)
+		}
+	}
 }
 
 func (s *Server) release(ctx context.Context, h store.Hold) {

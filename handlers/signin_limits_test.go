@@ -106,7 +106,7 @@ func TestCodesPerPhoneWindow(t *testing.T) {
 func TestCodeRequestsPerIP(t *testing.T) {
 	a := newApp(t)
 	for i := 0; i < 30; i++ {
-		phone := fmt.Sprintf("7901%07d", i)
+		phone := apartPhone(i)
 		if r := a.post("/login", url.Values{"phone": {phone}}); r.StatusCode == http.StatusTooManyRequests {
 			t.Fatalf("request %d refused", i+1)
 		}
@@ -127,13 +127,13 @@ func TestCodeRequestsPerIP(t *testing.T) {
 
 // The per-IP limit counts an IPv6 /64 as one address: 40 parallel code
 // requests from 40 addresses of one /64 (for 40 phones, so no per-phone
-// limit is met) pass 30 times; another /64 is another address.
+// limit is met) pass 30 times; another /48 is another address.
 func TestIPv6NetworkIsOneAddress(t *testing.T) {
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
 	a := newAppSetup(t, setup{options: func(o *handlers.Options) { o.TrustedProxies = []*net.IPNet{loopback} }})
 	answers := atOnce(40, func(i int) *resp {
 		from := http.Header{"X-Forwarded-For": {fmt.Sprintf("2001:db8:1:2:%x::%x", i, i+1)}}
-		return a.postWith(a.newClient(), "/login", url.Values{"phone": {fmt.Sprintf("7901%07d", i)}}, from)
+		return a.postWith(a.newClient(), "/login", url.Values{"phone": {apartPhone(i)}}, from)
 	})
 	for _, r := range answers {
 		if r.StatusCode == http.StatusTooManyRequests && r.Header.Get("Retry-After") == "" {
@@ -143,9 +143,9 @@ func TestIPv6NetworkIsOneAddress(t *testing.T) {
 	if got := byStatus(answers); got[http.StatusTooManyRequests] != 10 {
 		t.Errorf("answers %v, want 10 refusals of 40 from one /64", got)
 	}
-	r := a.postWith(a.newClient(), "/login", url.Values{"phone": {demoPhone}}, http.Header{"X-Forwarded-For": {"2001:db8:1:3::1"}})
+	r := a.postWith(a.newClient(), "/login", url.Values{"phone": {demoPhone}}, http.Header{"X-Forwarded-For": {"2001:db8:2:3::1"}})
 	if r.StatusCode != http.StatusSeeOther {
-		t.Errorf("another /64: %d %q", r.StatusCode, r.text("#error-summary"))
+		t.Errorf("another /48: %d %q", r.StatusCode, r.text("#error-summary"))
 	}
 }
 

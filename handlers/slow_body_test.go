@@ -59,3 +59,38 @@ func TestFormDeadlineEndsWithTheBody(t *testing.T) {
 		t.Error("no code sent")
 	}
 }
+
+// A small form declared larger than a form may be (200 KB) and sent slowly
+// is answered at once with a Russian 413, and its connection closed: the
+// server neither reads the rest of the body before answering nor holds
+// the connection for it. (The client's limit is only there so that a
+// server that waits fails the test instead of hanging it.)
+func TestSlowDeclaredBodyIsAnsweredAndLetGo(t *testing.T) {
+	a := newAppSetup(t, setup{options: func(o *handlers.Options) { o.FormBodyTime = 200 * time.Millisecond }})
+	for _, path := range []string{"/login", "/profile/edit", "/orders/aqua/1/cancel"} {
+		conn, err := net.Dial("tcp", a.plain().Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = io.WriteString(conn, "POST "+path+" HTTP/1.1\r\nHost: lk\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
+			"Content-Length: 204800\r\n\r\nphone=7900")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		br := bufio.NewReader(conn)
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s: no answer to a slow 200 KB form: %v", path, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "В форме слишком много текста") {
+			t.Errorf("%s: %d %.200s", path, res.StatusCode, body)
+		}
+		if _, err := br.ReadByte(); err != io.EOF {
+			t.Errorf("%s: the connection stays open after the answer: %v", path, err)
+		}
+		conn.Close()
+	}
+}

@@ -141,3 +141,11 @@ const (
 	msgChooseDay       = "Выберите дату."
 	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."
 )
+
+// Sign-in codes beyond a ceiling of their cost, and uploads during a
+// restart.
+const (
+	msgCodesBusy       = "Сейчас слишком много запросов кода. Попробуйте позже."
+	msgRestartingTitle = "Сервер перезапускается"
+	msgRestarting      = "Сервер перезапускается, документы сейчас не принимаются. Отправьте форму ещё раз через минуту."
+)

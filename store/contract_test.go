@@ -210,6 +210,40 @@ func TestLimiterContract(t *testing.T) {
 	})
 }
 
+// A budget shared by everyone (the SMS codes of an hour) passes exactly its
+// Max under parallel takes, and each take that passed sees a count of its
+// own: exactly one of them is the one that fills the budget to 80 %.
+func TestLimiterCountsABudgetAsItFills(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	budget := store.Rule{Name: "sms_hour", Key: "budget:hour", Max: 50, Window: time.Hour}
+	forEach(t, limiters(t), func(t *testing.T, l store.Limiter) {
+		var mu sync.Mutex
+		seen := map[int]int{}
+		var wg sync.WaitGroup
+		for i := range 200 {
+			wg.Go(func() {
+				own := store.Rule{Name: "phone", Key: fmt.Sprintf("codes:%d", i), Max: 5, Window: time.Hour}
+				h, err := l.Take(ctx, t0, own, budget)
+				if err != nil {
+					return
+				}
+				if len(h.Counts) != 2 || h.Counts[0] != 1 {
+					t.Errorf("counts %v, want the phone's 1 first", h.Counts)
+					return
+				}
+				mu.Lock()
+				seen[h.Counts[1]]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if len(seen) != 50 || seen[40] != 1 || seen[50] != 1 {
+			t.Errorf("budget counts seen %v, want 1…50 once each", seen)
+		}
+	})
+}
+
 func refundFiles(t *testing.T) map[string]store.RefundFiles {
 	r, _ := openRedis(t)
 	return map[string]store.RefundFiles{"memory": store.NewMemoryRefundFiles(time.Now), "redis": r.Files()}

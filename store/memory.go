@@ -420,6 +420,7 @@ func (m *memoryLimiter) Take(_ context.Context, now time.Time, rules ...Rule) (H
 		s.events = slices.Insert(s.events, i, event{at: now, id: h.ID})
 		m.keys.put(r.Key, s, s.events[len(s.events)-1].at.Add(s.window), now)
 		h.Keys = append(h.Keys, r.Key)
+		h.Counts = append(h.Counts, len(s.events))
 	}
 	return h, nil
 }

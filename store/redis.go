@@ -65,13 +65,20 @@ func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
 // of its pool at once for it would turn those waits into errors.
 const readyGrace = 10 * time.Second
 
-// Ping tells whether Redis answers (for /readyz); with Sentinel, whether
-// it answered within readyGrace.
+// ErrNotMaster is a Redis that answers but takes no writes: a replica, or
+// an old master that came back as one.
+var ErrNotMaster = errors.New("store: Redis is a read-only replica, not a writable master: every write fails (READONLY); point LK_REDIS_URL at the master, or at Sentinels")
+
+// Ping tells whether Redis answers as a writable master (for /readyz);
+// with Sentinel, whether it answered within readyGrace.
 func (r *Redis) Ping(ctx context.Context) error {
-	err := r.c.Ping(ctx).Err()
-	if err == nil {
+	role, err := r.c.Do(ctx, "ROLE").Slice()
+	switch {
+	case err == nil && len(role) > 0 && role[0] == "master":
 		r.answered.Store(time.Now().UnixNano())
 		return nil
+	case err == nil:
+		err = fmt.Errorf("%w (role %v)", ErrNotMaster, role[:min(len(role), 1)])
 	}
 	if last := r.answered.Load(); r.sentinel && last != 0 && time.Since(time.Unix(0, last)) < readyGrace {
 		return nil

@@ -12,8 +12,8 @@ import (
 // no number of parallel requests on any instances passes a limit together.
 
 // takeScript: KEYS are the rules' keys; ARGV is now, the hold's id, then
-// max and window (ms) per key. It answers {0} when it recorded the hold,
-// else {i, wait}: the i-th rule (from 1) refused and allows one more after
+// max and window (ms) per key. It answers {0, n1, n2, …} when it recorded
+// the hold (ni: the events under the i-th key with it), else {i, wait}: the i-th rule (from 1) refused and allows one more after
 // wait ms.
 var takeScript = redis.NewScript(`
 local now = tonumber(ARGV[1])
@@ -28,12 +28,14 @@ for i, key in ipairs(KEYS) do
     return {i, tonumber(oldest[2]) + window - now}
   end
 end
+local counts = {0}
 for i, key in ipairs(KEYS) do
   local window = tonumber(ARGV[2 + 2*i])
   redis.call('ZADD', key, now, ARGV[2])
   if redis.call('PTTL', key) < window then redis.call('PEXPIRE', key, window) end
+  counts[i + 1] = redis.call('ZCARD', key)
 end
-return {0}
+return counts
 `)
 
 // waitScript: KEYS[1]; ARGV now, max, window: ms until one more is allowed.
@@ -68,8 +70,9 @@ func (r *Redis) Take(ctx context.Context, now time.Time, rules ...Rule) (Hold, e
 	if res[0] != 0 {
 		return Hold{}, &Refusal{Limit: rules[res[0]-1].Name, RetryAfter: time.Duration(max(res[1], 1)) * time.Millisecond}
 	}
-	for _, rule := range rules {
+	for i, rule := range rules {
 		h.Keys = append(h.Keys, rule.Key)
+		h.Counts = append(h.Counts, int(res[i+1]))
 	}
 	return h, nil
 }

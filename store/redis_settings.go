@@ -79,7 +79,10 @@ func (r *Redis) Persistence(ctx context.Context) (Persistence, error) {
 // warned about: the server then serves and waits for it, and the operator
 // answers for its settings.
 func (r *Redis) CheckAtStart(ctx context.Context, log *slog.Logger) error {
-	if err := r.Ping(ctx); err != nil {
+	if err := r.Ping(ctx); errors.Is(err, ErrNotMaster) {
+		log.Error("LK_REDIS_URL names a Redis replica: /readyz answers 503 and sign-ins and forms say 'попробуйте позже' until it is a master", "err", err)
+		return nil
+	} else if err != nil {
 		log.Warn("Redis does not answer yet: sign-in and account pages wait for it; its persistence is not checked", "err", err)
 		return nil
 	}

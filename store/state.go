@@ -35,9 +35,12 @@ type Rule struct {
 }
 
 // Hold is the events one Take recorded: one per key, all with the id ID.
+// Counts[i] is how many events Keys[i] held within its window once this
+// one was added, so that a caller sees a budget filling as it fills.
 type Hold struct {
-	ID   string
-	Keys []string
+	ID     string
+	Keys   []string
+	Counts []int
 }
 
 // Except is h without the events under the given keys.
@@ -53,7 +56,7 @@ func (h Hold) Except(keys ...string) Hold {
 
 // Refusal says which limit refused and when to try again.
 type Refusal struct {
-	Limit      string        // the rule's name: phone_interval, phone_window, ip_window, code_attempts, phone_wrong
+	Limit      string        // the rule's name: phone_interval, phone_window, ip_window, code_attempts, phone_wrong, …
 	RetryAfter time.Duration // 0 when only something else (a new code) helps
 	Message    string        // Russian, for the customer; set by the handler
 }

@@ -45,6 +45,8 @@ type config struct {
 	PublicURL      string         // LK_PUBLIC_URL; empty: derived from LK_ADDR
 
 	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
+
+	SMSBudget handlers.SMSBudget // LK_SMS_PER_HOUR, LK_SMS_PER_DAY
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -75,6 +77,8 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
 	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
+	{"LK_SMS_PER_HOUR", strconv.Itoa(handlers.DefaultCodesPerHour), "SMS codes the whole service (every instance on one Redis) sends in an hour at most; beyond it sign-in codes wait, and the log warns at 80 %"},
+	{"LK_SMS_PER_DAY", strconv.Itoa(handlers.DefaultCodesPerDay), "SMS codes the whole service sends in 24 hours at most, as LK_SMS_PER_HOUR"},
 }
 
 // toolVariables are LK_ names that the repository's own tests and scripts
@@ -191,6 +195,12 @@ func loadConfig(environ []string) (config, error) {
 	if c.SharedTTL, err = time.ParseDuration(get("LK_GATEWAY_SHARED_TTL")); err != nil || c.SharedTTL < 0 {
 		return c, fmt.Errorf("LK_GATEWAY_SHARED_TTL: %q is not a duration such as 30s (0s: nothing kept)", get("LK_GATEWAY_SHARED_TTL"))
 	}
+	// An action in flight at SIGTERM is waited for: a shutdown that ends
+	// before the provider's deadline would cut it and lose its outcome.
+	if c.ShutdownWait < c.CallTimeout {
+		return c, fmt.Errorf("LK_SHUTDOWN_TIMEOUT=%s is shorter than the provider's deadline LK_GATEWAY_TIMEOUT=%s: an action in flight at SIGTERM would be cut before the provider answers; make LK_SHUTDOWN_TIMEOUT at least %s",
+			c.ShutdownWait, c.CallTimeout, c.CallTimeout)
+	}
 	if c.ShutdownDrain, err = time.ParseDuration(get("LK_SHUTDOWN_DRAIN")); err != nil || c.ShutdownDrain < 0 {
 		return c, fmt.Errorf("LK_SHUTDOWN_DRAIN: %q is not a duration such as 5s (0s: no wait)", get("LK_SHUTDOWN_DRAIN"))
 	}
@@ -245,6 +255,14 @@ func loadConfig(environ []string) (config, error) {
 			return c, fmt.Errorf("LK_FAKE_NOW is for tests on the bundled sandbox: unset it or LK_GATEWAY_URL")
 		}
 		c.Now = func() time.Time { return at }
+	}
+	for _, n := range []struct {
+		name string
+		dst  *int
+	}{{"LK_SMS_PER_HOUR", &c.SMSBudget.Hour}, {"LK_SMS_PER_DAY", &c.SMSBudget.Day}} {
+		if *n.dst, err = strconv.Atoi(get(n.name)); err != nil || *n.dst <= 0 {
+			return c, fmt.Errorf("%s: %q is not a positive number of codes", n.name, get(n.name))
+		}
 	}
 	c.LogLevel = get("LK_LOG_LEVEL")
 	switch c.LogLevel {

@@ -38,13 +38,20 @@ func (d *drain) readiness(next http.Handler) http.Handler {
 // shutdown stops srv without losing a request: /readyz turns 503; once
 // drained fires (the balancer has seen the 503 and sends nothing new
 // here) the listener closes and the requests in flight finish, for at
-// most timeout.
-func (d *drain) shutdown(srv *http.Server, drained <-chan time.Time, timeout time.Duration, log *slog.Logger) error {
+// most timeout, or until uploads (when the refund uploads in flight end at
+// the latest) when that is later: a customer's documents are answered,
+// not cut.
+func (d *drain) shutdown(srv *http.Server, drained <-chan time.Time, timeout time.Duration, uploads func() time.Time, log *slog.Logger) error {
 	d.on.Store(true)
 	log.Info("shutting down: /readyz answers 503 until the balancer lets go")
 	<-drained
+	end := time.Now().Add(timeout)
+	if u := uploads(); u.After(end) {
+		end = u
+		log.Info("shutting down: waiting for refund uploads in flight", "until", u.Format(time.RFC3339))
+	}
 	log.Info("shutting down: finishing the requests in flight")
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithDeadline(context.Background(), end)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -61,7 +61,9 @@ func TestShutdownDrainsBeforeClosing(t *testing.T) {
 
 	drained := make(chan time.Time)
 	done := make(chan error, 1)
-	go func() { done <- d.shutdown(srv, drained, time.Minute, slog.New(slog.DiscardHandler)) }()
+	go func() {
+		done <- d.shutdown(srv, drained, time.Minute, func() time.Time { return time.Time{} }, slog.New(slog.DiscardHandler))
+	}()
 	for !d.on.Load() {
 		time.Sleep(time.Millisecond)
 	}

@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 func newLogger(level string, w io.Writer) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level)) // checked by loadConfig
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redactPhones}))
 }
 
 // lookup is getenv over environ: the last line of a name wins, as in a

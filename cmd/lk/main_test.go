@@ -33,6 +33,8 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		"LK_TRUSTED_PROXIES": "10.0.0.1",
 		"LK_CODE_INTERVAL":   "-1s",
 		"LK_DEBUG_ADDR":      "6060",
+		"LK_SMS_PER_HOUR":    "0",
+		"LK_SMS_PER_DAY":     "many",
 	} {
 		_, err := loadConfig(env(map[string]string{name: bad}))
 		if err == nil || !strings.HasPrefix(err.Error(), name+":") {
@@ -45,6 +47,18 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	}
 	if c.Addr != ":8080" || c.SandboxAddr != "127.0.0.1:8090" || c.CallTimeout != 10*time.Second || c.ConnectTimeout != 3*time.Second || c.CodeInterval != time.Minute {
 		t.Errorf("defaults: %+v", c)
+	}
+}
+
+// A shutdown that would end before the provider's deadline is refused at
+// start, naming both variables: it would cut an action in flight.
+func TestShutdownShorterThanTheProviderDeadlineIsRefused(t *testing.T) {
+	err := run(context.Background(), []string{"lk"}, env(map[string]string{"LK_SHUTDOWN_TIMEOUT": "5s"}), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "LK_SHUTDOWN_TIMEOUT=5s") || !strings.Contains(err.Error(), "LK_GATEWAY_TIMEOUT=10s") {
+		t.Errorf("LK_SHUTDOWN_TIMEOUT=5s with the default provider deadline: %v", err)
+	}
+	if _, err := loadConfig(env(map[string]string{"LK_SHUTDOWN_TIMEOUT": "20s", "LK_GATEWAY_TIMEOUT": "20s"})); err != nil {
+		t.Errorf("a shutdown as long as the deadline: %v", err)
 	}
 }
 

@@ -143,14 +143,16 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
-		CodeInterval: cfg.CodeInterval, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
+		CodeInterval: cfg.CodeInterval, SMSBudget: cfg.SMSBudget, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 	})
 }
 
 // serve listens on LK_ADDR until ctx ends, then shuts down gracefully:
 // /readyz says 503 from the start of the shutdown, pages are still served
 // for LK_SHUTDOWN_DRAIN (while the balancer notices), then the listener
-// closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish.
+// closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish, refund
+// uploads in flight up to their own bound (handlers.UploadBound); new
+// uploads are refused from the start of the shutdown.
 func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -176,5 +178,6 @@ func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Hea
 	case <-ctx.Done():
 	}
 	health.SetServing(false)
-	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, log)
+	health.Drain()
+	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, health.UploadsUntil, log)
 }

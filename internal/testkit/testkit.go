@@ -118,7 +118,7 @@ func Start(t testing.TB, run func(ctx context.Context, out io.Writer) error, rea
 			if err != nil {
 				t.Fatalf("shutdown: %v", err)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(3 * time.Minute): // a shutdown waits for uploads in flight up to about 2.5 minutes
 			t.Fatal("no graceful shutdown")
 		}
 	}
