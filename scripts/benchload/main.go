@@ -125,7 +125,10 @@ func send(method, u string, form url.Values, jar map[string]string, ip string) (
 }
 
 func signUp(lk, sandbox string, n int, out string) error {
-	phones := time.Now().UnixNano() % 1_000_000 // a fresh range of numbers per run
+	// A fresh range of numbers per run, spread so that no two customers share
+	// all but their last four digits: the server sends at most 20 codes an
+	// hour to such a block (the bench raises its service-wide SMS budget).
+	phones := time.Now().UnixNano() % 10_000
 	list := make([]customer, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -133,7 +136,7 @@ func signUp(lk, sandbox string, n int, out string) error {
 	for range 8 {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				c, err := signUpOne(lk, sandbox, fmt.Sprintf("7903%07d", (phones+int64(i))%10_000_000), i)
+				c, err := signUpOne(lk, sandbox, fmt.Sprintf("7903%03d%04d", i%1000, (phones+int64(i/1000))%10_000), i)
 				if err != nil {
 					errs <- fmt.Errorf("customer %d: %w", i, err)
 					return
