@@ -1,11 +1,16 @@
 package views
 
 import (
+	"io/fs"
+	"path"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"lk"
 )
 
 // A build's manifest as Vite writes it: the mount loop, an island that
@@ -65,5 +70,32 @@ func TestIslandFilesWaitForTheFirstPaint(t *testing.T) {
 	p.Islands = nil
 	if doc := render(t, LoginPage(p, LoginForm{})); doc.Find("template, script[src], link[rel=modulepreload]").Length() != 0 {
 		t.Error("a page without islands carries island files")
+	}
+}
+
+// The phone mask and the birthday field's helper enhance pages that have no
+// React island (the sign-in form, the profile form): the build must keep them
+// free of React, whose runtime is most of what an island page downloads.
+func TestEnhancersBringNoReact(t *testing.T) {
+	static, _ := fs.Sub(lk.Static, "static")
+	assets, err := LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+	if err != nil {
+		t.Fatalf("%v (make generate builds the islands)", err)
+	}
+	brings := func(key string) (react []string) {
+		for _, f := range assets.For(key).Preloads {
+			if strings.HasPrefix(path.Base(f), "react-") {
+				react = append(react, f)
+			}
+		}
+		return react
+	}
+	if len(brings(CalendarIsland)) == 0 {
+		t.Fatal("the calendar island lists no React chunk: the check below would prove nothing")
+	}
+	for _, key := range []string{PhoneEnhance, BirthdayIsland} {
+		if r := brings(key); len(r) != 0 {
+			t.Errorf("%s brings %q", key, r)
+		}
 	}
 }
