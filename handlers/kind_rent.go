@@ -44,6 +44,7 @@ func rentInfo(id gateway.Kind, label string) *kindInfo {
 		id: id, label: label,
 		actions: []action{actTransfer, actCancel, actRefund},
 		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+		choose:  map[action]string{actCancel: msgRentCancelChoose, actRefund: msgRefundChoose},
 	}
 }
 

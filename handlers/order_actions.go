@@ -54,11 +54,6 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
 	}
-	if w == onPage {
-		if b, ok := s.calendarAction(o); ok {
-			out = append(out, b)
-		}
-	}
 	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm
 		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
@@ -74,6 +69,13 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 			b.Style = "btn-2"
 		}
 		out = append(out, b)
+	}
+	// The calendar button comes last: on a phone the order's own actions
+	// must fit the first screen.
+	if w == onPage {
+		if b, ok := s.calendarAction(o); ok {
+			out = append(out, b)
+		}
 	}
 	return out
 }
@@ -301,9 +303,7 @@ func (s *Server) storeFailed(c *echo.Context, err error) error {
 }
 
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
-	d := o.detail
-	d.Actions = s.actions(c, o, onPage)
-	d.Error = msg
+	d := s.orderDetail(c, o, msg)
 	return &pageError{status: status, message: msg, page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
