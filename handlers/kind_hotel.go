@@ -316,10 +316,11 @@ func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg str
 	}
 	end := last.AddDate(0, 0, 1)
 	v.Calendar = views.CalendarProps{
-		Mode: "range", Min: iso(wFrom), Max: iso(end), DayForm: "#transfer-day", Label: "Даты проживания",
+		Mode: "range", Min: iso(wFrom), Max: iso(end), Today: s.today(), DayForm: "#transfer-day", Label: "Даты проживания",
+		Stay:  []string{iso(s.stayDay(h.HourBeg)), iso(s.stayDay(h.HourEnd))},
 		Start: "dateIn", End: "dateOut", From: a.in, To: a.out, Days: v.Calendar.Days,
 		Rooms: rooms, Family: family, Amount: h.AmountRooms,
-		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "checkIn": "Заезд", "checkOut": "Выезд"},
+		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "same": msgHotelSameDates, "checkIn": "Заезд", "checkOut": "Выезд"},
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
 	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}

@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 )
 
 // A "move" to the dates already booked moves nothing: it is refused in
@@ -71,5 +73,30 @@ func TestHotelMoveNightsAboveTheButtons(t *testing.T) {
 	table, dateIn, button := strings.Index(html, `class="nights"`), strings.Index(html, `name="dateIn"`), strings.Index(html, `type="submit"`)
 	if table < 0 || dateIn < table || button < dateIn {
 		t.Errorf("in the move's form: nights at %d, check-in at %d, button at %d", table, dateIn, button)
+	}
+}
+
+// noSessions is a provider whose water park has no sessions on any day.
+type noSessions struct{ handlers.Provider }
+
+func (noSessions) AquaSessions(context.Context, time.Time) ([]gateway.AquaSession, error) {
+	return []gateway.AquaSession{}, nil
+}
+
+// Without JavaScript a day with nothing to choose offers no move: beside
+// 'На эту дату нет подходящих сеансов' there is no 'Перенести билеты'.
+func TestAquaMoveNoSessionsNoButton(t *testing.T) {
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return noSessions{p} })
+	a.signIn(a.client, demoPhone)
+	page := "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"
+	r := a.get(page)
+	if !strings.Contains(r.text("fieldset.choices"), "На эту дату нет подходящих сеансов") {
+		t.Fatalf("no sessions: %q", r.text("fieldset.choices"))
+	}
+	if b := r.doc.Find(`.actions > button[type=submit]`); b.Length() != 1 || b.AttrOr("hidden", "no") == "no" || !strings.Contains(b.Text(), "Перенести билеты") {
+		t.Errorf("the move's button is offered without sessions (%d buttons)", b.Length())
+	}
+	if r := signedIn(t).get(page); r.doc.Find(`.actions > button[type=submit][hidden]`).Length() != 0 {
+		t.Error("the move's button hidden on a day with sessions")
 	}
 }
