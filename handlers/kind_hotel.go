@@ -29,12 +29,11 @@ type hotelKind struct{}
 
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
-	document:      &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
-	keepsCanceled: true,
-	actions:       []action{actTransfer, actCancel, actRefund},
-	labels:        map[action]string{actCancel: "Отменить бронирование"},
-	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
-	choose:        map[action]string{actCancel: msgHotelCancelChoose, actRefund: msgRefundChoose},
+	document: &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
+	actions:  []action{actTransfer, actCancel, actRefund},
+	labels:   map[action]string{actCancel: "Отменить бронирование"},
+	versus:   map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
+	choose:   map[action]string{actCancel: msgHotelCancelChoose, actRefund: msgRefundChoose},
 }
 
 func (hotelKind) info() *kindInfo { return hotelInfo }

@@ -48,12 +48,11 @@ type kindInfo struct {
 	// versus: how a paid order's cancel and refund differ for the money.
 	versus map[action]string
 	// choose: the same, one sentence per button beside the order's buttons.
-	choose        map[action]string
-	failed        string        // a failed fetch's text when the provider gave none
-	document      *documentInfo // nil without a PDF
-	keepsCanceled bool
-	byTickets     bool
-	actions       []action // in the order of the buttons
+	choose    map[action]string
+	failed    string        // a failed fetch's text when the provider gave none
+	document  *documentInfo // nil without a PDF
+	byTickets bool
+	actions   []action // in the order of the buttons
 }
 
 type documentInfo struct {

@@ -405,7 +405,9 @@ func (s *Server) leaseTTL() time.Duration { return s.callTimeout + leaseMargin }
 func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 
 // A success goes on to its page, which shows the message once; a failure
-// shows the form again. An island gets JSON, with a fresh token.
+// shows the form again. An island gets JSON, with a fresh token; on success
+// it goes to the same page at once, which shows the same message: every
+// action ends the same way with JavaScript on or off.
 func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p poster) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
@@ -415,12 +417,12 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p
 			return p.again(o, out.Status, out.Message)
 		})
 	}
-	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
-		if out.Message != "" {
-			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
-				return err
-			}
+	if out.Message != "" {
+		if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
+			return err
 		}
+	}
+	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
 		return seeOther(c, out.Location)
 	})
 }
