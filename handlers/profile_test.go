@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"lk/gateway"
@@ -197,16 +197,29 @@ func TestProfileProviderSilentFailure(t *testing.T) {
 }
 
 // renamedAtResort is the provider after the resort changed the customer's
-// name: its profile says fio once fio is set.
+// name: its profile says the name set last.
 type renamedAtResort struct {
 	handlers.Provider
-	fio *atomic.Pointer[string]
+	fio *resortName
+}
+
+type resortName struct {
+	mu  sync.Mutex
+	fio *string
+}
+
+func (n *resortName) set(fio string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.fio = &fio
 }
 
 func (p renamedAtResort) ClientInfo(ctx context.Context, token string) (gateway.PersonalInfo, error) {
 	info, err := p.Provider.ClientInfo(ctx, token)
-	if f := p.fio.Load(); f != nil && err == nil {
-		info.FIO = *f
+	p.fio.mu.Lock()
+	defer p.fio.mu.Unlock()
+	if p.fio.fio != nil && err == nil {
+		info.FIO = *p.fio.fio
 	}
 	return info, err
 }
@@ -215,7 +228,7 @@ func (p renamedAtResort) ClientInfo(ctx context.Context, token string) (gateway.
 // has it now, not the one kept from sign-in; the other pages follow once the
 // profile was read, with no provider call of their own.
 func TestNameFollowsTheProfile(t *testing.T) {
-	fio := &atomic.Pointer[string]{}
+	fio := &resortName{}
 	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return renamedAtResort{p, fio} })
 	a.signIn(a.client, demoPhone)
 	if got := a.get("/orders").text(".who"); got != "Иван" {
@@ -225,7 +238,7 @@ func TestNameFollowsTheProfile(t *testing.T) {
 		{"Иванова Ольга Петровна", "Здравствуйте, Ольга", "Ольга"},
 		{"", "Здравствуйте!", ""},
 	} {
-		fio.Store(&tc.fio)
+		fio.set(tc.fio)
 		home := a.get("/")
 		if got := home.text("h1"); got != tc.greeting {
 			t.Errorf("%q: greeting %q", tc.fio, got)
