@@ -36,19 +36,31 @@ func (s *Server) home(c *echo.Context) error {
 		h.ProfileError = msgProfileFailed
 	} else {
 		h.Profile = s.profileView(info)
-		if name := firstName(info.FIO); name != "" {
-			h.Name = name
-		}
+		h.Name = s.keepName(c, sess, info)
 	}
 	h.Active, _ = s.activeAndHistory(c, set)
 	h.Failed, h.AllFailed, h.Problems = len(set.failed) > 0, set.allFailed(), set.problems()
 	p := s.page(c, "Мой кабинет", "Личный кабинет клиента курорта.")
 	p.Nav = views.NavHome
 	s.offerOffline(c, &p, set)
-	if p.User != nil && h.Name != "" {
+	if p.User != nil {
 		p.User.Name = h.Name
 	}
 	return render(c, http.StatusOK, views.HomePage(p, h))
+}
+
+// keepName takes the greeting's and the menu's name from the profile as
+// the resort has it now, and keeps it in the session for the other pages:
+// a name changed at the resort shows at once, not at the next sign-in.
+func (s *Server) keepName(c *echo.Context, sess *Session, info gateway.PersonalInfo) string {
+	name := firstName(info.FIO)
+	if name != sess.Name {
+		sess.Name = name
+		if err := s.sessions.Write(c.Response(), sess); err != nil {
+			s.log.Warn("session name not kept", "err", err)
+		}
+	}
+	return name
 }
 
 // profileRefused tells whether a profile call's failure ends the session:

@@ -31,10 +31,9 @@ type aquaKind struct{}
 
 var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
-	document:      &documentInfo{file: "ticket.pdf", label: "Мой билет"},
-	keepsCanceled: true,
-	byTickets:     true,
-	actions:       []action{actTransfer, actRefund},
+	document:  &documentInfo{file: "ticket.pdf", label: "Мой билет"},
+	byTickets: true,
+	actions:   []action{actTransfer, actRefund},
 }
 
 func (aquaKind) info() *kindInfo { return aquaInfo }

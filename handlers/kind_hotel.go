@@ -29,11 +29,11 @@ type hotelKind struct{}
 
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
-	document:      &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
-	keepsCanceled: true,
-	actions:       []action{actTransfer, actCancel, actRefund},
-	labels:        map[action]string{actCancel: "Отменить бронирование"},
-	versus:        map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
+	document: &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
+	actions:  []action{actTransfer, actCancel, actRefund},
+	labels:   map[action]string{actCancel: "Отменить бронирование"},
+	versus:   map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
+	choose:   map[action]string{actCancel: msgHotelCancelChoose, actRefund: msgRefundChoose},
 }
 
 func (hotelKind) info() *kindInfo { return hotelInfo }
@@ -186,6 +186,12 @@ func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) 
 	case msg == "" && out.Equal(in):
 		a.errs.Add("dateOut", gateway.ErrRangeEmpty.Error())
 	}
+	h := o.wire.(gateway.HotelOrder)
+	// A move to the dates already booked moves nothing: it is refused, not
+	// reported done.
+	if msg == "" && msgOut == "" && in.Equal(s.stayDay(h.HourBeg)) && out.Equal(s.stayDay(h.HourEnd)) {
+		a.errs.Add("dateIn", msgHotelSameDates)
+	}
 	if len(a.errs) > 0 {
 		return http.StatusUnprocessableEntity, ""
 	}
@@ -194,7 +200,6 @@ func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) 
 		f := explain(err, msgHotelDates, msgHotelDates)
 		return f.status, f.message
 	}
-	h := o.wire.(gateway.HotelOrder)
 	if err := gateway.CheckHotelRange(s.withOwnNights(days, h), in, out, h); err != nil {
 		a.errs.Add("dateIn", err.Error())
 		return http.StatusUnprocessableEntity, ""
@@ -217,7 +222,7 @@ func (m hotelMove) call(ctx context.Context, s *Server, _ *Session, o order) (st
 // frees them before it moves it.
 func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
 	rooms, family := gateway.HotelRooms(h)
-	in, out := gateway.Day(s.providerTime(h.HourBeg), s.loc), gateway.Day(s.providerTime(h.HourEnd), s.loc)
+	in, out := s.stayDay(h.HourBeg), s.stayDay(h.HourEnd)
 	res := slices.Clone(days)
 	for i := range res {
 		d, err := gateway.ParseDay(gateway.HotelDayKey(res[i]), s.loc)
@@ -227,6 +232,12 @@ func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []
 		}
 	}
 	return res
+}
+
+// stayDay is the day of a stay's check-in or check-out as the provider
+// gives it.
+func (s *Server) stayDay(raw string) time.Time {
+	return gateway.Day(s.providerTime(raw), s.loc)
 }
 
 // Without ?from=&to=, this month and the next; days before today are asked
@@ -304,10 +315,11 @@ func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg str
 	}
 	end := last.AddDate(0, 0, 1)
 	v.Calendar = views.CalendarProps{
-		Mode: "range", Min: iso(wFrom), Max: iso(end), DayForm: "#transfer-day", Label: "Даты проживания",
+		Mode: "range", Min: iso(wFrom), Max: iso(end), Today: s.today(), DayForm: "#transfer-day", Label: "Даты проживания",
+		Stay:  []string{iso(s.stayDay(h.HourBeg)), iso(s.stayDay(h.HourEnd))},
 		Start: "dateIn", End: "dateOut", From: a.in, To: a.out, Days: v.Calendar.Days,
 		Rooms: rooms, Family: family, Amount: h.AmountRooms,
-		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "checkIn": "Заезд", "checkOut": "Выезд"},
+		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "same": msgHotelSameDates, "checkIn": "Заезд", "checkOut": "Выезд"},
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
 	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}

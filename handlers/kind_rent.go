@@ -44,6 +44,7 @@ func rentInfo(id gateway.Kind, label string) *kindInfo {
 		id: id, label: label, renumbers: true,
 		actions: []action{actTransfer, actCancel, actRefund},
 		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+		choose:  map[action]string{actCancel: msgRentCancelChoose, actRefund: msgRefundChoose},
 	}
 }
 
@@ -390,7 +391,7 @@ func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg stri
 		Window: "С " + views.Date(first) + " по " + views.Date(last),
 	}
 	v.Props = views.SlotProps{RentDay: d.view, URL: url, DayForm: "#rent-day", Min: v.Min, Max: v.Max, From: f.from, To: f.to}
-	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Label: "День", Value: d.view.Date, Target: "#rent-day input[name=date]"}
+	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Value: d.view.Date, Target: "#rent-day input[name=date]"}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, []string{views.CalendarIsland, views.SlotIsland}
 	return render(c, status, views.RentMovePage(pg, v))

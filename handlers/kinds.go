@@ -46,13 +46,14 @@ type kindInfo struct {
 	label  string
 	labels map[action]string // buttons worded for this kind, 'Отменить запись'
 	// versus: how a paid order's cancel and refund differ for the money.
-	versus        map[action]string
-	failed        string        // a failed fetch's text when the provider gave none
-	document      *documentInfo // nil without a PDF
-	keepsCanceled bool
-	renumbers     bool // a move gives the booking a new id
-	byTickets     bool
-	actions       []action // in the order of the buttons
+	versus map[action]string
+	// choose: the same, one sentence per button beside the order's buttons.
+	choose    map[action]string
+	failed    string        // a failed fetch's text when the provider gave none
+	document  *documentInfo // nil without a PDF
+	renumbers bool          // a move gives the booking a new id
+	byTickets bool
+	actions   []action // in the order of the buttons
 }
 
 type documentInfo struct {
@@ -161,6 +162,20 @@ func card(title, when string, st views.KV, amount float64, lines []views.KV) vie
 
 func detail(title string, lines []views.KV) views.OrderDetail {
 	return views.OrderDetail{Title: title, Lines: lines}
+}
+
+// chooseNotes say beside the buttons what each money-back button does, when
+// the order page offers both.
+func chooseNotes(o order, shown []views.Action) []string {
+	var cancel, refund bool
+	for _, b := range shown {
+		cancel = cancel || b.Name == string(actCancel)
+		refund = refund || b.Name == string(actRefund)
+	}
+	if !cancel || !refund {
+		return nil
+	}
+	return []string{o.kind.info().choose[actCancel], o.kind.info().choose[actRefund]}
 }
 
 func versusNote(o order, a action) string {

@@ -34,10 +34,18 @@ func orderParams(c *echo.Context) (kind, string, error) {
 }
 
 func (s *Server) orderView(c *echo.Context, status int, o order, msg string) error {
+	d := s.orderDetail(c, o, msg)
+	return render(c, status, views.OrderPage(s.orderPage(c, d), d))
+}
+
+// orderDetail is the order page's model: its buttons, what they do with
+// the money, and msg.
+func (s *Server) orderDetail(c *echo.Context, o order, msg string) views.OrderDetail {
 	d := o.detail
 	d.Actions = s.actions(c, o, onPage)
+	d.Choose = chooseNotes(o, d.Actions)
 	d.Error = msg
-	return render(c, status, views.OrderPage(s.orderPage(c, d), d))
+	return d
 }
 
 func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {

@@ -54,11 +54,6 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
 	}
-	if w == onPage {
-		if b, ok := s.calendarAction(o); ok {
-			out = append(out, b)
-		}
-	}
 	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm
 		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
@@ -74,6 +69,13 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 			b.Style = "btn-2"
 		}
 		out = append(out, b)
+	}
+	// The calendar button comes last: on a phone the order's own actions
+	// must fit the first screen.
+	if w == onPage {
+		if b, ok := s.calendarAction(o); ok {
+			out = append(out, b)
+		}
 	}
 	return out
 }
@@ -312,9 +314,7 @@ func (s *Server) storeFailed(c *echo.Context, err error) error {
 }
 
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
-	d := o.detail
-	d.Actions = s.actions(c, o, onPage)
-	d.Error = msg
+	d := s.orderDetail(c, o, msg)
 	return &pageError{status: status, message: msg, page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
@@ -445,7 +445,9 @@ func (s *Server) leaseTTL() time.Duration { return s.callTimeout + leaseMargin }
 func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 
 // A success goes on to its page, which shows the message once; a failure
-// shows the form again. An island gets JSON, with a fresh token.
+// shows the form again. An island gets JSON, with a fresh token; on success
+// it goes to the same page at once, which shows the same message: every
+// action ends the same way with JavaScript on or off.
 func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p poster) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
@@ -455,12 +457,12 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p
 			return p.again(o, out.Status, out.Message)
 		})
 	}
-	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
-		if out.Message != "" {
-			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
-				return err
-			}
+	if out.Message != "" {
+		if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
+			return err
 		}
+	}
+	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
 		return seeOther(c, out.Location)
 	})
 }

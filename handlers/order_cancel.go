@@ -36,8 +36,9 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 }
 
 // orderCancel is POST …/cancel: the kind's provider calls, once per token.
-// Lessons and rents leave the customer's orders when cancelled, so the
-// customer lands on the list; other kinds stay, marked 'Отменен'.
+// Every cancel, as every refund, lands on the list of orders with its
+// notice, whatever the kind: a cancelled lesson or rent is no longer there
+// to show, a cancelled stay or ticket is, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
 	return s.act(c, actCancel, cancelPost{formPost{s, c}}, nil)
 }
@@ -49,11 +50,7 @@ func (p cancelPost) call(ctx context.Context, o order) store.Outcome {
 	if err != nil {
 		return p.s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)
 	}
-	next := views.PathOrders
-	if o.kind.info().keepsCanceled {
-		next = o.url()
-	}
-	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: msg}
+	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: msg}
 }
 
 func (p cancelPost) again(o order, status int, msg string) error {

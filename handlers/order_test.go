@@ -419,3 +419,63 @@ func TestNotAllowedSaysAlreadyOnlyWhenItOnceWas(t *testing.T) {
 		t.Error("the provider was asked to move")
 	}
 }
+
+// Where an order offers two buttons that give the money back, the page says
+// beside them, one sentence each, what each does with the money and the
+// booking; where it offers one or none, it says nothing.
+func TestOrderSaysWhichMoneyBackButton(t *testing.T) {
+	a := signedIn(t)
+	// The page and its cancel button's label, "" when it offers no pair.
+	pairs := map[string]string{
+		"/orders/pavilion/" + sandbox.DemoPavilionRent: "Отменить аренду",
+		"/orders/celRoom/" + sandbox.DemoRoomRent:      "Отменить аренду",
+		"/orders/hotel/" + sandbox.DemoHotelPaid:       "Отменить бронирование",
+		"/orders/glk/" + sandbox.DemoLessonCancelable:  "",
+		"/orders/aqua/" + sandbox.DemoAquaPaid:         "",
+		"/orders/hotel/" + sandbox.DemoHotelCanceled:   "",
+	}
+	for path, cancel := range pairs {
+		r := a.get(path)
+		notes := r.doc.Find("article .actions + ul#money-back li")
+		if want := map[bool]int{true: 2}[cancel != ""]; notes.Length() != want {
+			t.Errorf("%s: %d sentences beside the buttons, want %d", path, notes.Length(), want)
+			continue
+		}
+		if cancel == "" {
+			continue
+		}
+		first, second := notes.Eq(0).Text(), notes.Eq(1).Text()
+		if !strings.HasPrefix(first, "«"+cancel+"»") || !strings.HasPrefix(second, "«Оформить возврат»") {
+			t.Errorf("%s: %q / %q", path, first, second)
+		}
+		for _, n := range []string{first, second} {
+			if !strings.Contains(n, "бронь") || !strings.Contains(n, "на карту") || strings.Count(strings.TrimSuffix(n, "."), ". ") > 0 {
+				t.Errorf("%s: %q does not say in one sentence what happens to the booking and the money", path, n)
+			}
+		}
+	}
+}
+
+// The buttons come right after the order's summary: before the tickets'
+// codes and the guests, which may fill screens on a phone.
+func TestOrderButtonsFollowTheSummary(t *testing.T) {
+	a := signedIn(t)
+	for _, path := range []string{"/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/hotel/" + sandbox.DemoHotelPaid} {
+		r := a.get(path)
+		next := r.doc.Find("article > dl.kv").Next()
+		if !next.Is("div.actions") || next.Find("[data-action]").Length() < 2 {
+			t.Errorf("%s: after the summary comes %q", path, goquerySummary(next))
+		}
+		if r.doc.Find("article .actions ~ ul.tickets, article .actions ~ h2").Length() == 0 {
+			t.Errorf("%s: the tickets or guests are not below the buttons", path)
+		}
+	}
+}
+
+func goquerySummary(s interface{ Text() string }) string {
+	t := strings.Join(strings.Fields(s.Text()), " ")
+	if len(t) > 80 {
+		t = t[:80]
+	}
+	return t
+}

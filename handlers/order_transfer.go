@@ -80,6 +80,11 @@ func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time,
 	return d, ""
 }
 
+// today is the resort's today as a calendar takes it, yyyy-mm-dd.
+func (s *Server) today() string {
+	return iso(gateway.Day(s.now(), s.loc))
+}
+
 func iso(t time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -247,7 +252,7 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 		},
 		Day: day, Show: p.show, Choices: ch,
 		Calendar: views.CalendarProps{
-			Mode: "day", Min: day.Min, Max: day.Max, DayForm: "#transfer-day", Label: day.Label,
+			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), DayForm: "#transfer-day", Label: day.Label,
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
 		},
 	}
@@ -257,6 +262,8 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 	if p.pick != "" {
 		v.Action.Submit, v.Calendar.Done = "", msgDone
 	}
+	// A day with nothing to choose offers no move.
+	v.Action.NothingToSubmit = !slices.ContainsFunc(ch.Choices, func(c views.TransferChoice) bool { return c.Disabled == "" })
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
 	return render(c, status, views.TransferPage(pg, v))

@@ -275,6 +275,11 @@ func TestRentMoveIslandPost(t *testing.T) {
 	if a.sb.Calls(rc.change) != 1 {
 		t.Errorf("%d change calls", a.sb.Calls(rc.change))
 	}
+	// The island goes to the new rent at once, which says it once, as after
+	// the same move without JavaScript.
+	if got := a.get(ans.Redirect).text(".notice-ok"); got != "Перенос выполнен успешно" {
+		t.Errorf("the new rent's notice %q", got)
+	}
 }
 
 func TestRentMoveProviderFaults(t *testing.T) {

@@ -33,6 +33,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	}
 	f := views.ProfileForm{Gender: info.Gender, Phone: views.Phone(cmp.Or(info.Tel, sess.Phone))}
 	f.LastName, f.FirstName, f.MiddleName = splitFIO(info.FIO, sess.Name)
+	s.keepName(c, sess, info)
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
@@ -73,20 +74,19 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		Birthday: birthday, PhoneNumber: sess.Phone, UserID: sess.GUID,
 	})
 	if err != nil {
-		switch fail := explain(err, msgProfileSaved, msgProfileSaved); {
-		case fail.signOut:
+		// The provider's refusal or failure is no fault of the answers: its
+		// text in red above the form, never among the answers to check.
+		fail := explain(err, msgRequestFailed, msgRequestFailed)
+		if fail.signOut {
 			s.endSession(c, sess)
 			return s.signedOutWith(c, fail.message)
-		case fail.refused:
-			// The provider's word on the answers: among them, in red.
-			f.Errors.Add("", fail.message)
-			return show(fail.status)
-		default:
-			// The provider failing is no fault of the answers.
-			s.log.Warn("profile not saved", "err", err)
-			f.Error = fail.message
-			return show(http.StatusServiceUnavailable)
 		}
+		s.log.Warn("profile not saved", "refused", fail.refused, "err", err)
+		f.Error = fail.message
+		if fail.refused {
+			return show(fail.status)
+		}
+		return show(http.StatusServiceUnavailable)
 	}
 	sess.Name = f.FirstName
 	if err := s.sessions.Write(c.Response(), sess); err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"lk/gateway"
@@ -171,13 +172,86 @@ func (profileSaysNo) EditClientInfo(context.Context, string, gateway.ProfileUpda
 	return &gateway.ProviderError{Op: "edit client info", Message: "Неверная дата рождения", Status: http.StatusOK}
 }
 
-// The provider's word on the answers is shown with them, under
-// 'Проверьте данные'.
+// The provider's word on the answers is its own, in red above the form,
+// not under 'Проверьте данные' as if the customer had typed something wrong.
 func TestProfileRefusedAnswers(t *testing.T) {
 	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return profileSaysNo{p} })
 	a.signIn(a.client, demoPhone)
 	r := a.post("/profile/edit", profileAnswers())
-	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("#error-summary"), "Неверная дата рождения") {
+	if r.StatusCode < 400 || r.text(".notice-err") != "Неверная дата рождения" || r.doc.Find("#error-summary").Length() != 0 ||
+		strings.Contains(r.text("main"), "Проверьте данные") {
 		t.Errorf("refusal: %d, summary %q, notice %q", r.StatusCode, r.text("#error-summary"), r.text(".notice-err"))
+	}
+}
+
+// A provider failing without a word of its own gets the request failure's
+// text, not a page of answers to check.
+func TestProfileProviderSilentFailure(t *testing.T) {
+	a := signedIn(t)
+	a.sb.SetFault("auth/clientEditInfo", sandbox.Fault{Drop: true, Times: 2})
+	r := a.post("/profile/edit", profileAnswers())
+	if r.StatusCode != http.StatusServiceUnavailable || r.text(".notice-err") != "Не удалось выполнить запрос. Попробуйте позже." ||
+		r.doc.Find("#error-summary").Length() != 0 {
+		t.Errorf("failure: %d, notice %q, summary %q", r.StatusCode, r.text(".notice-err"), r.text("#error-summary"))
+	}
+}
+
+// renamedAtResort is the provider after the resort changed the customer's
+// name: its profile says the name set last.
+type renamedAtResort struct {
+	handlers.Provider
+	fio *resortName
+}
+
+type resortName struct {
+	mu  sync.Mutex
+	fio *string
+}
+
+func (n *resortName) set(fio string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.fio = &fio
+}
+
+func (p renamedAtResort) ClientInfo(ctx context.Context, token string) (gateway.PersonalInfo, error) {
+	info, err := p.Provider.ClientInfo(ctx, token)
+	p.fio.mu.Lock()
+	defer p.fio.mu.Unlock()
+	if p.fio.fio != nil && err == nil {
+		info.FIO = *p.fio.fio
+	}
+	return info, err
+}
+
+// The greeting and the menu take the name from the profile as the resort
+// has it now, not the one kept from sign-in; the other pages follow once the
+// profile was read, with no provider call of their own.
+func TestNameFollowsTheProfile(t *testing.T) {
+	fio := &resortName{}
+	a := newAppWith(t, func(p handlers.Provider) handlers.Provider { return renamedAtResort{p, fio} })
+	a.signIn(a.client, demoPhone)
+	if got := a.get("/orders").text(".who"); got != "Иван" {
+		t.Fatalf("menu before %q", got)
+	}
+	for _, tc := range []struct{ fio, greeting, who string }{
+		{"Иванова Ольга Петровна", "Здравствуйте, Ольга", "Ольга"},
+		{"", "Здравствуйте!", ""},
+	} {
+		fio.set(tc.fio)
+		home := a.get("/")
+		if got := home.text("h1"); got != tc.greeting {
+			t.Errorf("%q: greeting %q", tc.fio, got)
+		}
+		if got := home.text(".who"); got != tc.who {
+			t.Errorf("%q: menu on home %q", tc.fio, got)
+		}
+		calls := a.sb.Calls("auth/getClientInfo")
+		if got := a.get("/orders").text(".who"); got != tc.who {
+			t.Errorf("%q: menu on the orders %q", tc.fio, got)
+		}
+		if a.sb.Calls("auth/getClientInfo") != calls {
+			t.Errorf("the orders page asked for the profile")
+		}
 	}
 }

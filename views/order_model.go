@@ -10,7 +10,10 @@ type OrderDetail struct {
 	Tickets   []TicketLine // water park
 	Rooms     []RoomGuests // hotel
 	Actions   []Action     // the document and what the order allows now
-	Error     string       // a failure; with no Title it replaces the order
+	// Choose says, one sentence per button, what each of two money-back
+	// buttons does with the money and the booking; nil unless both are shown.
+	Choose []string
+	Error  string // a failure; with no Title it replaces the order
 }
 
 // TicketLine is one water-park ticket.

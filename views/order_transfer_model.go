@@ -51,6 +51,12 @@ type CalendarProps struct {
 	Max     string `json:"max"`     // yyyy-mm-dd, the window's end
 	DayForm string `json:"dayForm"` // selector of the server's day form the island replaces
 	Label   string `json:"label"`
+	// Today is the resort's today, which the calendar marks as such
+	// whatever the phone's zone.
+	Today string `json:"today"`
+	// Stay is a hotel order's booked check-in and check-out, which a move
+	// cannot take again.
+	Stay []string `json:"stay,omitempty"`
 	// day mode
 	Name   string `json:"name,omitempty"`   // "date"
 	Value  string `json:"value,omitempty"`  // the day shown

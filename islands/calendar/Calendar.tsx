@@ -20,6 +20,13 @@ export type CalendarProps = {
   /** a short note under the day (a price) and its full text for screen readers */
   note?: (d: Day) => { short: string; full: string } | undefined;
   label: string;
+  /** the resort's today, marked as today whatever the phone's zone */
+  today?: Day;
+  /** the month shown first (the window's first), else the chosen day's */
+  month?: Day;
+  /** extra classes of a day; "cal-off" marks one that cannot be taken but
+   *  still answers a tap (the caller says why) */
+  mark?: (d: Day) => string;
 };
 
 export const WIDE = "(min-width: 737px)";
@@ -69,6 +76,9 @@ export default function Calendar(props: CalendarProps) {
         locale: Russian, // Monday first
         mode: props.mode,
         showMonths: wide ? 2 : 1,
+        // "Today" is the resort's, from the server: the phone's zone may
+        // already (or still) be on another date.
+        now: props.today ? local(props.today) : undefined,
         minDate: local(props.min),
         maxDate: local(props.max),
         defaultDate: latest.current.value.map(local),
@@ -83,6 +93,9 @@ export default function Calendar(props: CalendarProps) {
         },
         onDayCreate(_dates, _str, _self, el: HTMLElement & { dateObj?: Date }) {
           if (!el.dateObj) return;
+          const mark = latest.current.mark?.(iso(el.dateObj)) ?? "";
+          if (mark) el.classList.add(...mark.split(" "));
+          if (mark.split(" ").includes("cal-off")) el.setAttribute("aria-disabled", "true");
           const note = latest.current.note?.(iso(el.dateObj));
           if (!note) return;
           const span = document.createElement("span");
@@ -92,6 +105,7 @@ export default function Calendar(props: CalendarProps) {
           el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
         },
       });
+      if (props.month) inst.jumpToDate(local(props.month));
       fp.current = inst;
     }, 0);
     return () => {
@@ -101,19 +115,22 @@ export default function Calendar(props: CalendarProps) {
     };
     // The instance is made again only when its shape changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.mode, props.min, props.max, wide]);
+  }, [props.mode, props.min, props.max, props.today, props.month, wide]);
 
-  // The chosen days follow the props (a range is kept by the caller); an
+  // The chosen days follow the props (a range is kept by the caller), also
+  // after a tap the caller refused, which flatpickr had already taken; an
   // instance not drawn yet takes them when it is.
   const value = props.value.join(",");
+  const drawn = useRef("");
   useLayoutEffect(() => {
     const inst = fp.current;
     if (!inst) return;
     if (inst.selectedDates.map(iso).join(",") !== value) {
       inst.setDate(value ? value.split(",").map(local) : [], false);
     }
-    inst.redraw(); // which days can be chosen may depend on the choice
-  }, [value]);
+    if (drawn.current !== value || props.mark) inst.redraw(); // which days can be chosen may depend on the choice
+    drawn.current = value;
+  });
 
   return (
     <div className="cal" data-months={wide ? 2 : 1} data-mode={props.mode}>

@@ -13,7 +13,7 @@ function page(): HTMLElement {
         <div data-island-fallback><input type="hidden" name="date" value="2026-11-23"><input type="radio" name="sessionId" value="old"></div>
         <div data-island-root></div>
       </div>
-      <button type="submit">Готово</button>
+      <div class="actions"><button type="submit">Готово</button></div>
     </form>`;
   return document.querySelector<HTMLElement>("[data-island-root]")!;
 }
@@ -130,6 +130,14 @@ describe("TransferCalendar, one day", () => {
     expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
   });
 
+  it("offers the page's button only for a day with a session to choose", async () => {
+    const container = page();
+    answer({ date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "На эту дату нет подходящих сеансов", choices: [] });
+    await show(<TransferCalendar {...dayProps} />, container);
+    expect(screen.getByText("На эту дату нет подходящих сеансов")).toBeTruthy();
+    expect(submit().hidden).toBe(true);
+  });
+
   it("keeps working when the fetch fails", async () => {
     const container = page();
     fetchMock.mockRejectedValueOnce(new TypeError("network"));
@@ -171,7 +179,31 @@ describe("TransferCalendar, a day for the slot picker", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByText(/День: 26\.11\.2026/)).toBeTruthy();
   });
+  it("opens on the window's first month, not the booking's", async () => {
+    document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
+    const container = document.querySelector<HTMLElement>("[data-island-root]")!;
+    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" dayForm="" label="День" value="2026-12-20" target="#none" />, container);
+    const shown = document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)");
+    expect(shown[0].dateObj?.getMonth()).toBe(10);
+    expect(screen.getByText(/День: 20\.12\.2026/)).toBeTruthy();
+  });
 });
+
+const submit = () => document.querySelector<HTMLButtonElement>('.actions > button[type="submit"]')!;
+
+/** The calendar's day of November 2026. */
+function day(n: number): HTMLElement {
+  return Array.from(document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day")).find(
+    (el) => el.dateObj?.getDate() === n && el.dateObj.getMonth() === 10,
+  )!;
+}
+
+async function tap(n: number): Promise<void> {
+  await act(async () => {
+    fireEvent.mouseOver(day(n)); // as a pointer does before it clicks
+    fireEvent.click(day(n));
+  });
+}
 
 describe("TransferCalendar, hotel range", () => {
   const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
@@ -211,23 +243,67 @@ describe("TransferCalendar, hotel range", () => {
     expect(screen.getByText("цена не та")).toBeTruthy();
   });
 
-  // A stay whose first night is full now (the customer holds the last
-  // room) opens with that range chosen: flatpickr drops a disabled day from
-  // its selection, and with one end left it refuses every day before the
-  // full night, so a click on an earlier check-in did nothing.
+  // A range opened with a full night in it (a stay whose first night is
+  // full now) cannot be sent; a click on an earlier check-in is taken.
   it("takes a new check-in before a chosen full night", async () => {
     const container = page();
     await show(<TransferCalendar {...props} from="2026-11-25" to="2026-11-26" />, container);
-    expect(screen.getByText("Готово").hidden).toBe(false);
-    const day = Array.from(document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day")).find(
-      (el) => el.dateObj?.getDate() === 24 && el.dateObj.getMonth() === 10,
-    )!;
-    await act(async () => {
-      fireEvent.mouseOver(day); // as a pointer does before it clicks
-      fireEvent.click(day);
-    });
+    expect(screen.getByText("нет номеров")).toBeTruthy();
+    expect(submit().hidden && submit().disabled).toBe(true);
+    await tap(24);
     expect(screen.getByText(/Заезд: 24\.11\.2026, Выезд: —/)).toBeTruthy();
-    expect(screen.getByText("Готово").hidden).toBe(true);
+    expect(submit().hidden).toBe(true);
+  });
+
+  // Every tap answers: one that cannot be taken says why and what to do,
+  // and keeps what was chosen.
+  it("says why a tap cannot be taken", async () => {
+    const container = page();
+    await show(<TransferCalendar {...props} />, container);
+    expect(day(25).classList.contains("cal-off")).toBe(true);
+    expect(day(25).classList.contains("flatpickr-disabled")).toBe(false);
+    await tap(25);
+    expect(screen.getByRole("status").textContent).toBe("Ночь на 25.11.2026 занята: заезд в этот день невозможен. Выберите другой день заезда.");
+    expect(screen.getByText(/Заезд: —, Выезд: —/)).toBeTruthy();
+    await tap(23);
+    expect(screen.getByRole("status").textContent).toBe("Заезд 23.11.2026. Теперь выберите день выезда.");
+    await tap(27); // past the full night of the 25th
+    expect(screen.getByRole("status").textContent).toBe(
+      "Ночь на 25.11.2026 занята, поэтому выезд 27.11.2026 невозможен. Выберите выезд не позже 25.11.2026 или нажмите на день заезда 23.11.2026, чтобы выбрать другой.",
+    );
+    expect(screen.getByText(/Заезд: 23\.11\.2026, Выезд: —/)).toBeTruthy();
+    expect(submit().hidden).toBe(true);
+    await tap(25); // a full night's morning is a check-out
+    expect(screen.getByText(/Заезд: 23\.11\.2026, Выезд: 25\.11\.2026/)).toBeTruthy();
+    expect(submit().hidden || submit().disabled).toBe(false);
+  });
+
+  it("after a check-in, takes an earlier day beyond a full night as the new check-in", async () => {
+    const container = page();
+    await show(<TransferCalendar {...props} />, container);
+    await tap(26);
+    await tap(24);
+    expect(screen.getByText(/Заезд: 24\.11\.2026, Выезд: —/)).toBeTruthy();
+  });
+
+  it("offers 'Готово' only for a range the rules accept", async () => {
+    const container = page();
+    await show(<TransferCalendar {...props} stay={["2026-11-23", "2026-11-25"]} texts={{ ...props.texts, same: "те же даты" }} />, container);
+    await tap(23);
+    await tap(24); // one night: another price
+    expect(screen.getByText("цена не та")).toBeTruthy();
+    expect(submit().hidden && submit().disabled).toBe(true);
+    await tap(23);
+    await tap(25); // the stay's own dates
+    expect(screen.getByText("те же даты")).toBeTruthy();
+    expect(submit().disabled).toBe(true);
+  });
+
+  it("rings the resort's today, not the phone's", async () => {
+    const container = page();
+    await show(<TransferCalendar {...props} today="2026-11-24" />, container);
+    const today = document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day.today");
+    expect(Array.from(today).map((el) => el.dateObj?.getDate())).toEqual([24]);
   });
 
   it("shows the nights' prices in the calendar", async () => {

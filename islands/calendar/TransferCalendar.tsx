@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import Calendar from "./Calendar";
 import { fetchJSON } from "../forms";
-import { checkAquaDate, click, complete, hotelDayAvailable, nights, noPick, showDay, type Day, type RangePick } from "./rules";
+import { checkAquaDate, complete, hotelDayAvailable, hotelTap, nights, noPick, showDay, type Day, type RangePick } from "./rules";
 
 export type HotelDay = { date: Day; vacant: number; family: number; price: number; label: string };
 
@@ -27,6 +27,10 @@ export type TransferCalendarProps = {
    *  follows), for an island that reads it: the rent move's slot picker */
   target?: string;
   original?: Day;
+  /** the resort's today */
+  today?: Day;
+  /** a hotel order's booked check-in and check-out */
+  stay?: [Day, Day];
   start?: string;
   end?: string;
   from?: Day;
@@ -92,7 +96,9 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
       <p className="field-label">
         {props.label}: {showDay(day) || "не выбран"}
       </p>
-      <Calendar mode="single" min={props.min} max={props.max} value={day ? [day] : []} onDay={onDay} label={props.label} />
+      {/* The window's first month first: the days a rent can move to begin
+          today, whatever month it is booked in. */}
+      <Calendar mode="single" min={props.min} max={props.max} today={props.today} month={props.min} value={day ? [day] : []} onDay={onDay} label={props.label} />
     </>
   );
 }
@@ -132,12 +138,17 @@ function DayChoice(props: TransferCalendarProps) {
   }, []);
 
   const field = data?.field ?? "";
+  // A list of radio buttons is sent by the page's own button, offered only
+  // for a day with something to choose.
+  const label = useRef<HTMLParagraphElement>(null);
+  const offered = !!data && !data.error && data.choices.some((c) => !c.disabled);
+  useSubmitShown(label, offered || !!data?.pick);
   return (
     <>
-      <p className="field-label" id="cal-label">
+      <p className="field-label" id="cal-label" ref={label}>
         {props.label}: {showDay(day) || "не выбрана"}
       </p>
-      <Calendar mode="single" min={props.min} max={props.max} value={day ? [day] : []} isDisabled={disabled} onDay={onDay} label={props.label} />
+      <Calendar mode="single" min={props.min} max={props.max} today={props.today} value={day ? [day] : []} isDisabled={disabled} onDay={onDay} label={props.label} />
       <input type="hidden" name={props.name ?? "date"} value={day} />
       <fieldset className="field choices" aria-live="polite" aria-busy={!data && !failed}>
         <legend>{data?.legend || "\u00a0"}</legend>
@@ -207,6 +218,8 @@ function HotelRange(props: TransferCalendarProps) {
   const [pick, setPick] = useState<RangePick>(
     props.from && props.to && props.from < props.to ? { start: props.from, end: props.to } : noPick,
   );
+  // What the last tap did; n makes a refusal said again a new render.
+  const [said, setSaid] = useState({ text: "", refused: false, n: 0 });
   const available = (d: Day) => {
     const day = byDay.get(d);
     return day !== undefined && hotelDayAvailable(day, rooms, family);
@@ -214,21 +227,15 @@ function HotelRange(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
   const done = complete(pick);
 
-  // 'Готово' only when both ends are chosen.
-  useEffect(() => {
-    const button = root.current?.closest("form")?.querySelector<HTMLButtonElement>('button[type="submit"]');
-    if (!button) return;
-    button.hidden = !done;
-    return () => {
-      button.hidden = false;
-    };
-  }, [done]);
-
   const list = nights(pick);
   const sum = list.reduce((s, d) => s + (byDay.get(d)?.price ?? 0), 0);
   let problem = "";
   if (done && !list.every(available)) problem = texts.unavailable ?? "";
   else if (done && props.amount !== undefined && Math.abs(sum - props.amount) >= 0.005) problem = texts.price ?? "";
+  else if (done && props.stay && pick.start === props.stay[0] && pick.end === props.stay[1]) problem = texts.same ?? "";
+
+  // 'Готово' only for a range the rules accept.
+  useSubmitShown(root, done && !problem);
 
   return (
     <div ref={root}>
@@ -237,9 +244,16 @@ function HotelRange(props: TransferCalendarProps) {
         mode="range"
         min={props.min}
         max={props.max}
+        today={props.today}
         value={[pick.start, pick.end].filter(Boolean)}
-        isDisabled={(d) => !available(d) && !checkOutAllowed(pick, d, available)}
-        onDay={(d) => setPick((p) => click(p, d))}
+        // Every day answers a tap: a full night is marked, not disabled, and
+        // a tap that cannot be taken says why and what to do.
+        mark={(d) => (available(d) || checkOutAllowed(pick, d, available) ? "" : "cal-off")}
+        onDay={(d) => {
+          const t = hotelTap(pick, d, available);
+          setPick(t.pick);
+          setSaid((s) => ({ text: t.say, refused: t.refused, n: s.n + 1 }));
+        }}
         note={(d) => {
           const day = byDay.get(d);
           return day && available(d) ? { short: thousands.format(day.price / 1000) + "к", full: day.label } : undefined;
@@ -248,6 +262,9 @@ function HotelRange(props: TransferCalendarProps) {
       />
       <input type="hidden" name={props.start ?? "dateIn"} value={pick.start} />
       <input type="hidden" name={props.end ?? "dateOut"} value={pick.end} />
+      <p className={said.refused ? "notice notice-err cal-say" : "hint cal-say"} role="status" aria-live="polite">
+        {said.text}
+      </p>
       <p className="cal-sum" aria-live="polite">
         {texts.checkIn ?? "Заезд"}: {showDay(pick.start) || "—"}, {texts.checkOut ?? "Выезд"}: {showDay(pick.end) || "—"}
         {done && `, ночей: ${list.length}, ${rub.format(sum)}\u00a0₽`}
@@ -255,4 +272,20 @@ function HotelRange(props: TransferCalendarProps) {
       {problem && <p className="notice notice-err">{problem}</p>}
     </div>
   );
+}
+
+/** Shows the form's own submit button only while shown holds, and leaves it
+ *  as the page had it when the island goes. */
+function useSubmitShown(root: React.RefObject<HTMLElement | null>, shown: boolean) {
+  useEffect(() => {
+    const button = root.current?.closest("form")?.querySelector<HTMLButtonElement>('.actions > button[type="submit"]');
+    if (!button) return;
+    const was = { hidden: button.hidden, disabled: button.disabled };
+    button.hidden = !shown;
+    button.disabled = !shown;
+    return () => {
+      button.hidden = was.hidden;
+      button.disabled = was.disabled;
+    };
+  }, [root, shown]);
 }

@@ -94,3 +94,38 @@ export function nights(p: RangePick): Day[] {
   for (let d = p.start; d < p.end; d = addDays(d, 1)) out.push(d);
   return out;
 }
+
+/** What a tap on a hotel day did: the new selection and what to tell the
+ *  customer; a tap that cannot be taken keeps the selection and says why
+ *  and what to do instead. */
+export type HotelTap = { pick: RangePick; say: string; refused: boolean };
+
+/** The first of a range's nights that is not free, or "". */
+export function firstFull(p: RangePick, free: (d: Day) => boolean): Day | "" {
+  return nights(p).find((d) => !free(d)) ?? "";
+}
+
+/** A tap on day d of the hotel calendar, as click takes it, unless it
+ *  cannot be taken: a check-in must be a free night, and a check-out must
+ *  have every night before it free (its own morning need not be). */
+export function hotelTap(p: RangePick, d: Day, free: (d: Day) => boolean): HotelTap {
+  const checkIn = !p.start || p.end !== "" || d < p.start;
+  if (checkIn && !free(d)) {
+    return { pick: p, say: `Ночь на ${showDay(d)} занята: заезд в этот день невозможен. Выберите другой день заезда.`, refused: true };
+  }
+  const full = checkIn ? "" : firstFull({ start: p.start, end: d }, free);
+  if (full) {
+    return {
+      pick: p,
+      say:
+        `Ночь на ${showDay(full)} занята, поэтому выезд ${showDay(d)} невозможен. ` +
+        `Выберите выезд не позже ${showDay(full)} или нажмите на день заезда ${showDay(p.start)}, чтобы выбрать другой.`,
+      refused: true,
+    };
+  }
+  const next = click(p, d);
+  let say = `Заезд ${showDay(next.start)}. Теперь выберите день выезда.`;
+  if (!next.start) say = "Заезд снят. Выберите день заезда.";
+  else if (next.end) say = `Выезд ${showDay(next.end)}.`;
+  return { pick: next, say, refused: false };
+}

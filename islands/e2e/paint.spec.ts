@@ -5,7 +5,7 @@
 // mounts (no layout shift) at a phone's width and a desktop's.
 import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { lastCode, newPhone } from "./helpers";
+import { signUpNew } from "./helpers";
 
 const WIDTHS = [412, 1280];
 
@@ -81,12 +81,7 @@ test.describe("islands start after the first paint and move nothing", () => {
   let cookies: Awaited<ReturnType<BrowserContext["cookies"]>> = [];
   test.beforeAll(async ({ browser }) => {
     const page = await browser.newPage();
-    const { digits } = newPhone();
-    const r1 = await page.request.post("/signup", { form: { phone: digits, firstName: "Вера", lastName: "Тестова" }, maxRedirects: 0 });
-    expect(r1.status()).toBe(303);
-    const r2 = await page.request.post("/login/code", { form: { code: (await lastCode(digits)).code }, maxRedirects: 0 });
-    expect(r2.status()).toBe(303);
-    await page.goto("/orders");
+    await signUpNew(page, "Вера", "Тестова");
     const orders = await page
       .locator('section[aria-labelledby="active-h"] a[href^="/orders/"]')
       .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? "").filter((h) => /^\/orders\/\w+\/\d+$/.test(h)));

@@ -36,15 +36,6 @@ export type SlotPickerProps = Day & {
 type DayAnswer = Partial<Answer> & Partial<Day>;
 
 export const PICK_BOTH = "Выберите первый и последний час.";
-/** The message, then on to the new rent after 3 s. */
-export const REDIRECT_DELAY = 3000;
-
-/** text as a sentence: the server's "Перенос выполнен успешно" has no
- *  full stop of its own, and another sentence follows it. */
-export function sentence(text: string): string {
-  const t = text.trim();
-  return /[.!?…]$/.test(t) ? t : `${t}.`;
-}
 
 export default function SlotPicker(props: SlotPickerProps) {
   const { url, dayForm } = props;
@@ -134,10 +125,11 @@ export default function SlotPicker(props: SlotPickerProps) {
         return;
       }
       if (res.body.ok) {
-        const next = safePath(res.body.redirect, "/orders");
+        // As after every action, with JavaScript or without: on to the
+        // order at once, which shows the server's message once.
         setDone(true);
-        setStatus(`${sentence(res.body.message || "Готово")} Сейчас откроется заказ.`);
-        window.setTimeout(() => window.location.assign(next), REDIRECT_DELAY);
+        setStatus("Открываем заказ…");
+        window.location.assign(safePath(res.body.redirect, "/orders"));
         return;
       }
       const token = form.elements.namedItem("token");
