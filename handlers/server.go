@@ -92,6 +92,7 @@ type Server struct {
 	limits       store.Limiter
 	interval     time.Duration
 	budget       SMSBudget
+	budgetGauge  budgetGauge
 	once         store.Once
 	files        store.RefundFiles
 	moves        store.Moves

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"sync"
 	"time"
 
 	"lk/store"
@@ -183,11 +184,41 @@ func (s *Server) budgetUsed(step string, h store.Hold) {
 			continue
 		}
 		n := h.Counts[i]
-		s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
+		s.budgetGauge.show(rule.Name, s.now(), n, func() {
+			s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
+		})
 		if n == int(math.Ceil(budgetWarnShare*float64(rule.Max))) {
 			s.log.Warn("SMS code budget 80 % used", "budget", rule.Name, "used", n, "max", rule.Max, "step", step)
 		}
 	}
+}
+
+// budgetGauge keeps the budget gauges from going back in a burst: parallel
+// takes finish in any order, so within a second of the count shown only a
+// higher count is shown; a lower one (the window has moved on) only later.
+type budgetGauge struct {
+	mu   sync.Mutex
+	last map[string]budgetMark
+}
+
+type budgetMark struct {
+	at time.Time
+	n  int
+}
+
+// show runs set (under the lock, so that sets land in the order decided)
+// when the count n, seen at at, is to be shown.
+func (g *budgetGauge) show(name string, at time.Time, n int, set func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if m, ok := g.last[name]; ok && n <= m.n && at.Sub(m.at) < time.Second {
+		return
+	}
+	if g.last == nil {
+		g.last = map[string]budgetMark{}
+	}
+	g.last[name] = budgetMark{at, n}
+	set()
 }
 
 func (s *Server) release(ctx context.Context, h store.Hold) {
