@@ -55,6 +55,18 @@ function useWide(): boolean {
   return wide;
 }
 
+/** Gives two months side by side their width at once. flatpickr sets it in
+ *  the next animation frame; a busy phone may draw a frame before that, with
+ *  the second month squeezed into the first's width, and then move it (a
+ *  layout shift). Set here, in the task that drew the calendar, flatpickr's
+ *  own step later changes nothing. */
+function fitMonths(inst: flatpickr.Instance): void {
+  if (inst.config.showMonths < 2 || !inst.daysContainer) return;
+  const width = (inst.days.offsetWidth + 1) * inst.config.showMonths;
+  inst.daysContainer.style.width = `${width}px`;
+  inst.calendarContainer.style.width = `${width}px`;
+}
+
 export default function Calendar(props: CalendarProps) {
   const host = useRef<HTMLInputElement>(null);
   const fp = useRef<flatpickr.Instance | null>(null);
@@ -106,6 +118,7 @@ export default function Calendar(props: CalendarProps) {
         },
       });
       if (props.month) inst.jumpToDate(local(props.month));
+      fitMonths(inst);
       fp.current = inst;
     }, 0);
     return () => {

@@ -9,17 +9,28 @@ import { signUpNew } from "./helpers";
 
 const WIDTHS = [412, 1280];
 
-type Timing = { fcp: number | null; entry: string; early: string[]; later: string[]; shifts: number[] };
+type Shift = { value: number; at: number; moved: string[] };
+type Timing = { fcp: number | null; entry: string; early: string[]; later: string[]; shifts: Shift[] };
 
 /** Opens path, waits until every island has mounted (and a calendar has
  *  drawn its days), and reads what the browser recorded. */
 async function timing(page: Page, path: string): Promise<Timing> {
   await page.addInitScript(() => {
-    const w = window as unknown as { shifts: number[] };
+    type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+    type LayoutShift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] };
+    const w = window as unknown as { shifts: Shift[] };
+    const box = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}x${r.height}`;
+    // What moved, and from where to where, so that a failure says which
+    // element to look at.
+    const what = (s: Source) => {
+      const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+      const name = el ? `${el.tagName.toLowerCase()}${el.className ? "." + String(el.className).replace(/ +/g, ".") : ""}` : "?";
+      return `${name} ${box(s.previousRect)} → ${box(s.currentRect)}`;
+    };
     w.shifts = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!e.hadRecentInput) w.shifts.push(e.value);
+      for (const e of list.getEntries() as LayoutShift[]) {
+        if (!e.hadRecentInput) w.shifts.push({ value: e.value, at: Math.round(e.startTime), moved: e.sources.map(what) });
       }
     }).observe({ type: "layout-shift", buffered: true });
   });
@@ -46,7 +57,7 @@ async function timing(page: Page, path: string): Promise<Timing> {
       entry,
       early: files.filter((e) => fcp === null || e.startTime <= fcp).map(name),
       later: files.filter((e) => fcp !== null && e.startTime > fcp).map(name),
-      shifts: (window as unknown as { shifts: number[] }).shifts,
+      shifts: (window as unknown as { shifts: Shift[] }).shifts,
     };
   });
 }
@@ -63,7 +74,7 @@ async function check(page: Page, path: string): Promise<void> {
     // Nothing moves: the shifts add up to a cumulative layout shift that
     // rounds to 0.00, as Lighthouse shows CLS (a starved CPU may draw a
     // frame between the island's commit and the fallback's hiding).
-    const cls = t.shifts.reduce((a, b) => a + b, 0);
+    const cls = t.shifts.reduce((a, b) => a + b.value, 0);
     expect(cls, `${at}: layout shifts ${JSON.stringify(t.shifts)}`).toBeLessThan(0.005);
   }
 }
