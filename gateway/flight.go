@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"lk/internal/workers"
 )
 
 // flights shares identical reads in flight: a customer with two tabs, a page
@@ -84,7 +86,7 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 		}
 		f = &flight{done: make(chan struct{}), cancel: cancel}
 		g.m[key] = f
-		go func() {
+		workers.Go(func() {
 			defer cancel()
 			f.a, f.attempts, f.err = fetch(fctx)
 			g.mu.Lock()
@@ -93,7 +95,7 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 			}
 			g.mu.Unlock()
 			close(f.done)
-		}()
+		})
 	}
 	f.waiters++
 	g.mu.Unlock()

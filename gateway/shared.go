@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"lk/internal/workers"
 )
 
 // DefaultSharedTTL is how long an answer that is the same for every
@@ -108,7 +110,7 @@ func (g *common) get(ctx context.Context, key, part string, fresh bool, fetch fu
 			fctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), d)
 		}
 		g.mu.Unlock()
-		go func() {
+		workers.Go(func() {
 			defer cancel()
 			k.a, k.attempts, k.err = fetch(fctx)
 			g.mu.Lock()
@@ -118,7 +120,7 @@ func (g *common) get(ctx context.Context, key, part string, fresh bool, fetch fu
 			}
 			g.mu.Unlock()
 			close(k.done)
-		}()
+		})
 		ok = false // this caller asked
 	} else {
 		g.mu.Unlock()

@@ -2,11 +2,11 @@ package handlers
 
 import (
 	"net/http"
-	"sync"
 
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/internal/workers"
 	"lk/views"
 )
 
@@ -20,10 +20,10 @@ func (s *Server) home(c *echo.Context) error {
 		info    gateway.PersonalInfo
 		infoErr error
 		set     orderSet
-		wg      sync.WaitGroup
+		wg      workers.Group
 	)
 	wg.Go(func() { info, infoErr = s.account.ClientInfo(ctx, sess.Token) })
-	wg.Go(func() { set = s.fetchOrders(ctx, sess.GUID) })
+	set = s.fetchOrders(ctx, sess.GUID)
 	wg.Wait()
 
 	h := views.Home{Name: sess.Name}

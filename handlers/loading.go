@@ -50,41 +50,42 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 			frame.Nav = views.NavOrders
 		}
 		c.SetResponse(echo.NewResponse(rec, c.Echo().Logger))
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() {
-				if v := recover(); v != nil {
-					s.log.Error("page panicked", "path", c.Request().URL.Path, "panic", v)
-					s.handleError(c, &httpError{http.StatusInternalServerError, msgServerTitle, msgRequestFailed})
-				}
-			}()
-			if err := next(c); err != nil {
-				s.handleError(c, err)
-			}
-		}()
-		t := time.NewTimer(s.loadingAfter)
-		defer t.Stop()
-		select {
-		case <-done:
-			c.SetResponse(out)
-			return rec.replay(out)
-		case <-t.C:
+		// The page runs here, on the connection's goroutine, whose stack has
+		// already grown to what a page needs; the frame, when the page is
+		// slow, is sent from the timer's goroutine, and only the frame
+		// writes to the response while the page runs.
+		framed := make(chan error, 1)
+		t := time.AfterFunc(s.loadingAfter, func() { framed <- s.sendFrame(ctx, out, frame) })
+		if err := s.runPage(c, next); err != nil {
+			s.handleError(c, err)
 		}
-		err := s.sendFrame(ctx, out, frame)
-		<-done
 		c.SetResponse(out)
-		if err != nil { // the customer has gone
+		if t.Stop() { // the frame never went
+			return rec.replay(out)
+		}
+		if err := <-framed; err != nil { // the customer has gone
 			return errAnswered
 		}
 		// The notice goes as the page comes, by a style of the page's own nonce:
 		// no script.
-		_, err = out.Write(append([]byte(`<style nonce="`+html.EscapeString(frame.Nonce)+`">#lk-loading{display:none}</style>`), rec.late()...))
-		if err != nil {
+		if _, err := out.Write(append([]byte(`<style nonce="`+html.EscapeString(frame.Nonce)+`">#lk-loading{display:none}</style>`), rec.late()...)); err != nil {
 			return errAnswered
 		}
 		return nil
 	}
+}
+
+// runPage runs the page and turns a panic into the Russian error page: the
+// frame may already have gone with status 200, so the page's error must
+// follow it in the same document, not as echo's own 500.
+func (s *Server) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("page panicked", "path", c.Request().URL.Path, "panic", v)
+			err = &httpError{http.StatusInternalServerError, msgServerTitle, msgRequestFailed}
+		}
+	}()
+	return next(c)
 }
 
 func (s *Server) sendFrame(ctx context.Context, out http.ResponseWriter, p views.Page) error {

@@ -7,11 +7,11 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/internal/workers"
 	"lk/views"
 )
 
@@ -30,7 +30,7 @@ func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
 func (s *Server) fetchKinds(ctx context.Context, guid string, ks []kind) orderSet {
 	lists := make([][]order, len(ks))
 	errs := make([]error, len(ks))
-	var wg sync.WaitGroup
+	var wg workers.Group // kept goroutines: a provider call grows a new one's stack several times
 	for i, k := range ks {
 		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
 	}
