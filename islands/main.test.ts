@@ -1,5 +1,5 @@
 import { act } from "@testing-library/react";
-import { createElement, useState } from "react";
+import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { afterFirstPaint, mountAll, registerWorker, requestAssets } from "./main";
 
@@ -117,6 +117,75 @@ describe("mount loop", () => {
     const loader = vi.fn();
     await mountAll(document, {}, { phone: loader });
     expect(loader).not.toHaveBeenCalled();
+  });
+});
+
+describe("an island mounted when its form is sent", () => {
+  // Listens to the form as the sms-code island does, in the commit that
+  // mounts it, and counts what reaches it.
+  let got: string[] = [];
+  function Taker(props: { form: string }) {
+    useLayoutEffect(() => {
+      const form = document.querySelector<HTMLFormElement>(props.form)!;
+      const on = (e: Event) => {
+        e.preventDefault();
+        got.push((e as SubmitEvent).submitter?.textContent ?? "");
+      };
+      form.addEventListener("submit", on);
+      return () => form.removeEventListener("submit", on);
+    }, [props.form]);
+    return createElement("p", { className: "taker" }, "диалог");
+  }
+  let loads = 0;
+  const lazy = {
+    taker: async () => {
+      loads++;
+      return { default: Taker };
+    },
+    missing: () => Promise.reject(new Error("chunk failed to load")),
+  };
+  const page = (island: string) => `
+    <form id="f" action="/login" method="post"><input name="phone"><button>Получить код</button></form>
+    <div id="i" data-island="${island}" data-mount-on-submit="#f"></div>
+    <script type="application/json">{"form":"#f"}</script>`;
+  beforeEach(() => {
+    got = [];
+    loads = 0;
+  });
+
+  it("runs nothing before the form is sent, then hands it the submit that brought it", async () => {
+    document.body.innerHTML = page("taker");
+    await mountAll(document, lazy, {});
+    const el = document.getElementById("i")!;
+    expect(el.dataset.islandState).toBe("waiting");
+    expect(loads).toBe(0);
+    expect(el.querySelector(".taker")).toBeNull();
+
+    const form = document.getElementById("f") as HTMLFormElement;
+    form.requestSubmit(form.querySelector("button"));
+    await vi.waitFor(() => expect(el.dataset.islandState).toBe("mounted"));
+    expect(el.querySelector(".taker")?.textContent).toBe("диалог");
+    expect(got).toEqual(["Получить код"]); // the held submit, with its button
+    form.requestSubmit();
+    expect(got).toHaveLength(2); // later ones go straight to the island
+    expect(loads).toBe(1);
+  });
+
+  it("lets the form go to the server when the island cannot mount", async () => {
+    document.body.innerHTML = page("missing");
+    await mountAll(document, lazy, {});
+    const form = document.getElementById("f") as HTMLFormElement;
+    // Stands in for the browser's own sending: was the submit held by the
+    // time it got here?
+    const held: boolean[] = [];
+    form.addEventListener("submit", (e) => {
+      held.push(e.defaultPrevented);
+      e.preventDefault();
+    });
+    form.requestSubmit();
+    const el = document.getElementById("i")!;
+    await vi.waitFor(() => expect(el.dataset.islandState).toBe("failed"));
+    await vi.waitFor(() => expect(held).toEqual([true, false])); // held while loading, then sent as it was
   });
 });
 

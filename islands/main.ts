@@ -87,6 +87,32 @@ async function enhance(el: HTMLElement, registry: Record<string, EnhanceLoader>)
   }
 }
 
+/**
+ * An island that has work only once its form is sent (the code dialog of
+ * /login and /signup: <div data-island="sms-code" data-mount-on-submit="#login-form">)
+ * waits for that: its files are fetched after the first paint as any
+ * island's are, but React and the island run only when the form is first
+ * sent, so loading the page runs none of them. That first submit is held
+ * while the island mounts and then sent again, to the island; if the island
+ * cannot mount, it goes to the server as it would without JavaScript.
+ */
+function mountOnSubmit(el: HTMLElement, selector: string, registry: Record<string, IslandLoader>): void {
+  const form = document.querySelector(selector);
+  if (!(form instanceof HTMLFormElement)) {
+    el.dataset.islandState = "failed";
+    warn(`island "${el.dataset.island}" not mounted`, new Error(`form ${selector} not found`));
+    return;
+  }
+  el.dataset.islandState = "waiting";
+  const onSubmit = (event: SubmitEvent) => {
+    event.preventDefault();
+    form.removeEventListener("submit", onSubmit);
+    const submitter = event.submitter instanceof HTMLElement ? event.submitter : null;
+    void mountIsland(el, registry).then(() => form.requestSubmit(submitter));
+  };
+  form.addEventListener("submit", onSubmit);
+}
+
 /** Mounts every island and applies every enhancement under root, once each. */
 export function mountAll(
   root: ParentNode = document,
@@ -95,7 +121,10 @@ export function mountAll(
 ): Promise<void> {
   const jobs: Promise<void>[] = [];
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
-    if (!el.dataset.islandState) jobs.push(mountIsland(el, islandMap));
+    if (el.dataset.islandState) return;
+    const form = el.dataset.mountOnSubmit;
+    if (form) mountOnSubmit(el, form, islandMap);
+    else jobs.push(mountIsland(el, islandMap));
   });
   root.querySelectorAll<HTMLElement>("[data-enhance]").forEach((el) => {
     if (!el.dataset.enhanceState) jobs.push(enhance(el, enhanceMap));

@@ -11,14 +11,14 @@ async function expectLoginPage(page: Page) {
 }
 
 test.describe("login page, JavaScript on", () => {
-  test("shows the form and mounts the SMS-code island", async ({ page }) => {
+  test("shows the form; the SMS-code island waits for it to be sent", async ({ page }) => {
     // The mount loop warns "[islands] …" whenever it keeps a fallback.
     const warnings: string[] = [];
     page.on("console", (m) => {
       if (m.text().startsWith("[islands]")) warnings.push(m.text());
     });
     await expectLoginPage(page);
-    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "mounted");
+    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "waiting");
     expect(warnings).toEqual([]);
   });
 

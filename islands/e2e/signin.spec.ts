@@ -8,13 +8,16 @@ test.describe("sign-in with JavaScript on", () => {
   test("through the code dialog, on a 360 px screen", async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto("/login");
-    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "mounted");
+    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "waiting");
     await page.getByLabel("Номер телефона").pressSequentially(DEMO.typed);
     await expect(page.getByLabel("Номер телефона")).toHaveValue("+7 (900) 000-00-00");
     await page.getByRole("button", { name: "Войти" }).click();
 
+    // The click brought the island and went to it: the dialog, not the code page.
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: "Готово" })).toBeVisible();
+    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "mounted");
+    await expect(page).toHaveURL(/\/login$/);
     await expect(dialog).toContainText("+7 (900) ***-**-00");
     const confirm = dialog.getByRole("button", { name: "Подтвердить" });
     await expect(confirm).toBeDisabled();
@@ -59,7 +62,7 @@ test.describe("sign-in with JavaScript on", () => {
 
   test("a refused phone opens 'Ой!'", async ({ page }) => {
     await page.goto("/login");
-    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "mounted");
+    await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "waiting");
     await page.getByLabel("Номер телефона").pressSequentially("9990000000");
     await page.getByRole("button", { name: "Войти" }).click();
     await expect(page.getByRole("dialog").getByRole("heading", { name: "Ой!" })).toBeVisible();

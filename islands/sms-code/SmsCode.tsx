@@ -6,6 +6,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type ClipboardEvent,
@@ -121,8 +122,11 @@ export default function SmsCode(props: SmsCodeProps) {
     back?.focus();
   }, [form]);
 
-  // Take over the page form's submit.
-  useEffect(() => {
+  // Take over the page form's submit, in the commit that mounts the island:
+  // the mount loop sends the submit that brought the island here again as
+  // soon as the island is on the page (a later, passive effect would let it
+  // go to the server).
+  useLayoutEffect(() => {
     const onSubmit = async (event: SubmitEvent) => {
       event.preventDefault();
       if (busy.current) return;
