@@ -134,7 +134,6 @@ func appManifest() []byte {
 		Lang:        "ru", Dir: "ltr", StartURL: views.PathHome, Scope: views.PathHome, Display: "standalone",
 		Theme: views.ThemeColor, Background: views.BackgroundColor,
 		Icons: []icon{
-			{Src: "/static/img/app-icon.svg", Sizes: "any", Type: "image/svg+xml"},
 			{Src: "/static/img/app-icon-192.png", Sizes: "192x192", Type: "image/png"},
 			{Src: "/static/img/app-icon-512.png", Sizes: "512x512", Type: "image/png"},
 			{Src: "/static/img/app-icon-maskable-512.png", Sizes: "512x512", Type: "image/png", Purpose: "maskable"},

@@ -1,5 +1,6 @@
-// Renders the app's icons (static/img/app-icon*.png) from their SVG
-// drawings with Chromium, so the PNGs the manifest names can be made again:
+// Renders the app's icons (static/img/app-icon*.png, the favicon
+// static/img/favicon-32.png) from their SVG drawings with Chromium, so the
+// PNGs the manifest and the pages name can be made again:
 //   cd islands && node icons.mjs
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,7 @@ const jobs = [
   ["app-icon.svg", "app-icon-192.png", 192],
   ["app-icon.svg", "app-icon-512.png", 512],
   ["app-icon-maskable.svg", "app-icon-maskable-512.png", 512],
+  ["../favicon.svg", "favicon-32.png", 32],
 ];
 const browser = await chromium.launch({
   executablePath: process.env.LK_CHROMIUM || "/usr/bin/chromium",

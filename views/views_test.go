@@ -254,3 +254,26 @@ func TestNoBreakKeepsNumbersWhole(t *testing.T) {
 		}
 	}
 }
+
+// The shell shows no SVG image: the browser draws each in a document of its
+// own, made on the page's main thread after the first paint, which on a
+// slow phone blocks a tap for tens of milliseconds. The logo is inline and
+// the favicon a PNG.
+func TestShellHasNoSVGImage(t *testing.T) {
+	out := page()
+	out.User = nil
+	for name, doc := range map[string]*goquery.Document{
+		"signed in":  render(t, OrdersPage(page(), Orders{})),
+		"signed out": render(t, LoginPage(out, LoginForm{})),
+	} {
+		doc.Find(`img[src], link[rel~="icon"], link[rel="apple-touch-icon"]`).Each(func(_ int, s *goquery.Selection) {
+			src := s.AttrOr("src", s.AttrOr("href", ""))
+			if strings.HasSuffix(src, ".svg") || s.AttrOr("type", "") == "image/svg+xml" {
+				t.Errorf("%s: %s", name, goquery.NodeName(s)+" "+src)
+			}
+		})
+		if doc.Find(`header a.brand svg`).Length() != 1 || doc.Find(`link[rel="icon"][type="image/png"]`).Length() != 1 {
+			t.Errorf("%s: no inline logo or no PNG icon", name)
+		}
+	}
+}
