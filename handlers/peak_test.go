@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -127,10 +128,56 @@ func TestMoveReadsFresh(t *testing.T) {
 
 // heldProvider holds the provider's order lists until released (or until
 // the caller leaves), and counts the calls in flight and the most at once.
+//
+// It counts them as the instance puts them on the wire (onWire): from the
+// request's start until its answer is read or its connection closed. A
+// page refused at the bound gives up its other calls by closing their
+// connections; the provider's own server learns of a close only when its
+// goroutine next runs, so counting there would still see a given-up call
+// for a moment after the instance has freed its place.
 type heldProvider struct {
 	release   chan struct{}
 	mu        sync.Mutex
 	now, most int
+}
+
+// onWire is the instance's transport to the provider, counting its calls.
+func (p *heldProvider) onWire() gateway.Option {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 64
+	return gateway.WithHTTPClient(&http.Client{Transport: countingTransport{p, base}})
+}
+
+type countingTransport struct {
+	p    *heldProvider
+	base http.RoundTripper
+}
+
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !strings.Contains(r.URL.Path, "/v1/") {
+		return t.base.RoundTrip(r)
+	}
+	t.p.enter(1)
+	res, err := t.base.RoundTrip(r)
+	if err != nil {
+		t.p.enter(-1)
+		return nil, err
+	}
+	res.Body = &countedBody{ReadCloser: res.Body, done: func() { t.p.enter(-1) }}
+	return res, nil
+}
+
+// countedBody counts its call out once, when it is closed.
+type countedBody struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (b *countedBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.done)
+	return err
 }
 
 // inFlight is how many calls the provider holds now and held at most.
@@ -154,8 +201,6 @@ func (p *heldProvider) wrap(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		p.enter(1)
-		defer p.enter(-1)
 		if strings.Contains(r.URL.Path, "Orders") || strings.Contains(r.URL.Path, "ForCurrentClient") {
 			select {
 			case <-p.release:
@@ -175,7 +220,7 @@ func (p *heldProvider) wrap(h http.Handler) http.Handler {
 // answers. Once the provider answers, that one customer has the list.
 func TestSlowProviderBounded(t *testing.T) {
 	held := &heldProvider{release: make(chan struct{})}
-	a := newAppSetup(t, setup{options: behindProxy, provider: held.wrap, gateway: []gateway.Option{gateway.WithMaxInFlight(5)}})
+	a := newAppSetup(t, setup{options: behindProxy, provider: held.wrap, gateway: []gateway.Option{gateway.WithMaxInFlight(5), held.onWire()}})
 	customers := a.signUpMany(40)
 	held.mu.Lock()
 	held.most = 0
