@@ -171,6 +171,21 @@ describe("an island mounted when its form is sent", () => {
     expect(loads).toBe(1);
   });
 
+  it("sends a double tap once while the island comes", async () => {
+    document.body.innerHTML = page("taker");
+    await mountAll(document, lazy, {});
+    const form = document.getElementById("f") as HTMLFormElement;
+    const seen: Event[] = []; // each submit, to read once every listener has had it
+    form.addEventListener("submit", (e) => seen.push(e));
+    form.requestSubmit();
+    form.requestSubmit();
+    await vi.waitFor(() => expect(document.getElementById("i")!.dataset.islandState).toBe("mounted"));
+    await vi.waitFor(() => expect(got).toHaveLength(1));
+    expect(loads).toBe(1);
+    // Two taps and the one handed on; the browser sent none of them itself.
+    expect(seen.map((e) => e.defaultPrevented)).toEqual([true, true, true]);
+  });
+
   it("lets the form go to the server when the island cannot mount", async () => {
     document.body.innerHTML = page("missing");
     await mountAll(document, lazy, {});

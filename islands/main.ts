@@ -104,13 +104,20 @@ function mountOnSubmit(el: HTMLElement, selector: string, registry: Record<strin
     return;
   }
   el.dataset.islandState = "waiting";
-  const onSubmit = (event: SubmitEvent) => {
+  let loading = false;
+  const hold = (event: SubmitEvent) => {
     event.preventDefault();
-    form.removeEventListener("submit", onSubmit);
+    // A second tap while the island comes is dropped: the first one is
+    // what will be sent, once.
+    if (loading) return;
+    loading = true;
     const submitter = event.submitter instanceof HTMLElement ? event.submitter : null;
-    void mountIsland(el, registry).then(() => form.requestSubmit(submitter));
+    void mountIsland(el, registry).then(() => {
+      form.removeEventListener("submit", hold);
+      form.requestSubmit(submitter);
+    });
   };
-  form.addEventListener("submit", onSubmit);
+  form.addEventListener("submit", hold);
 }
 
 /** Mounts every island and applies every enhancement under root, once each. */
