@@ -9,6 +9,7 @@
 // first paint, so a page pays only for what it has and never before it is
 // on the screen; if anything fails the server-rendered fallback stays.
 import type { ComponentType } from "react";
+import { prepareReactSignals } from "./react-signals";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
 type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
@@ -62,6 +63,9 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     const props = readProps(el);
     // React first, the island's own module after it: each is evaluated in
     // a task of its own (both were asked for at once, see requestAssets).
+    // React's signal errors are made here, on a short stack, not while
+    // react-dom's module runs (see react-signals.ts).
+    prepareReactSignals();
     const { mount } = await import("./react-mount");
     const mod = await load();
     await mount(el, mod.default, props, (err) => {

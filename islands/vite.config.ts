@@ -2,6 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { reactSignals } from "./vite-react-signals.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -11,7 +12,9 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   root,
   base: "/static/dist/",
-  plugins: [react()],
+  // reactSignals: react-dom takes the signal errors the page prepared (see
+  // react-signals.ts) instead of making them while its module runs.
+  plugins: [react(), reactSignals()],
   build: {
     outDir: "../static/dist",
     emptyOutDir: true,
