@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { afterFirstPaint, mountAll, registerWorker, requestAssets } from "./main";
+import { afterFirstPaint, linkManifest, mountAll, registerWorker, requestAssets } from "./main";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -240,6 +240,57 @@ describe("the offline worker", () => {
     const f = fakes("/sw.js", "complete");
     (f.win.navigator as { serviceWorker?: unknown }).serviceWorker = undefined;
     expect(() => registerWorker(f.doc, f.win)).not.toThrow();
+  });
+});
+
+describe("the app's manifest", () => {
+  /** A window whose idle callbacks the test runs by hand. */
+  function idle() {
+    const callbacks: (() => void)[] = [];
+    const win = { requestIdleCallback: (cb: () => void) => callbacks.push(cb) } as unknown as Window;
+    return { win, callbacks };
+  }
+  const manifests = () => Array.from(document.head.querySelectorAll('link[rel="manifest"]'), (l) => l.getAttribute("href"));
+  afterEach(() => {
+    document.head.innerHTML = "";
+    delete document.documentElement.dataset.manifest;
+  });
+
+  it("is linked once the browser is idle, when the page names it", () => {
+    document.documentElement.dataset.manifest = "/manifest.webmanifest";
+    const { win, callbacks } = idle();
+    linkManifest(document, win);
+    expect(manifests()).toEqual([]);
+    expect(callbacks).toHaveLength(1);
+    callbacks[0]();
+    expect(manifests()).toEqual(["/manifest.webmanifest"]);
+  });
+
+  it("is linked once, however often it is asked for", () => {
+    document.documentElement.dataset.manifest = "/manifest.webmanifest";
+    const { win, callbacks } = idle();
+    linkManifest(document, win);
+    linkManifest(document, win);
+    callbacks.forEach((cb) => cb());
+    linkManifest(document, win);
+    callbacks.forEach((cb) => cb());
+    expect(manifests()).toEqual(["/manifest.webmanifest"]);
+  });
+
+  it("is not linked on a page that does not name it (sign-in pages, pages that link it themselves)", () => {
+    const { win, callbacks } = idle();
+    linkManifest(document, win);
+    expect(callbacks).toEqual([]);
+    expect(manifests()).toEqual([]);
+  });
+
+  it("is linked after the current task where the browser has no idle callbacks", () => {
+    document.documentElement.dataset.manifest = "/manifest.webmanifest";
+    const tasks: (() => void)[] = [];
+    linkManifest(document, { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window);
+    expect(manifests()).toEqual([]);
+    tasks[0]();
+    expect(manifests()).toEqual(["/manifest.webmanifest"]);
   });
 });
 

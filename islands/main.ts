@@ -158,6 +158,25 @@ export function registerWorker(doc: Document = document, win: Window = window): 
   else win.addEventListener("load", register, { once: true });
 }
 
+/** Links the app's manifest when the page names it (<html
+ *  data-manifest>: signed-in pages), once the browser is idle after the
+ *  islands have mounted: linking it sets the browser checking whether the
+ *  app can be installed, work that would otherwise compete with the page
+ *  while it starts. */
+export function linkManifest(doc: Document = document, win: Window = window): void {
+  const href = doc.documentElement.dataset.manifest;
+  if (!href || doc.querySelector('link[rel="manifest"]')) return;
+  const link = () => {
+    if (doc.querySelector('link[rel="manifest"]')) return;
+    const el = doc.createElement("link");
+    el.rel = "manifest";
+    el.href = href;
+    doc.head.append(el);
+  };
+  if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(link, { timeout: 2000 });
+  else win.setTimeout(link, 0);
+}
+
 /** Resolves once the browser has painted the page's first content: until
  *  then nothing of an island is fetched or run, so the server's HTML has the
  *  network and the main thread to itself. A browser that does not report
@@ -206,4 +225,5 @@ void domReady()
   .then(() => {
     requestAssets();
     return mountAll();
-  });
+  })
+  .then(() => linkManifest());

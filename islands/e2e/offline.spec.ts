@@ -200,6 +200,8 @@ test("Chromium finds the account installable", async ({ playwright }, info) => {
   const page = await context.newPage();
   await signInByForm(page, DEMO);
   await page.goto("/");
+  // The mount loop links the manifest once the page's islands are up.
+  await expect(page.locator('link[rel="manifest"]')).toHaveCount(1);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
   const cdp = await context.newCDPSession(page);
   const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");

@@ -132,7 +132,7 @@ test.describe("islands start after the first paint and move nothing", () => {
         return error;
       } as unknown as ErrorConstructor;
       Object.setPrototypeOf(Counting, Original);
-      Counting.prototype = Original.prototype;
+      Object.defineProperty(Counting, "prototype", { value: Original.prototype });
       window.Error = Counting;
     });
     await page.goto(moves.hotel);
