@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { afterFirstPaint, linkManifest, mountAll, registerWorker, requestAssets } from "./main";
+import { afterFirstPaint, linkManifest, mountAll, nextTask, registerWorker, requestAssets } from "./main";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -240,6 +240,20 @@ describe("the offline worker", () => {
     const f = fakes("/sw.js", "complete");
     (f.win.navigator as { serviceWorker?: unknown }).serviceWorker = undefined;
     expect(() => registerWorker(f.doc, f.win)).not.toThrow();
+  });
+});
+
+describe("the next task", () => {
+  it("comes only once the browser runs a task after this one", async () => {
+    const tasks: (() => void)[] = [];
+    let done = false;
+    const next = nextTask({ setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    expect(tasks).toHaveLength(1);
+    tasks[0]();
+    await next;
+    expect(done).toBe(true);
   });
 });
 

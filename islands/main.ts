@@ -211,6 +211,14 @@ export function requestAssets(doc: Document = document): void {
   list.remove();
 }
 
+/** Resolves in a task of its own, so that the work before it and the work
+ *  after it each hold the page for a short while, not one long one: putting
+ *  the island files' links in the head has the browser prepare every one of
+ *  those requests at once, and the mount that follows starts more. */
+export function nextTask(win: Window = window): Promise<void> {
+  return new Promise((resolve) => win.setTimeout(resolve, 0));
+}
+
 function domReady(): Promise<void> {
   if (document.readyState !== "loading") return Promise.resolve();
   return new Promise((done) => document.addEventListener("DOMContentLoaded", () => done(), { once: true }));
@@ -224,6 +232,7 @@ void domReady()
   .then(() => afterFirstPaint())
   .then(() => {
     requestAssets();
-    return mountAll();
+    return nextTask();
   })
+  .then(() => mountAll())
   .then(() => linkManifest());
