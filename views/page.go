@@ -85,9 +85,10 @@ func (p Page) Tags() Tags {
 // data-manifest> for the mount loop to link once the page's islands are up
 // (islands/main.ts), rather than linking it in its head. A linked manifest
 // sets the browser checking whether the app can be installed: it fetches
-// the manifest and its icon, decodes the icon on the page's own thread and
-// redraws its toolbar, and on a phone with few cores that competes with an
-// island's start. A page without script links it at once.
+// the manifest and its icon and decodes the icon on the page's own thread
+// (desktop Chrome also animates an install icon in its toolbar), and on a
+// machine with few cores that competes with an island's start. A page
+// without script links it at once.
 func (p Page) ManifestLater() bool {
 	return p.User != nil && len(p.Tags().Scripts) > 0
 }
