@@ -10,9 +10,10 @@
 //
 // Nothing else in React changes; an Error thrown while the module runs (a
 // react and react-dom of different versions) is a real failure and stays as
-// it is. The build stops when the module keeps an Error of any other form, or a set of codes other than REACT_SIGNAL_CODES,
-// or when the module is not in the build at all: a new React needs a look,
-// not a silent return of the slow task.
+// it is. The build stops when the module keeps an Error of any other form,
+// or a set of codes other than REACT_SIGNAL_CODES, or when the module is not
+// in the build at all: a new React needs a look, not a silent return of the
+// slow task.
 import type { Plugin } from "vite";
 import { parseAst } from "vite";
 import { REACT_SIGNALS_KEY, REACT_SIGNAL_CODES } from "./react-signals.ts";
