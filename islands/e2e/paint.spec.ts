@@ -144,6 +144,49 @@ test.describe("islands start after the first paint and move nothing", () => {
     expect(made.filter((stack) => stack.includes("/main-")).length).toBeGreaterThan(0);
   });
 
+  // For each font face or size new to a page the browser asks the system's
+  // font service, the page's thread waiting for the answer: the islands' text
+  // keeps to the faces and sizes the server's page already shows, so the
+  // layout that first shows them waits for none.
+  test("the islands bring no font face or size the page did not have", async ({ browser }) => {
+    const faces = (within: string) => {
+      const seen = new Set<string>();
+      const add = (el: Element) => {
+        const s = getComputedStyle(el);
+        if (s.display !== "none" && s.visibility !== "hidden") seen.add(`${s.fontFamily} ${s.fontStyle} ${s.fontWeight} ${s.fontSize}`);
+      };
+      for (const root of document.querySelectorAll(within)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (n.textContent?.trim() && n.parentElement && !n.parentElement.closest("script,style,template,option")) add(n.parentElement);
+        }
+        root.querySelectorAll("input:not([type=hidden]),select,button,textarea").forEach(add);
+      }
+      return [...seen].sort();
+    };
+    for (const kind of ["hotel", "pavilion"]) {
+      expect(moves[kind], `a movable ${kind} order`).toBeTruthy();
+      for (const width of WIDTHS) {
+        const viewport = { width, height: width < 600 ? 823 : 720 };
+        const plain = await browser.newContext({ viewport, javaScriptEnabled: false });
+        await plain.addCookies(cookies);
+        const before = await plain.newPage();
+        await before.goto(moves[kind]);
+        const page = await before.evaluate(faces, "body");
+        await plain.close();
+        const ctx = await browser.newContext({ viewport });
+        await ctx.addCookies(cookies);
+        const after = await ctx.newPage();
+        await after.goto(moves[kind]);
+        await expect(after.locator(".cal .flatpickr-calendar")).toHaveCount(1);
+        const islands = await after.evaluate(faces, "[data-island-root], .cal");
+        await ctx.close();
+        expect(islands.length, `${kind} at ${width} px: the islands' text`).toBeGreaterThan(0);
+        expect(islands.filter((f) => !page.includes(f)), `${kind} at ${width} px: faces new to the page (it has ${page.join("; ")})`).toEqual([]);
+      }
+    }
+  });
+
   for (const kind of ["glk", "aqua", "hotel", "pavilion", "celRoom"]) {
     test(`the ${kind} move page`, async ({ page }) => {
       expect(moves[kind], `a movable ${kind} order`).toBeTruthy();
