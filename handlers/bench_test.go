@@ -2,10 +2,13 @@ package handlers_test
 
 import (
 	"context"
+	"io/fs"
 	"net/http"
+	"path"
 	"testing"
 	"time"
 
+	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
 )
@@ -53,4 +56,24 @@ func BenchmarkOrdersPage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStaticReact is the server's work for the largest file a page with
+// an island asks for, React's chunk, to a browser that takes gzip:
+//
+//	go test ./handlers/ -run '^$' -bench StaticReact -benchtime 200x -cpu 1
+//
+// Each file is compressed once, so this is the cost of sending it.
+func BenchmarkStaticReact(b *testing.B) {
+	a := newApp(b)
+	names, _ := fs.Glob(lk.Static, "static/dist/assets/react-*.js")
+	if len(names) == 0 {
+		b.Skip("islands not built (run make generate)")
+	}
+	src := "/static/dist/assets/" + path.Base(names[0])
+	for b.Loop() {
+		if res, _ := a.gzipGet(src); res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" {
+			b.Fatal(res.StatusCode, res.Header)
+		}
+	}
 }

@@ -1,10 +1,14 @@
 package handlers_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -180,6 +184,67 @@ func TestStaticAssets(t *testing.T) {
 	js := a.get(src)
 	if js.StatusCode != http.StatusOK || js.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
 		t.Errorf("%s: %d %q", src, js.StatusCode, js.Header.Get("Cache-Control"))
+	}
+}
+
+// A browser that takes gzip gets a static file compressed once, at gzip's
+// best level: the same bytes to every request, also to many at once on a
+// cold server, that unpack to the file; one that does not, or asks for a
+// part, gets the file as it is.
+func TestStaticFilesGzippedOnce(t *testing.T) {
+	a := newApp(t)
+	src, ok := a.get("/login").doc.Find(`script[type=module]`).Attr("src")
+	if !ok {
+		t.Skip("islands not built (run make generate)")
+	}
+	plain := a.get(src)
+	if plain.StatusCode != http.StatusOK || plain.Header.Get("Content-Encoding") != "" || len(plain.body) < 1024 {
+		t.Fatalf("%s without gzip: %d %q, %d bytes", src, plain.StatusCode, plain.Header.Get("Content-Encoding"), len(plain.body))
+	}
+
+	const n = 16
+	bodies := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			res, raw := a.gzipGet(src)
+			if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" ||
+				res.Header.Get("Content-Length") != strconv.Itoa(len(raw)) || res.Header.Get("Vary") != "Accept-Encoding" ||
+				res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
+				!strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") {
+				t.Errorf("%s with gzip: %d %v", src, res.StatusCode, res.Header)
+			}
+			bodies[i] = raw
+		})
+	}
+	wg.Wait()
+	for i := 1; i < n; i++ {
+		if !bytes.Equal(bodies[i], bodies[0]) {
+			t.Fatalf("answer %d differs from the first", i)
+		}
+	}
+	if got := gunzip(t, bodies[0]); got != plain.body {
+		t.Fatalf("the gzip answer unpacks to %d bytes, not the file's %d", len(got), len(plain.body))
+	}
+	// No larger than the level pages are compressed with.
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, 5)
+	zw.Write([]byte(plain.body))
+	zw.Close()
+	if len(bodies[0]) > buf.Len() {
+		t.Errorf("%d bytes compressed once, %d at level 5", len(bodies[0]), buf.Len())
+	}
+
+	if r := a.send(http.MethodGet, src, http.Header{"Accept-Encoding": {"gzip;q=0, identity"}}); r.Header.Get("Content-Encoding") != "" || r.body != plain.body {
+		t.Errorf("gzip refused: %q, %d bytes", r.Header.Get("Content-Encoding"), len(r.body))
+	}
+	r := a.send(http.MethodGet, src, http.Header{"Accept-Encoding": {"gzip"}, "Range": {"bytes=0-9"}})
+	if r.StatusCode != http.StatusPartialContent || r.Header.Get("Content-Encoding") != "" || r.body != plain.body[:10] {
+		t.Errorf("a part: %d %q %q", r.StatusCode, r.Header.Get("Content-Encoding"), r.body)
+	}
+	// An image is not compressed again.
+	if res, _ := a.gzipGet("/static/img/favicon-32.png"); res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "" {
+		t.Errorf("favicon: %d %q", res.StatusCode, res.Header.Get("Content-Encoding"))
 	}
 }
 

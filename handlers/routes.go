@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"io/fs"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
@@ -61,22 +59,4 @@ func (s *Server) routes(e *echo.Echo) {
 func robots(c *echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
 	return c.String(http.StatusOK, "User-agent: *\nAllow: /login\nAllow: /signup\nDisallow: /\n")
-}
-
-// staticFiles serves static/: Vite's hashed files are cached for a year,
-// the rest for a day.
-func (s *Server) staticFiles(c *echo.Context) error {
-	name := strings.TrimPrefix(c.Param("*"), "/")
-	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, "dist/.vite/") {
-		return errNotFound
-	}
-	if _, err := fs.Stat(s.static, name); err != nil {
-		return errNotFound
-	}
-	cache := "public, max-age=86400"
-	if strings.HasPrefix(name, "dist/") {
-		cache = "public, max-age=31536000, immutable"
-	}
-	c.Response().Header().Set(echo.HeaderCacheControl, cache)
-	return c.FileFS(name, s.static)
 }

@@ -102,6 +102,7 @@ type Server struct {
 	site         *views.Site
 	assets       *views.Assets
 	static       fs.FS
+	gzipped      gzipCache // static files compressed once
 	log          *slog.Logger
 	loc          *time.Location
 	now          func() time.Time
