@@ -117,7 +117,11 @@ export default function Calendar(props: CalendarProps) {
           el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
         },
       });
-      if (props.month) inst.jumpToDate(local(props.month));
+      // flatpickr opens on the month of the first chosen day; another month
+      // asked for is jumped to, the same one is not: a jump draws all the
+      // month's days again, in the task that has just drawn them.
+      const month = props.month ? local(props.month) : null;
+      if (month && (month.getFullYear() !== inst.currentYear || month.getMonth() !== inst.currentMonth)) inst.jumpToDate(month);
       fitMonths(inst);
       fp.current = inst;
     }, 0);

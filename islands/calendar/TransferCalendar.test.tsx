@@ -187,6 +187,25 @@ describe("TransferCalendar, a day for the slot picker", () => {
     expect(shown[0].dateObj?.getMonth()).toBe(10);
     expect(screen.getByText(/День: 20\.12\.2026/)).toBeTruthy();
   });
+  it("draws the days once when the booking is in the window's first month", async () => {
+    document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
+    const container = document.querySelector<HTMLElement>("[data-island-root]")!;
+    const made: Element[] = []; // every element made while the calendar draws
+    const create = document.createElement.bind(document);
+    const spy = vi.spyOn(document, "createElement").mockImplementation((tag: string, options?: ElementCreationOptions) => {
+      const el = create(tag, options);
+      made.push(el);
+      return el;
+    });
+    try {
+      await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" dayForm="" label="День" value="2026-11-28" target="#none" />, container);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(document.querySelector(".flatpickr-day.selected")?.textContent).toBe("28");
+    const drawn = made.filter((el) => el.classList.contains("flatpickr-day")).length;
+    expect(drawn).toBe(document.querySelectorAll(".flatpickr-day").length);
+  });
 });
 
 const submit = () => document.querySelector<HTMLButtonElement>('.actions > button[type="submit"]')!;
