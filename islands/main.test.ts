@@ -112,6 +112,29 @@ describe("mount loop", () => {
     expect(warn).toHaveBeenCalledOnce();
   });
 
+  it("starts an island once the page's files have arrived, an enhancement at once", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="hello">${FALLBACK}</div>
+      <script type="application/json">{"name":"Мир"}</script>
+      <input id="a" data-enhance="upper">`;
+    let arrive!: () => void;
+    const ready = new Promise<void>((done) => (arrive = done));
+    const hello = vi.fn(islands.hello);
+    const upper = vi.fn((el: HTMLElement) => ((el as HTMLInputElement).value = "ok"));
+    const all = mountAll(document, { hello }, { upper: async () => ({ default: upper }) }, ready);
+    const el = document.getElementById("i")!;
+    await vi.waitFor(() => expect((document.getElementById("a") as HTMLInputElement).value).toBe("ok"));
+    expect(el.dataset.islandState).toBe("loading");
+    expect(hello).not.toHaveBeenCalled();
+    // A second pass meanwhile (more content under root) does not start it twice.
+    void mountAll(document, { hello }, {}, ready);
+    arrive();
+    await all;
+    expect(el.querySelector("[data-island-root] .hello")?.textContent).toBe("Привет, Мир");
+    expect(el.dataset.islandState).toBe("mounted");
+    expect(hello).toHaveBeenCalledOnce();
+  });
+
   it("loads no enhancement the page does not use", async () => {
     document.body.innerHTML = `<p>нет полей</p>`;
     const loader = vi.fn();
@@ -361,16 +384,61 @@ describe("after the first paint", () => {
     expect(painted).toBe(true);
   });
 
-  it("puts the server's list of island files in the head, once", () => {
+  it("resolves once every file it asked for has arrived or failed", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="preload" as="style" href="/static/dist/assets/cal.css"><link rel="modulepreload" href="/static/dist/assets/gone.js"></template>`;
+    const tpl = document.getElementById("island-assets") as HTMLTemplateElement;
+    const [react, css, gone] = Array.from(tpl.content.querySelectorAll("link"));
+    let arrived = false;
+    const all = requestAssets(document).then(() => (arrived = true));
+    await vi.waitFor(() => expect(document.head.querySelectorAll(":scope > link")).toHaveLength(3));
+    react.dispatchEvent(new Event("load"));
+    gone.dispatchEvent(new Event("error"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(arrived).toBe(false);
+    css.dispatchEvent(new Event("load"));
+    await all;
+    expect(arrived).toBe(true);
+    document.head.innerHTML = "";
+  });
+
+  it("does not wait for a file the browser does not fetch (no modulepreload)", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
+    const supports = vi.fn((token: string) => token === "preload");
+    const make = document.createElement.bind(document);
+    vi.spyOn(document, "createElement").mockImplementation((tag: string) => {
+      const el = make(tag);
+      Object.defineProperty(el, "relList", { value: { supports } });
+      return el;
+    });
+    const css = document.querySelector("template")!.content.querySelector('link[rel="preload"]')!;
+    const all = requestAssets(document);
+    css.dispatchEvent(new Event("load"));
+    await all;
+    expect(supports).toHaveBeenCalled();
+    document.head.innerHTML = "";
+  });
+
+  it("resolves at once on a page without islands", async () => {
+    document.head.innerHTML = "";
+    await requestAssets(document);
+  });
+
+  it("puts the server's list of island files in the head, once, one link a task", async () => {
     document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js" fetchpriority="low"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
     expect(document.head.querySelectorAll(":scope > link")).toHaveLength(0);
-    requestAssets(document);
-    expect(Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"))).toEqual([
-      "/static/dist/assets/react.js",
-      "/static/dist/assets/cal.css",
-    ]);
+    const tasks: (() => void)[] = [];
+    const win = { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window;
+    const hrefs = () => Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"));
+    const all = requestAssets(document, win);
+    expect(hrefs()).toEqual(["/static/dist/assets/react.js"]);
     expect(document.getElementById("island-assets")).toBeNull();
-    requestAssets(document);
+    await Promise.resolve();
+    expect(tasks).toHaveLength(1);
+    tasks[0]();
+    await vi.waitFor(() => expect(hrefs()).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.css"]));
+    document.head.querySelectorAll("link").forEach((l) => l.dispatchEvent(new Event("load")));
+    await all;
+    await requestAssets(document, win);
     expect(document.head.querySelectorAll("link")).toHaveLength(2);
     document.head.innerHTML = "";
   });

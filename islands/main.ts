@@ -61,13 +61,17 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     const load = registry[name];
     if (!load) throw new Error(`unknown island "${name}"`);
     const props = readProps(el);
-    // React first, the island's own module after it: each is evaluated in
-    // a task of its own (both were asked for at once, see requestAssets).
+    // React first, the island's own module after it, then the render: each
+    // in a task of its own, so that the page's thread is never held for
+    // all three at once (their files have mostly arrived by now, and then
+    // each import would go on at once in the same task).
     // React's signal errors are made here, on a short stack, not while
     // react-dom's module runs (see react-signals.ts).
     prepareReactSignals();
     const { mount } = await import("./react-mount");
+    await nextTask();
     const mod = await load();
+    await nextTask();
     await mount(el, mod.default, props, (err) => {
       el.dataset.islandState = "failed";
       warn(`island "${name}" crashed`, err);
@@ -124,18 +128,31 @@ function mountOnSubmit(el: HTMLElement, selector: string, registry: Record<strin
   form.addEventListener("submit", hold);
 }
 
-/** Mounts every island and applies every enhancement under root, once each. */
+/**
+ * Mounts every island and applies every enhancement under root, once each.
+ * The islands that mount now start only once ready resolves (when the
+ * page's island files have all arrived, see requestAssets): while the files
+ * stream in, the browser is busy receiving them, and an island that started
+ * meanwhile would run a step each time one of its files came in, every step
+ * competing with that work. Enhancements, and the islands that wait for
+ * their form to be sent, start at once.
+ */
 export function mountAll(
   root: ParentNode = document,
   islandMap: Record<string, IslandLoader> = islands,
   enhanceMap: Record<string, EnhanceLoader> = enhancements,
+  ready: Promise<void> = Promise.resolve(),
 ): Promise<void> {
   const jobs: Promise<void>[] = [];
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     if (el.dataset.islandState) return;
     const form = el.dataset.mountOnSubmit;
-    if (form) mountOnSubmit(el, form, islandMap);
-    else jobs.push(mountIsland(el, islandMap));
+    if (form) {
+      mountOnSubmit(el, form, islandMap);
+      return;
+    }
+    el.dataset.islandState = "loading";
+    jobs.push(ready.then(() => mountIsland(el, islandMap)));
   });
   root.querySelectorAll<HTMLElement>("[data-enhance]").forEach((el) => {
     if (!el.dataset.enhanceState) jobs.push(enhance(el, enhanceMap));
@@ -203,18 +220,36 @@ export const ASSETS = "island-assets";
 /** Asks for every file of the page's islands at once: the server lists
  *  them as low-priority preload links in an inert <template> (a template's
  *  links fetch nothing), and put in the head they are fetched in parallel,
- *  so no island waits for one file to learn of the next. */
-export function requestAssets(doc: Document = document): void {
+ *  so no island waits for one file to learn of the next. The links go in
+ *  one a task: the browser prepares a link's request as it goes in, about a
+ *  millisecond of the page's thread each, and the page stays free to answer
+ *  in between. Resolves once each file has arrived or failed; a link the
+ *  browser does not know (modulepreload in an older browser) fetches nothing
+ *  and is not waited for. */
+export async function requestAssets(doc: Document = document, win: Window = window): Promise<void> {
   const list = doc.getElementById(ASSETS);
   if (!(list instanceof HTMLTemplateElement)) return;
-  doc.head.append(list.content);
+  const known = doc.createElement("link").relList;
+  const links = Array.from(list.content.querySelectorAll("link"));
   list.remove();
+  const arrived = links
+    .filter((link) => !known?.supports || known.supports(link.rel))
+    .map(
+      (link) =>
+        new Promise<void>((done) => {
+          link.addEventListener("load", () => done(), { once: true });
+          link.addEventListener("error", () => done(), { once: true });
+        }),
+    );
+  for (const [i, link] of links.entries()) {
+    if (i > 0) await nextTask(win);
+    doc.head.append(link);
+  }
+  await Promise.all(arrived);
 }
 
 /** Resolves in a task of its own, so that the work before it and the work
- *  after it each hold the page for a short while, not one long one: putting
- *  the island files' links in the head has the browser prepare every one of
- *  those requests at once, and the mount that follows starts more. */
+ *  after it each hold the page for a short while, not one long one. */
 export function nextTask(win: Window = window): Promise<void> {
   return new Promise((resolve) => win.setTimeout(resolve, 0));
 }
@@ -231,8 +266,7 @@ registerWorker();
 void domReady()
   .then(() => afterFirstPaint())
   .then(() => {
-    requestAssets();
-    return nextTask();
+    const arrived = requestAssets();
+    return nextTask().then(() => mountAll(document, islands, enhancements, arrived));
   })
-  .then(() => mountAll())
   .then(() => linkManifest());
