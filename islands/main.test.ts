@@ -253,10 +253,13 @@ describe("the offline worker", () => {
     expect(f.register).toHaveBeenCalledTimes(1);
   });
 
-  it("is not registered on a page that does not name it", () => {
+  it("is not registered on a page that does not name it, nor service workers looked at", () => {
     const f = fakes(undefined, "complete");
+    const looked = vi.fn();
+    Object.defineProperty(f.win.navigator, "serviceWorker", { get: () => (looked(), { register: f.register }) });
     registerWorker(f.doc, f.win);
     expect(f.register).not.toHaveBeenCalled();
+    expect(looked).not.toHaveBeenCalled();
   });
 
   it("leaves the page alone without service workers", () => {

@@ -166,8 +166,11 @@ export function mountAll(
  *  service workers, or if registering fails, the page is as it was. */
 export function registerWorker(doc: Document = document, win: Window = window): void {
   const url = doc.documentElement.dataset.worker;
+  // Only then: the first look at navigator.serviceWorker has the browser
+  // set up the page's link to its workers, work a page without one skips.
+  if (!url) return;
   const sw = win.navigator.serviceWorker;
-  if (!url || !sw) return;
+  if (!sw) return;
   const register = () => {
     sw.register(url, { scope: "/" }).catch((err: unknown) => console.warn("[islands] offline worker not registered", err));
   };
