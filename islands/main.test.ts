@@ -1,7 +1,7 @@
 import { act } from "@testing-library/react";
 import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { afterFirstPaint, linkManifest, mountAll, nextTask, registerWorker, requestAssets } from "./main";
+import { afterFirstPaint, linkManifest, mountAll, nextTask, registerWorker, requestAssets, runModules } from "./main";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -121,18 +121,39 @@ describe("mount loop", () => {
     const ready = new Promise<void>((done) => (arrive = done));
     const hello = vi.fn(islands.hello);
     const upper = vi.fn((el: HTMLElement) => ((el as HTMLInputElement).value = "ok"));
-    const all = mountAll(document, { hello }, { upper: async () => ({ default: upper }) }, ready);
+    const prepare = vi.fn(() => ready);
+    const all = mountAll(document, { hello }, { upper: async () => ({ default: upper }) }, prepare);
     const el = document.getElementById("i")!;
     await vi.waitFor(() => expect((document.getElementById("a") as HTMLInputElement).value).toBe("ok"));
     expect(el.dataset.islandState).toBe("loading");
     expect(hello).not.toHaveBeenCalled();
     // A second pass meanwhile (more content under root) does not start it twice.
-    void mountAll(document, { hello }, {}, ready);
+    void mountAll(document, { hello }, {}, prepare);
     arrive();
     await all;
     expect(el.querySelector("[data-island-root] .hello")?.textContent).toBe("Привет, Мир");
     expect(el.dataset.islandState).toBe("mounted");
     expect(hello).toHaveBeenCalledOnce();
+    expect(prepare).toHaveBeenCalledOnce();
+  });
+
+  it("prepares once for all the islands that mount now, and not at all for the rest", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="hello">${FALLBACK}</div><script type="application/json">{"name":"Мир"}</script>
+      <div id="j" data-island="hello">${FALLBACK}</div><script type="application/json">{"name":"всем"}</script>`;
+    const prepare = vi.fn(async () => {});
+    await mountAll(document, islands, {}, prepare);
+    expect(document.getElementById("j")!.dataset.islandState).toBe("mounted");
+    expect(prepare).toHaveBeenCalledOnce();
+
+    // The sign-in form: its code dialog waits for the form, its phone field
+    // is an enhancement; nothing runs the islands' modules.
+    document.body.innerHTML = `
+      <form id="f"><input data-enhance="upper"></form>
+      <div data-island="hello" data-mount-on-submit="#f">${FALLBACK}</div>`;
+    const idle = vi.fn(async () => {});
+    await mountAll(document, islands, { upper: async () => ({ default: () => {} }) }, idle);
+    expect(idle).not.toHaveBeenCalled();
   });
 
   it("loads no enhancement the page does not use", async () => {
@@ -423,7 +444,41 @@ describe("after the first paint", () => {
 
   it("resolves at once on a page without islands", async () => {
     document.head.innerHTML = "";
-    await requestAssets(document);
+    expect(await requestAssets(document)).toEqual([]);
+  });
+
+  it("resolves with the modules' addresses, in the server's order", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="preload" as="style" href="/static/dist/assets/cal.css"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="modulepreload" href="/static/dist/assets/cal.js"></template>`;
+    const links = Array.from((document.getElementById("island-assets") as HTMLTemplateElement).content.querySelectorAll("link"));
+    const all = requestAssets(document);
+    await vi.waitFor(() => expect(document.head.querySelectorAll(":scope > link")).toHaveLength(3));
+    links.forEach((l) => l.dispatchEvent(new Event("load")));
+    const urls = (await all).map((u) => new URL(u).pathname);
+    expect(urls).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.js"]);
+    document.head.innerHTML = "";
+  });
+
+  it("runs the modules in order, one a task, past one that fails", async () => {
+    const tasks: (() => void)[] = [];
+    const win = { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window;
+    const ran: string[] = [];
+    const load = vi.fn(async (url: string) => {
+      ran.push(url);
+      if (url === "b.js") throw new Error("network");
+    });
+    let done = false;
+    const all = runModules(["a.js", "b.js", "c.js"], win, load).then(() => (done = true));
+    const step = async (want: string[]) => {
+      await vi.waitFor(() => expect(tasks.length).toBe(want.length));
+      expect(ran).toEqual(want);
+      tasks[want.length - 1]();
+    };
+    await step(["a.js"]);
+    await step(["a.js", "b.js"]);
+    await step(["a.js", "b.js", "c.js"]);
+    await all;
+    expect(done).toBe(true);
+    expect(load).toHaveBeenCalledTimes(3);
   });
 
   it("puts the server's list of island files in the head, once, one link a task", async () => {

@@ -130,20 +130,23 @@ function mountOnSubmit(el: HTMLElement, selector: string, registry: Record<strin
 
 /**
  * Mounts every island and applies every enhancement under root, once each.
- * The islands that mount now start only once ready resolves (when the
- * page's island files have all arrived, see requestAssets): while the files
- * stream in, the browser is busy receiving them, and an island that started
- * meanwhile would run a step each time one of its files came in, every step
- * competing with that work. Enhancements, and the islands that wait for
- * their form to be sent, start at once.
+ * The islands that mount now start only once ready() resolves; it is
+ * called once, and only when there is such an island (in the page: once the
+ * island files have all arrived and their modules have run, see
+ * requestAssets and runModules). While the files stream in, the browser is
+ * busy receiving them, and an island that started meanwhile would run a step
+ * each time one of its files came in, every step competing with that work.
+ * Enhancements, and the islands that wait for their form to be sent, start
+ * at once.
  */
 export function mountAll(
   root: ParentNode = document,
   islandMap: Record<string, IslandLoader> = islands,
   enhanceMap: Record<string, EnhanceLoader> = enhancements,
-  ready: Promise<void> = Promise.resolve(),
+  ready: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const jobs: Promise<void>[] = [];
+  let started: Promise<void> | undefined;
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     if (el.dataset.islandState) return;
     const form = el.dataset.mountOnSubmit;
@@ -152,7 +155,8 @@ export function mountAll(
       return;
     }
     el.dataset.islandState = "loading";
-    jobs.push(ready.then(() => mountIsland(el, islandMap)));
+    started ??= ready();
+    jobs.push(started.then(() => mountIsland(el, islandMap)));
   });
   root.querySelectorAll<HTMLElement>("[data-enhance]").forEach((el) => {
     if (!el.dataset.enhanceState) jobs.push(enhance(el, enhanceMap));
@@ -226,12 +230,13 @@ export const ASSETS = "island-assets";
  *  so no island waits for one file to learn of the next. The links go in
  *  one a task: the browser prepares a link's request as it goes in, about a
  *  millisecond of the page's thread each, and the page stays free to answer
- *  in between. Resolves once each file has arrived or failed; a link the
+ *  in between. Resolves once each file has arrived or failed, with the
+ *  addresses of the modules among them in the server's order; a link the
  *  browser does not know (modulepreload in an older browser) fetches nothing
  *  and is not waited for. */
-export async function requestAssets(doc: Document = document, win: Window = window): Promise<void> {
+export async function requestAssets(doc: Document = document, win: Window = window): Promise<string[]> {
   const list = doc.getElementById(ASSETS);
-  if (!(list instanceof HTMLTemplateElement)) return;
+  if (!(list instanceof HTMLTemplateElement)) return [];
   const known = doc.createElement("link").relList;
   const links = Array.from(list.content.querySelectorAll("link"));
   list.remove();
@@ -249,6 +254,26 @@ export async function requestAssets(doc: Document = document, win: Window = wind
     doc.head.append(link);
   }
   await Promise.all(arrived);
+  return links.filter((link) => link.rel === "modulepreload").map((link) => link.href);
+}
+
+/** Runs the page's island modules (their files have arrived) one a task,
+ *  in the server's order, where each comes after the modules it imports:
+ *  so each import runs that one module's code and nothing else, and the
+ *  work of starting the islands is spread over several short tasks (React's
+ *  file is most of it, flatpickr's the next) rather than piled into the
+ *  task that first imports them. Running a module starts nothing: the
+ *  islands start when the mount loop renders them. A module that fails is
+ *  skipped here; the island that needs it then keeps its fallback. */
+export async function runModules(
+  urls: string[],
+  win: Window = window,
+  load: (url: string) => Promise<unknown> = (url) => import(/* @vite-ignore */ url),
+): Promise<void> {
+  for (const url of urls) {
+    await load(url).catch(() => undefined);
+    await nextTask(win);
+  }
 }
 
 /** Resolves in a task of its own, so that the work before it and the work
@@ -270,6 +295,6 @@ void domReady()
   .then(() => afterFirstPaint())
   .then(() => {
     const arrived = requestAssets();
-    return nextTask().then(() => mountAll(document, islands, enhancements, arrived));
+    return nextTask().then(() => mountAll(document, islands, enhancements, () => arrived.then((urls) => runModules(urls))));
   })
   .then(() => linkManifest());

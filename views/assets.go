@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 )
 
@@ -100,7 +99,10 @@ func (a *Assets) File(key string) (string, bool) {
 // only module script; the islands it will import lazily are listed to be
 // preloaded once the page has painted (the layout's template), with every
 // chunk they import and every stylesheet hanging on those chunks (Vite hangs
-// a shared chunk's CSS on the chunk, not on the entry).
+// a shared chunk's CSS on the chunk, not on the entry). Each module is
+// listed after the modules it imports: the mount loop runs them in that
+// order, one a task, so that running one never runs another it has not run
+// yet (islands/main.ts, runModules).
 func (a *Assets) For(islands ...string) Tags {
 	var t Tags
 	if a == nil || len(islands) == 0 {
@@ -119,9 +121,6 @@ func (a *Assets) For(islands ...string) Tags {
 		if !ok {
 			return
 		}
-		if preload {
-			t.Preloads = append(t.Preloads, a.base+ch.File)
-		}
 		for _, c := range ch.CSS {
 			if !css[c] {
 				css[c] = true
@@ -133,6 +132,9 @@ func (a *Assets) For(islands ...string) Tags {
 				seen[imp] = true
 				walk(imp, true)
 			}
+		}
+		if preload {
+			t.Preloads = append(t.Preloads, a.base+ch.File)
 		}
 	}
 	walk(MountEntry, false)
@@ -146,6 +148,5 @@ func (a *Assets) For(islands ...string) Tags {
 			walk(key, true)
 		}
 	}
-	sort.Strings(t.Preloads)
 	return t
 }
