@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import Calendar from "./Calendar";
 import { fetchJSON } from "../forms";
+import { rubles, thousands } from "./money";
 import { checkAquaDate, complete, hotelDayAvailable, hotelTap, nights, noPick, showDay, type Day, type RangePick } from "./rules";
 
 export type HotelDay = { date: Day; vacant: number; family: number; price: number; label: string };
@@ -207,9 +208,6 @@ export function checkOutAllowed(p: RangePick, d: Day, available: (d: Day) => boo
   return nights({ start: p.start, end: d }).every(available);
 }
 
-const rub = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 0 });
-const thousands = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 1 });
-
 function HotelRange(props: TransferCalendarProps) {
   const byDay = new Map((props.days ?? []).map((d) => [d.date, d]));
   const rooms = props.rooms ?? 1;
@@ -256,7 +254,7 @@ function HotelRange(props: TransferCalendarProps) {
         }}
         note={(d) => {
           const day = byDay.get(d);
-          return day && available(d) ? { short: thousands.format(day.price / 1000) + "к", full: day.label } : undefined;
+          return day && available(d) ? { short: thousands(day.price) + "к", full: day.label } : undefined;
         }}
         label={props.label}
       />
@@ -267,7 +265,7 @@ function HotelRange(props: TransferCalendarProps) {
       </p>
       <p className="cal-sum" aria-live="polite">
         {texts.checkIn ?? "Заезд"}: {showDay(pick.start) || "—"}, {texts.checkOut ?? "Выезд"}: {showDay(pick.end) || "—"}
-        {done && `, ночей: ${list.length}, ${rub.format(sum)}\u00a0₽`}
+        {done && `, ночей: ${list.length}, ${rubles(sum)}`}
       </p>
       {problem && <p className="notice notice-err">{problem}</p>}
     </div>
