@@ -66,7 +66,8 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     // all three at once (their files have mostly arrived by now, and then
     // each import would go on at once in the same task).
     // React's signal errors are made here, on a short stack, not while
-    // react-dom's module runs (see react-signals.ts).
+    // react-dom's module runs (see react-signals.ts); for the islands that
+    // mount at once they were made before their modules ran.
     prepareReactSignals();
     const { mount } = await import("./react-mount");
     await nextTask();
@@ -295,6 +296,14 @@ void domReady()
   .then(() => afterFirstPaint())
   .then(() => {
     const arrived = requestAssets();
-    return nextTask().then(() => mountAll(document, islands, enhancements, () => arrived.then((urls) => runModules(urls))));
+    // The islands that mount now wait for their files and then for their
+    // modules, run one a task. React's module is among them, so its signal
+    // errors are made first (see react-signals.ts).
+    const ready = () =>
+      arrived.then((urls) => {
+        prepareReactSignals();
+        return runModules(urls);
+      });
+    return nextTask().then(() => mountAll(document, islands, enhancements, ready));
   })
   .then(() => linkManifest());
