@@ -234,16 +234,17 @@ export const ASSETS = "island-assets";
  *  in between. Resolves once each file has arrived or failed, with the
  *  addresses of the modules among them in the server's order; a link the
  *  browser does not know (modulepreload in an older browser) fetches nothing
- *  and is not waited for. */
+ *  and is neither waited for nor listed (running such modules one at a time
+ *  would fetch them one after another; the islands' own imports fetch them
+ *  together). */
 export async function requestAssets(doc: Document = document, win: Window = window): Promise<string[]> {
   const list = doc.getElementById(ASSETS);
   if (!(list instanceof HTMLTemplateElement)) return [];
   const known = doc.createElement("link").relList;
   const links = Array.from(list.content.querySelectorAll("link"));
   list.remove();
-  const arrived = links
-    .filter((link) => !known?.supports || known.supports(link.rel))
-    .map(
+  const fetched = links.filter((link) => !known?.supports || known.supports(link.rel));
+  const arrived = fetched.map(
       (link) =>
         new Promise<void>((done) => {
           link.addEventListener("load", () => done(), { once: true });
@@ -255,7 +256,7 @@ export async function requestAssets(doc: Document = document, win: Window = wind
     doc.head.append(link);
   }
   await Promise.all(arrived);
-  return links.filter((link) => link.rel === "modulepreload").map((link) => link.href);
+  return fetched.filter((link) => link.rel === "modulepreload").map((link) => link.href);
 }
 
 /** Runs the page's island modules (their files have arrived) one a task,
