@@ -245,12 +245,12 @@ export async function requestAssets(doc: Document = document, win: Window = wind
   list.remove();
   const fetched = links.filter((link) => !known?.supports || known.supports(link.rel));
   const arrived = fetched.map(
-      (link) =>
-        new Promise<void>((done) => {
-          link.addEventListener("load", () => done(), { once: true });
-          link.addEventListener("error", () => done(), { once: true });
-        }),
-    );
+    (link) =>
+      new Promise<void>((done) => {
+        link.addEventListener("load", () => done(), { once: true });
+        link.addEventListener("error", () => done(), { once: true });
+      }),
+  );
   for (const [i, link] of links.entries()) {
     if (i > 0) await nextTask(win);
     doc.head.append(link);
