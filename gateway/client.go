@@ -357,6 +357,7 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 		defer c.common.drop(part(cl.path))
 	}
 	var a answer
+	waited := AwaitProvider(ctx)
 	fetch := func(ctx context.Context) (answer, int, error) { return c.fetch(ctx, cl, req) }
 	if sharedRead(cl) && c.common.ttl > 0 {
 		var shared bool
@@ -373,6 +374,7 @@ func (c *Client) do(ctx context.Context, cl call, out any, check func() error) (
 	} else {
 		a, attempts, err = c.fetch(ctx, cl, req)
 	}
+	waited()
 	status = a.status
 	if err != nil {
 		markBusy(ctx, err)

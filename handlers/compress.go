@@ -186,3 +186,89 @@ func deflatedStyle(css []byte) []byte {
 	styles.m[string(css)] = b.Bytes()
 	return b.Bytes()
 }
+
+// deflateOnce is b deflated at the best level and flushed to a byte
+// boundary, referring to nothing before it: a part that other parts may
+// follow in one stream.
+func deflateOnce(b []byte) []byte {
+	var out bytes.Buffer
+	zw, _ := flate.NewWriter(&out, flate.BestCompression) // a valid constant level
+	_, _ = zw.Write(b)                                     // a bytes.Buffer takes everything
+	_ = zw.Flush()
+	return out.Bytes()
+}
+
+// frameStream is an answer written in two goes, its frame first and the
+// page later, as one gzip stream when gz: the frame from parts deflated
+// beforehand, what varies in stored blocks, the page deflated when it
+// comes, and the trailer over all of it.
+type frameStream struct {
+	w    http.ResponseWriter
+	gz   bool
+	buf  []byte // what is to go out at the next flush
+	crc  uint32
+	size uint32
+}
+
+// add appends a part, as deflated when the stream is gzip.
+func (f *frameStream) add(plain, deflated []byte) {
+	if !f.gz {
+		f.buf = append(f.buf, plain...)
+		return
+	}
+	f.buf = append(f.buf, deflated...)
+	f.crc = crc32.Update(f.crc, crc32.IEEETable, plain)
+	f.size += uint32(len(plain))
+}
+
+// addStored appends a short part as it is: in a gzip stream, a stored
+// block, which follows a part flushed to a byte boundary.
+func (f *frameStream) addStored(plain []byte) {
+	if !f.gz {
+		f.add(plain, nil)
+		return
+	}
+	for len(plain) > 0 {
+		n := min(len(plain), 0xffff)
+		f.add(plain[:n], storedBlock(plain[:n]))
+		plain = plain[n:]
+	}
+}
+
+func storedBlock(b []byte) []byte {
+	n := uint16(len(b))
+	return append([]byte{0, byte(n), byte(n >> 8), byte(^n), byte(^n >> 8)}, b...)
+}
+
+func (f *frameStream) flush() error {
+	_, err := f.w.Write(f.buf)
+	f.buf = f.buf[:0]
+	return err
+}
+
+// end sends the page after the frame and closes the stream.
+func (f *frameStream) end(page []byte) error {
+	if !f.gz {
+		_, err := f.w.Write(page)
+		return err
+	}
+	out := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(out)
+	zw := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(zw)
+	zw.Reset(out)
+	if _, err := zw.Write(page); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	f.crc = crc32.Update(f.crc, crc32.IEEETable, page)
+	f.size += uint32(len(page))
+	var trailer [8]byte
+	binary.LittleEndian.PutUint32(trailer[:4], f.crc)
+	binary.LittleEndian.PutUint32(trailer[4:], f.size)
+	out.Write(trailer[:])
+	_, err := f.w.Write(out.Bytes())
+	return err
+}

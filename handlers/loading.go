@@ -2,33 +2,53 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"html"
 	"io"
 	"maps"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
+	"lk/gateway"
 	"lk/views"
 )
 
-// loadingAfter is the moment a page may keep the customer waiting in
-// silence: an answer that takes longer is preceded by the page's frame and
-// 'Загружаем…'. Faster answers, and everything refused at once (a foreign
-// order, a full instance), keep their status and bytes.
+// loadingAfter is the moment a page may keep the customer waiting on the
+// provider in silence: when the provider has not answered by then, the
+// page's frame and 'Загружаем…' go first. Faster answers, and everything
+// refused at once (a foreign order, a full instance), keep their status and
+// bytes.
 const loadingAfter = 300 * time.Millisecond
 
-// loading runs a page that waits for the provider. When its answer is not
-// ready within loadingAfter, the frame is sent and flushed (status 200: the
-// status line cannot wait), and the answer follows in the same document:
-// its title, its scripts and its <main>; a failure is the Russian error
-// page's text, a redirect a link with a refresh. HEAD and an island's JSON
-// get the answer as it is. What the page would have set in its headers
+// hdrFramed marks an answer whose frame went before the page was known; the
+// page that follows names its own status in metaStatus, so that the
+// offline worker keeps only a page that succeeded (islands/sw).
+const (
+	hdrFramed  = "LK-Framed"
+	metaStatus = `<meta name="lk-status" content="`
+)
+
+// keyPageStatus is, on a framed answer, the status the page would have had:
+// the log, the metrics and the trace report it, not the 200 that went first.
+const keyPageStatus = "lk.page_status"
+
+// loading runs a page that waits for the provider. The frame is for a slow
+// provider, not a busy server: it goes when, loadingAfter after the page
+// began, the page has been waiting on a provider call for at least half
+// that long and still is; a page that is late because it waited for a CPU
+// keeps its silence and its status. The frame is sent and flushed (status
+// 200: the status line cannot wait), and the answer follows in the same
+// document: its title, its scripts and its <main>; a failure is the Russian
+// error page's text, a redirect a link with a refresh. HEAD and an island's
+// JSON get the answer as it is. What the page would have set in its headers
 // after the frame (the offline copy's marks) is left out.
 func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
@@ -37,42 +57,113 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 		if c.Request().Method != http.MethodGet || wantsJSON(c) || s.sessions.HasNotice(c.Request()) {
 			return next(c)
 		}
-		out, ctx := c.Response(), c.Request().Context() // c is the page's until it is done
+		out, r := c.Response(), c.Request() // c is the page's until it is done
+		waits := &gateway.Waits{}
+		c.SetRequest(r.WithContext(gateway.WithWaits(r.Context(), waits)))
 		rec := &pageRecorder{out: out, header: out.Header().Clone()}
-		frame := views.Page{Nonce: nonce(c), Site: s.site, Assets: s.assets}
-		if sess := session(c); sess != nil {
-			frame.User = &views.User{Name: sess.Name}
-		}
-		switch path := c.Request().URL.Path; { // the menu stays as the page has it
-		case path == views.PathHome:
-			frame.Nav = views.NavHome
-		case strings.HasPrefix(path, views.PathOrders):
-			frame.Nav = views.NavOrders
-		}
 		c.SetResponse(echo.NewResponse(rec, c.Echo().Logger))
-		// The page runs here, on the connection's goroutine, whose stack has
-		// already grown to what a page needs; the frame, when the page is
-		// slow, is sent from the timer's goroutine, and only the frame
-		// writes to the response while the page runs.
-		framed := make(chan error, 1)
-		t := time.AfterFunc(s.loadingAfter, func() { framed <- s.sendFrame(ctx, out, frame) })
+		f := s.startFrame(c, out, waits)
 		if err := s.runPage(c, next); err != nil {
 			s.handleError(c, err)
 		}
 		c.SetResponse(out)
-		if t.Stop() { // the frame never went
+		stream, sent := f.stop()
+		if !sent {
 			return rec.replay(out)
 		}
-		if err := <-framed; err != nil { // the customer has gone
+		c.Set(keyPageStatus, cmp.Or(rec.status, http.StatusOK))
+		if stream == nil { // the customer has gone
 			return errAnswered
 		}
 		// The notice goes as the page comes, by a style of the page's own nonce:
 		// no script.
-		if _, err := out.Write(append([]byte(`<style nonce="`+html.EscapeString(frame.Nonce)+`">#lk-loading{display:none}</style>`), rec.late()...)); err != nil {
+		late := append([]byte(`<style nonce="`+html.EscapeString(nonce(c))+`">#lk-loading{display:none}</style>`+
+			metaStatus+strconv.Itoa(cmp.Or(rec.status, http.StatusOK))+`">`), rec.late()...)
+		if err := stream.end(late); err != nil {
 			return errAnswered
 		}
 		return nil
 	}
+}
+
+// framer sends a page's frame from its timer's goroutine while the page
+// runs on the connection's: only the frame writes to the response until
+// the page is done.
+type framer struct {
+	s     *Server
+	waits *gateway.Waits
+	send  func() (*frameStream, error)
+
+	mu     sync.Mutex
+	t      *time.Timer
+	done   bool // the page is done: no frame after this
+	sent   bool // the frame is going or went
+	stream *frameStream
+	went   chan struct{} // closed once the frame is sent (or failed)
+}
+
+func (s *Server) startFrame(c *echo.Context, out http.ResponseWriter, waits *gateway.Waits) *framer {
+	signedIn, name := false, ""
+	if sess := session(c); sess != nil {
+		signedIn, name = true, sess.Name
+	}
+	nav := ""
+	switch path := c.Request().URL.Path; { // the menu stays as the page has it
+	case path == views.PathHome:
+		nav = views.NavHome
+	case strings.HasPrefix(path, views.PathOrders):
+		nav = views.NavOrders
+	}
+	n := nonce(c)
+	f := &framer{s: s, waits: waits, went: make(chan struct{})}
+	f.send = func() (*frameStream, error) {
+		fr, err := s.frames.get(s, nav, signedIn, name != "")
+		if err != nil {
+			return nil, err
+		}
+		return fr.send(out, n, name)
+	}
+	f.mu.Lock()
+	f.t = time.AfterFunc(s.loadingAfter, f.tick)
+	f.mu.Unlock()
+	return f
+}
+
+// tick sends the frame when the provider is what the page waits for, and
+// looks again a little later when it is not.
+func (f *framer) tick() {
+	f.mu.Lock()
+	if f.done {
+		f.mu.Unlock()
+		return
+	}
+	if since, waiting := f.waits.Since(); !waiting || time.Since(since) < f.s.loadingAfter/2 {
+		f.t.Reset(f.s.loadingAfter / 4)
+		f.mu.Unlock()
+		return
+	}
+	f.sent = true
+	f.mu.Unlock()
+	stream, err := f.send()
+	if err == nil {
+		f.stream = stream
+	}
+	close(f.went)
+}
+
+// stop ends the frame's chances: it tells whether the frame went, and then
+// the stream the page must end (nil when the frame could not be sent).
+func (f *framer) stop() (*frameStream, bool) {
+	f.mu.Lock()
+	f.done = true
+	sent := f.sent
+	f.t.Stop()
+	f.mu.Unlock()
+	if !sent {
+		return nil, false
+	}
+	<-f.went
+	return f.stream, true
 }
 
 // runPage runs the page and turns a panic into the Russian error page: the
@@ -88,25 +179,113 @@ func (s *Server) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	return next(c)
 }
 
-func (s *Server) sendFrame(ctx context.Context, out http.ResponseWriter, p views.Page) error {
+// frames are the loading frames as prepared once per menu and shell: the
+// same bytes for every page of a kind but for its nonce and the customer's
+// name, which fill holes left in them.
+type frames struct {
+	mu sync.Mutex
+	m  map[frameKind]*frame
+}
+
+type frameKind struct {
+	nav                string
+	signedIn, withName bool
+}
+
+// The holes' marks: letters that no escaping changes and no page holds.
+const (
+	nonceMark = "lkFRAMEnonceHOLE"
+	nameMark  = "lkFRAMEnameHOLE"
+)
+
+func (fs *frames) get(s *Server, nav string, signedIn, withName bool) (*frame, error) {
+	k := frameKind{nav, signedIn, withName}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if f := fs.m[k]; f != nil {
+		return f, nil
+	}
+	p := views.Page{Nonce: nonceMark, Site: s.site, Assets: s.assets, Nav: nav}
+	if signedIn {
+		p.User = &views.User{}
+		if withName {
+			p.User.Name = nameMark
+		}
+	}
 	var b bytes.Buffer
-	ctx = templ.WithNonce(ctx, p.Nonce)
+	ctx := templ.WithNonce(context.Background(), nonceMark)
 	b.WriteString("<!DOCTYPE html><html lang=\"ru\"><head>")
 	if err := views.LoadingHead(p).Render(ctx, &b); err != nil {
-		return err
+		return nil, err
 	}
 	b.WriteString("</head><body>")
 	if err := views.LoadingTop(p).Render(ctx, &b); err != nil {
-		return err
+		return nil, err
 	}
+	f := prepareFrame(b.Bytes())
+	if fs.m == nil {
+		fs.m = map[frameKind]*frame{}
+	}
+	fs.m[k] = f
+	return f, nil
+}
+
+// frame is a prepared frame: its parts around the holes, each also
+// deflated on its own.
+type frame struct {
+	parts, deflated [][]byte
+	holes           []string // the mark of the hole after each part but the last
+}
+
+func prepareFrame(b []byte) *frame {
+	f := &frame{}
+	for {
+		i, mark := len(b), ""
+		for _, m := range []string{nonceMark, nameMark} {
+			if j := bytes.Index(b, []byte(m)); j >= 0 && j < i {
+				i, mark = j, m
+			}
+		}
+		f.parts = append(f.parts, b[:i])
+		f.deflated = append(f.deflated, deflateOnce(b[:i]))
+		if mark == "" {
+			return f
+		}
+		f.holes = append(f.holes, mark)
+		b = b[i+len(mark):]
+	}
+}
+
+// send writes the frame with the holes filled and flushes it; the answer
+// is then gzip-compressed (when the customer's browser takes it) from the
+// prepared parts, the holes going as they are.
+func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream, error) {
 	h := out.Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	h.Del(echo.HeaderContentLength)
-	out.WriteHeader(http.StatusOK)
-	if _, err := out.Write(b.Bytes()); err != nil {
-		return err
+	h.Set(hdrFramed, "1")
+	st := &frameStream{w: out, gz: gzipAccepted(out)}
+	if st.gz {
+		h.Set(echo.HeaderContentEncoding, "gzip")
 	}
-	return http.NewResponseController(out).Flush()
+	out.WriteHeader(http.StatusOK)
+	if st.gz {
+		st.buf = append(st.buf, gzipHeader[:]...)
+	}
+	for i, part := range f.parts {
+		st.add(part, f.deflated[i])
+		if i < len(f.holes) {
+			v := nonce
+			if f.holes[i] == nameMark {
+				v = name
+			}
+			st.addStored([]byte(html.EscapeString(v)))
+		}
+	}
+	if err := st.flush(); err != nil {
+		return nil, err
+	}
+	return st, http.NewResponseController(out).Flush()
 }
 
 // pageRecorder keeps a page's answer until it is known whether the frame

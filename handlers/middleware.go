@@ -53,6 +53,7 @@ type metrics struct {
 	refusals *prometheus.CounterVec
 	signins  *prometheus.CounterVec
 	budget   *prometheus.GaugeVec
+	shed     *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -73,8 +74,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day), as of a code this instance sent lately.",
 		}, []string{"budget"}),
+		shed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_http_shed_total", Help: "Pages refused with 503 because more were asked than the cores can serve, by route.",
+		}, []string{"route"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget, m.shed} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -108,7 +112,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Echo().HTTPErrorHandler(c, err)
 		}
-		_, status := echo.ResolveResponseStatus(c.Response(), nil)
+		status, sent := reportedStatus(c)
 		route := c.Path()
 		if route == "" || method == methodOther {
 			route = "unmatched"
@@ -120,10 +124,24 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == routeHealthz || route == routeReadyz {
 			level = slog.LevelDebug // a balancer probes every few seconds
 		}
-		s.log.Log(c.Request().Context(), level, "request", "id", id, "method", method, "path", c.Request().URL.Path,
-			"route", route, "status", status, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
+		attrs := []any{"id", id, "method", method, "path", c.Request().URL.Path, "route", route, "status", status}
+		if sent != status {
+			attrs = append(attrs, "sent", sent)
+		}
+		s.log.Log(c.Request().Context(), level, "request", append(attrs, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())...)
 		return nil
 	}
+}
+
+// reportedStatus is the status of a request's answer as the log, the metrics
+// and the trace report it, and the status line that went: they differ
+// when a page failed after its loading frame had gone with 200.
+func reportedStatus(c *echo.Context) (status, sent int) {
+	_, sent = echo.ResolveResponseStatus(c.Response(), nil)
+	if page, ok := c.Get(keyPageStatus).(int); ok {
+		return page, sent
+	}
+	return sent, sent
 }
 
 func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {

@@ -167,6 +167,7 @@ type heldAqua struct {
 }
 
 func (p heldAqua) AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error) {
+	defer gateway.AwaitProvider(ctx)() // the page waits on the provider, as with the real client
 	select {
 	case <-p.gate:
 	case <-ctx.Done():

@@ -10,7 +10,7 @@ import (
 )
 
 func (s *Server) routes(e *echo.Echo) {
-	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, middleware.Recover(),
+	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, s.admit, middleware.Recover(),
 		crossOrigin(), s.bodyLimit, s.loadSession, s.offlineMarks)
 
 	// Operations.
@@ -33,24 +33,30 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST(views.PathSignup, s.signupSubmit)
 	e.POST(views.PathLogout, s.logout)
 
-	// The account, guarded.
+	// The account, guarded. Its pages and documents take their turn when
+	// more are asked than the cores can serve (admit).
 	g := e.Group("", requireSession)
+	s.shed = map[string]bool{}
+	read := func(path string, h echo.HandlerFunc) {
+		g.GET(path, h)
+		s.shed[path] = true
+	}
 	// Pages that wait for the provider show that they are loading.
-	g.GET(views.PathHome, s.loading(s.home))
-	g.GET(views.PathProfileEdit, s.loading(s.profileForm))
+	read(views.PathHome, s.loading(s.home))
+	read(views.PathProfileEdit, s.loading(s.profileForm))
 	g.POST(views.PathProfileEdit, s.profileSubmit)
-	g.GET(views.PathOrders, s.loading(s.orders))
-	g.GET(routeOrder, s.loading(s.order))
+	read(views.PathOrders, s.loading(s.orders))
+	read(routeOrder, s.loading(s.order))
 	g.POST(routeOrder+"/confirm", s.orderConfirm)
-	g.GET(routeOrder+"/cancel", s.loading(s.withOrder(actCancel, s.orderCancelForm)))
+	read(routeOrder+"/cancel", s.loading(s.withOrder(actCancel, s.orderCancelForm)))
 	g.POST(routeOrder+"/cancel", s.orderCancel)
-	g.GET(routeOrder+"/refund", s.loading(s.withOrder(actRefund, s.orderRefundForm)))
+	read(routeOrder+"/refund", s.loading(s.withOrder(actRefund, s.orderRefundForm)))
 	g.POST(routeOrder+"/refund", s.orderRefund)
-	g.GET(routeOrder+"/transfer", s.loading(s.withOrder(actTransfer, s.orderTransferForm)))
+	read(routeOrder+"/transfer", s.loading(s.withOrder(actTransfer, s.orderTransferForm)))
 	g.POST(routeOrder+"/transfer", s.orderTransfer)
-	g.GET(routeOrder+"/ticket.pdf", s.orderDocument)
-	g.GET(routeOrder+"/voucher.pdf", s.orderDocument)
-	g.GET(routeOrder+"/"+calendarFile, s.orderCalendar)
+	read(routeOrder+"/ticket.pdf", s.orderDocument)
+	read(routeOrder+"/voucher.pdf", s.orderDocument)
+	read(routeOrder+"/"+calendarFile, s.orderCalendar)
 
 	e.RouteNotFound("/*", notFound)
 }

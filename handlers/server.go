@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -78,6 +79,9 @@ type Options struct {
 	// LoadingAfter is how long a page waits for the provider in silence
 	// before it sends its frame and 'Загружаем…'; 0: 300 ms.
 	LoadingAfter time.Duration
+	// Admission bounds the pages worked on at once; nil: an adaptive one
+	// with its defaults.
+	Admission *web.Admission
 }
 
 // Server is the personal account's HTTP handler.
@@ -114,6 +118,10 @@ type Server struct {
 	uploads      *uploads
 	leases       store.Leases
 	callTimeout  time.Duration
+	admission    *web.Admission
+	shed         map[string]bool // routes whose pages wait their turn or are refused
+	shedWarn     shedLog
+	frames       frames // the loading frames, prepared once
 }
 
 // New builds the echo instance with every route and middleware.
@@ -127,6 +135,10 @@ func New(o Options) (*echo.Echo, error) {
 		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
 	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
+	s.admission = o.Admission
+	if s.admission == nil {
+		s.admission = web.NewAdmission(web.AdmissionConfig{})
+	}
 	s.loadingAfter = cmp.Or(o.LoadingAfter, loadingAfter)
 	if s.publicURL == "" {
 		s.publicURL = "http://localhost"
@@ -180,6 +192,11 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
+	for _, c := range admissionMetrics(s.admission) {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log

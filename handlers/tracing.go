@@ -36,12 +36,15 @@ func (s *Server) traced(next echo.HandlerFunc) echo.HandlerFunc {
 			// the customer gets.
 			c.Echo().HTTPErrorHandler(c, err)
 		}
-		_, status := echo.ResolveResponseStatus(c.Response(), nil)
+		status, sent := reportedStatus(c)
 		if route := c.Path(); route != "" && method != methodOther {
 			span.SetName(method + " " + route)
 			span.SetAttributes(attribute.String("http.route", route))
 		}
 		span.SetAttributes(attribute.Int("http.response.status_code", status))
+		if sent != status {
+			span.SetAttributes(attribute.Int("lk.sent_status_code", sent))
+		}
 		if status >= 500 {
 			span.SetStatus(codes.Error, strconv.Itoa(status))
 		}

@@ -1,0 +1,240 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// clock is a time the test moves by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// latency is a scheduling latency the test sets.
+type latency struct{ v atomic.Int64 }
+
+func (l *latency) read() (time.Duration, bool) { return time.Duration(l.v.Load()), true }
+
+func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
+	// Before anything is measured, a queue as long as the limit may wait.
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 3, Max: 10, Fixed: true, MaxWait: time.Minute})
+	third, _ := a.Admit(t.Context())
+	first, ok1 := a.Admit(t.Context())
+	second, ok2 := a.Admit(t.Context())
+	if !ok1 || !ok2 {
+		t.Fatal("the first pages were not admitted")
+	}
+	order := make(chan int, 3)
+	for i := range 3 {
+		go func() {
+			done, ok := a.Admit(t.Context())
+			if !ok {
+				order <- -1
+				return
+			}
+			order <- i
+			done()
+		}()
+		for a.State().Queued != i+1 { // each in the queue before the next comes
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if st := a.State(); st.InFlight != 3 || st.Queued != 3 {
+		t.Fatalf("state %+v, want 3 in flight and 3 queued", st)
+	}
+	if _, ok := a.Admit(t.Context()); ok {
+		t.Error("a fourth page was let wait")
+	}
+	first()
+	second()
+	third()
+	for want := range 3 {
+		if got := <-order; got != want {
+			t.Errorf("page %d had its turn in place %d", got, want)
+		}
+	}
+	if st := a.State(); st.InFlight != 0 || st.Queued != 0 {
+		t.Errorf("state %+v after all were done", st)
+	}
+}
+
+func TestWaitEndsAfterMaxWait(t *testing.T) {
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: 20 * time.Millisecond})
+	done, _ := a.Admit(t.Context())
+	defer done()
+	if _, ok := a.Admit(t.Context()); ok {
+		t.Fatal("admitted beyond the limit")
+	}
+	if st := a.State(); st.Queued != 0 || st.Refused != 1 {
+		t.Errorf("state %+v, want nothing queued and one refused", st)
+	}
+}
+
+func TestWaitEndsWithTheRequest(t *testing.T) {
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: time.Minute})
+	done, _ := a.Admit(t.Context())
+	defer done()
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		for a.State().Queued == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, ok := a.Admit(ctx); ok {
+		t.Fatal("a page whose customer left was admitted")
+	}
+	if st := a.State(); st.Queued != 0 || st.InFlight != 1 {
+		t.Errorf("state %+v", st)
+	}
+}
+
+// Once the server has shown how many pages it finishes a second, a page
+// that would wait longer than MaxWait behind the queue is refused at once.
+func TestRefusesAtOnceWhatCouldNotBeServedInTime(t *testing.T) {
+	c := &clock{now: time.Unix(0, 0)}
+	lat := &latency{}
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: 5 * time.Second, Interval: time.Second,
+		Now: c.Now, Latency: lat.read})
+	// Full for an interval in which it finished 3 pages in 1.2 s: 2.5 a
+	// second, so a queue of 12 is what it serves in 5 s.
+	held, _ := a.Admit(t.Context())
+	for range 3 {
+		c.add(400 * time.Millisecond)
+		held()
+		held, _ = a.Admit(t.Context())
+	}
+	defer held()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	refusals := make(chan struct{}, 100)
+	for range 100 {
+		go func() {
+			if _, ok := a.Admit(ctx); !ok {
+				refusals <- struct{}{}
+			}
+		}()
+	}
+	for range 88 {
+		select {
+		case <-refusals:
+		case <-time.After(4 * time.Second):
+			t.Fatalf("not refused at once: %+v", a.State())
+		}
+	}
+	if st := a.State(); st.Queued != 12 {
+		t.Errorf("%d queued, want 12 (what is served in MaxWait) and the rest refused at once", st.Queued)
+	}
+}
+
+func TestLimitFallsWhenCoresAreOversubscribedAndRisesWhenFull(t *testing.T) {
+	c := &clock{now: time.Unix(0, 0)}
+	lat := &latency{}
+	a := NewAdmission(AdmissionConfig{Min: 4, Initial: 40, Max: 100, Target: 5 * time.Millisecond,
+		Interval: 100 * time.Millisecond, Now: c.Now, Latency: lat.read})
+	lat.v.Store(int64(50 * time.Millisecond))
+	for range 20 {
+		c.add(100 * time.Millisecond)
+		done := a.Enter()
+		done()
+	}
+	if got := a.State().Limit; got != 4 {
+		t.Errorf("limit %d after two seconds of oversubscribed cores, want the minimum 4", got)
+	}
+	// The cores keep up, and the limit is reached: it rises.
+	lat.v.Store(int64(time.Millisecond))
+	var held []func()
+	for range 4 {
+		d, _ := a.Admit(t.Context())
+		held = append(held, d)
+	}
+	c.add(100 * time.Millisecond)
+	d, _ := a.Admit(t.Context()) // admits after adjusting: the limit was reached
+	held = append(held, d)
+	if got := a.State().Limit; got != 5 {
+		t.Errorf("limit %d after a full interval with the cores keeping up, want 5", got)
+	}
+	for _, d := range held {
+		d()
+	}
+	c.add(100 * time.Millisecond)
+	d, _ = a.Admit(t.Context()) // the interval had 5 in flight: full again
+	d()
+	// Not full: the limit stays.
+	c.add(100 * time.Millisecond)
+	d, _ = a.Admit(t.Context())
+	d()
+	if got := a.State().Limit; got != 6 {
+		t.Errorf("limit %d after an interval that did not reach it, want 6", got)
+	}
+}
+
+// Many pages at once: never more in flight than the limit, every page
+// either admitted or refused, nothing left counted.
+func TestNeverMoreInFlightThanTheLimit(t *testing.T) {
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 8, Fixed: true, MaxWait: 50 * time.Millisecond})
+	var now, most atomic.Int32
+	var wg sync.WaitGroup
+	var admitted, refused atomic.Int32
+	for range 400 {
+		wg.Go(func() {
+			done, ok := a.Admit(context.Background())
+			if !ok {
+				refused.Add(1)
+				return
+			}
+			admitted.Add(1)
+			n := now.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			now.Add(-1)
+			done()
+		})
+	}
+	for range 50 { // forms are never refused, and count
+		wg.Go(func() {
+			done := a.Enter()
+			time.Sleep(time.Millisecond)
+			done()
+		})
+	}
+	wg.Wait()
+	if most.Load() > 8 {
+		t.Errorf("%d pages in flight at once, limit 8", most.Load())
+	}
+	if admitted.Load()+refused.Load() != 400 || admitted.Load() < 8 {
+		t.Errorf("%d admitted, %d refused", admitted.Load(), refused.Load())
+	}
+	if st := a.State(); st.InFlight != 0 || st.Queued != 0 {
+		t.Errorf("state %+v after all were done", st)
+	}
+}
+
+func TestReadsTheRuntimesSchedulingLatency(t *testing.T) {
+	a := NewAdmission(AdmissionConfig{})
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Go(func() { time.Sleep(time.Millisecond) })
+	}
+	wg.Wait()
+	if _, ok := a.readLatency(); !ok {
+		t.Error("no scheduling latency read from the runtime after 200 goroutines ran")
+	}
+}
