@@ -193,7 +193,7 @@ func deflatedStyle(css []byte) []byte {
 func deflateOnce(b []byte) []byte {
 	var out bytes.Buffer
 	zw, _ := flate.NewWriter(&out, flate.BestCompression) // a valid constant level
-	_, _ = zw.Write(b)                                     // a bytes.Buffer takes everything
+	_, _ = zw.Write(b)                                    // a bytes.Buffer takes everything
 	_ = zw.Flush()
 	return out.Bytes()
 }

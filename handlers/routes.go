@@ -18,7 +18,9 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET(routeReadyz, s.readyz)
 	e.GET("/robots.txt", robots)
 	e.GET("/static/*", s.staticFiles)
-	e.GET("/favicon.ico", func(c *echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/static/img/favicon-32.png") })
+	e.GET("/favicon.ico", func(c *echo.Context) error {
+		return c.Redirect(http.StatusMovedPermanently, "/static/img/favicon-32.png")
+	})
 	e.GET(views.PathManifest, s.manifest)
 	e.GET(views.PathWorker, s.worker)
 	e.GET(views.PathOffline, s.offline)
