@@ -20,12 +20,15 @@ import (
 //
 // The limit adapts to the process's own measured state: the time goroutines
 // wait to be run once they are ready (the Go scheduler's latency, which
-// runtime/metrics reports). While most of them run within Target, the
-// limit rises whenever it was reached; when they wait longer, the cores are
-// oversubscribed and the limit falls (additive increase, multiplicative
-// decrease). A page waiting on a slow provider waits for no CPU, so a slow
-// provider raises the limit rather than lowering it: latency of the whole
-// request would mistake the provider's slowness for the server's.
+// runtime/metrics reports) and the CPU time the process used. While most
+// goroutines run within Target, the limit rises whenever it was reached;
+// when they wait longer while the process keeps its cores busy, the cores
+// are oversubscribed and the limit falls (additive increase, multiplicative
+// decrease). When they wait although the process used little CPU, the
+// machine gave its cores to something else, and fewer pages would not help:
+// the limit stays. A page waiting on a slow provider waits for no CPU, so a
+// slow provider raises the limit rather than lowering it: latency of the
+// whole request would mistake the provider's slowness for the server's.
 //
 // A page beyond the limit waits its turn, first come first served, parked on
 // its connection's own goroutine, for at most MaxWait. One that would
@@ -46,13 +49,14 @@ type Admission struct {
 	sched    *metrics.Float64Histogram
 	samples  []metrics.Sample
 	latency  time.Duration // the last interval's 90th percentile of scheduling latency
+	cpu      time.Duration // the process's CPU time at the last adjustment
 	refused  uint64
 }
 
 // AdmissionConfig sizes an Admission; a zero field takes its default.
 type AdmissionConfig struct {
 	// Min and Max bound the limit; Initial is where it starts. Defaults:
-	// 4, 1024 and 64 pages per core (GOMAXPROCS) for Min and Initial.
+	// 8 and 64 pages per core (GOMAXPROCS) for Min and Initial, 1024.
 	Min, Max, Initial int
 	// Fixed keeps the limit at Initial (for tests and for operators who
 	// size it by hand).
@@ -69,6 +73,8 @@ type AdmissionConfig struct {
 	// Latency reads the scheduling latency of the last interval; nil means
 	// the runtime's own. Tests give their own.
 	Latency func() (time.Duration, bool)
+	// CPU reads the CPU time the process has used; nil means its own.
+	CPU func() (time.Duration, bool)
 }
 
 type waiter struct {
@@ -84,7 +90,7 @@ const schedLatency = "/sched/latencies:seconds"
 func NewAdmission(cfg AdmissionConfig) *Admission {
 	procs := runtime.GOMAXPROCS(0)
 	if cfg.Min <= 0 {
-		cfg.Min = 4 * procs
+		cfg.Min = 8 * procs
 	}
 	if cfg.Max <= 0 {
 		cfg.Max = 1024
@@ -106,7 +112,11 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.CPU == nil {
+		cfg.CPU = processCPU
+	}
 	a := &Admission{cfg: cfg, limit: float64(cfg.Initial), queue: list.New(), last: cfg.Now()}
+	a.cpu, _ = cfg.CPU()
 	if a.cfg.Latency == nil {
 		a.samples = []metrics.Sample{{Name: schedLatency}}
 		metrics.Read(a.samples)
@@ -213,9 +223,10 @@ func (a *Admission) grant() {
 }
 
 // adjust moves the limit once an interval has passed: down by a fifth when
-// the cores kept ready goroutines waiting past Target, up by an eighth when
-// they did not and the limit was reached (there was more work than it let
-// in). It also measures the pages finished per second while full.
+// the process kept its cores busy and ready goroutines waiting past Target,
+// up by an eighth when they did not wait and the limit was reached (there
+// was more work than it let in). It also measures the pages finished per
+// second while full.
 func (a *Admission) adjust() {
 	now := a.cfg.Now()
 	elapsed := now.Sub(a.last)
@@ -235,10 +246,18 @@ func (a *Admission) adjust() {
 	}
 	latency, measured := a.cfg.Latency()
 	a.latency = latency
+	// Busy: the process used at least three quarters of its cores (or it
+	// cannot tell).
+	busy := true
+	if cpu, ok := a.cfg.CPU(); ok {
+		busy = cpu-a.cpu >= elapsed*time.Duration(runtime.GOMAXPROCS(0))*3/4
+		a.cpu = cpu
+	}
 	if !a.cfg.Fixed && measured {
 		switch {
-		case latency > a.cfg.Target:
+		case latency > a.cfg.Target && busy:
 			a.limit = max(float64(a.cfg.Min), math.Floor(a.limit*0.8))
+		case latency > a.cfg.Target: // the cores went to something else
 		case full:
 			a.limit = min(float64(a.cfg.Max), a.limit+max(1, math.Floor(a.limit/8)))
 		}

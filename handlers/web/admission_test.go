@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,16 +32,26 @@ type latency struct{ v atomic.Int64 }
 
 func (l *latency) read() (time.Duration, bool) { return time.Duration(l.v.Load()), true }
 
+// busyCPU is a process that keeps its cores busy: as much CPU as time.
+func busyCPU(c *clock) func() (time.Duration, bool) {
+	return func() (time.Duration, bool) {
+		return c.Now().Sub(time.Unix(0, 0)) * time.Duration(runtime.GOMAXPROCS(0)), true
+	}
+}
+
 func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 	// Before anything is measured, a queue as long as the limit may wait.
 	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 3, Max: 10, Fixed: true, MaxWait: time.Minute})
-	third, _ := a.Admit(t.Context())
-	first, ok1 := a.Admit(t.Context())
-	second, ok2 := a.Admit(t.Context())
-	if !ok1 || !ok2 {
-		t.Fatal("the first pages were not admitted")
+	var held []func()
+	for range 3 {
+		done, ok := a.Admit(t.Context())
+		if !ok {
+			t.Fatal("a page under the limit was not admitted")
+		}
+		held = append(held, done)
 	}
 	order := make(chan int, 3)
+	dones := make([]func(), 3)
 	for i := range 3 {
 		go func() {
 			done, ok := a.Admit(t.Context())
@@ -48,8 +59,8 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 				order <- -1
 				return
 			}
+			dones[i] = done
 			order <- i
-			done()
 		}()
 		for a.State().Queued != i+1 { // each in the queue before the next comes
 			time.Sleep(time.Millisecond)
@@ -61,13 +72,14 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 	if _, ok := a.Admit(t.Context()); ok {
 		t.Error("a fourth page was let wait")
 	}
-	first()
-	second()
-	third()
-	for want := range 3 {
+	for want := range 3 { // one place freed at a time
+		held[want]()
 		if got := <-order; got != want {
 			t.Errorf("page %d had its turn in place %d", got, want)
 		}
+	}
+	for _, d := range dones {
+		d()
 	}
 	if st := a.State(); st.InFlight != 0 || st.Queued != 0 {
 		t.Errorf("state %+v after all were done", st)
@@ -147,7 +159,7 @@ func TestLimitFallsWhenCoresAreOversubscribedAndRisesWhenFull(t *testing.T) {
 	c := &clock{now: time.Unix(0, 0)}
 	lat := &latency{}
 	a := NewAdmission(AdmissionConfig{Min: 4, Initial: 40, Max: 100, Target: 5 * time.Millisecond,
-		Interval: 100 * time.Millisecond, Now: c.Now, Latency: lat.read})
+		Interval: 100 * time.Millisecond, Now: c.Now, Latency: lat.read, CPU: busyCPU(c)})
 	lat.v.Store(int64(50 * time.Millisecond))
 	for range 20 {
 		c.add(100 * time.Millisecond)
@@ -236,5 +248,24 @@ func TestReadsTheRuntimesSchedulingLatency(t *testing.T) {
 	wg.Wait()
 	if _, ok := a.readLatency(); !ok {
 		t.Error("no scheduling latency read from the runtime after 200 goroutines ran")
+	}
+}
+
+// Goroutines that wait while the process used little CPU wait for cores
+// the machine gave to something else: fewer pages would not help them.
+func TestLimitHoldsWhenTheMachineTookTheCores(t *testing.T) {
+	c := &clock{now: time.Unix(0, 0)}
+	lat := &latency{}
+	idle := func() (time.Duration, bool) { return 0, true }
+	a := NewAdmission(AdmissionConfig{Min: 4, Initial: 40, Max: 100, Target: 5 * time.Millisecond,
+		Interval: 100 * time.Millisecond, Now: c.Now, Latency: lat.read, CPU: idle})
+	lat.v.Store(int64(50 * time.Millisecond))
+	for range 20 {
+		c.add(100 * time.Millisecond)
+		done := a.Enter()
+		done()
+	}
+	if got := a.State().Limit; got != 40 {
+		t.Errorf("limit %d, want it held at 40", got)
 	}
 }
