@@ -32,6 +32,7 @@ type config struct {
 	ConnectTimeout time.Duration  // LK_GATEWAY_CONNECT_TIMEOUT
 	CallTimeout    time.Duration  // LK_GATEWAY_TIMEOUT
 	MaxInFlight    int            // LK_GATEWAY_MAX_INFLIGHT
+	PagesAtOnce    int            // LK_PAGES_IN_PROGRESS; 0: adaptive
 	SharedTTL      time.Duration  // LK_GATEWAY_SHARED_TTL
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
@@ -65,6 +66,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_GATEWAY_CONNECT_TIMEOUT", "3s", "connect deadline of provider calls"},
 	{"LK_GATEWAY_TIMEOUT", "10s", "whole-call deadline of provider calls"},
 	{"LK_GATEWAY_MAX_INFLIGHT", "256", "provider calls one instance has in flight at most; beyond it a page answers at once with a Russian 503 and Retry-After instead of waiting on a slow provider"},
+	{"LK_PAGES_IN_PROGRESS", "0", "signed-in pages one instance works on at once at most; beyond it a page waits its turn up to 2 s, or is answered at once with a Russian 503 and Retry-After when it could not have it in time; 0: the limit adapts to the instance's cores (it falls when ready goroutines wait for a CPU)"},
 	{"LK_GATEWAY_SHARED_TTL", "30s", "how long answers that are the same for every customer (a day's water-park sessions, an instructor's timetable, a rent's schedule, the hotel's days) are kept and shared in one instance; 0s: asked for every page"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
@@ -191,6 +193,9 @@ func loadConfig(environ []string) (config, error) {
 	}
 	if c.MaxInFlight, err = strconv.Atoi(get("LK_GATEWAY_MAX_INFLIGHT")); err != nil || c.MaxInFlight <= 0 {
 		return c, fmt.Errorf("LK_GATEWAY_MAX_INFLIGHT: %q is not a positive number of calls such as 256", get("LK_GATEWAY_MAX_INFLIGHT"))
+	}
+	if c.PagesAtOnce, err = strconv.Atoi(get("LK_PAGES_IN_PROGRESS")); err != nil || c.PagesAtOnce < 0 {
+		return c, fmt.Errorf("LK_PAGES_IN_PROGRESS: %q is not a number of pages such as 64 (0: adaptive)", get("LK_PAGES_IN_PROGRESS"))
 	}
 	if c.SharedTTL, err = time.ParseDuration(get("LK_GATEWAY_SHARED_TTL")); err != nil || c.SharedTTL < 0 {
 		return c, fmt.Errorf("LK_GATEWAY_SHARED_TTL: %q is not a duration such as 30s (0s: nothing kept)", get("LK_GATEWAY_SHARED_TTL"))

@@ -17,6 +17,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -144,6 +145,7 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
 		CodeInterval: cfg.CodeInterval, SMSBudget: cfg.SMSBudget, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
+		Admission: web.NewAdmission(web.AdmissionConfig{Initial: cfg.PagesAtOnce, Fixed: cfg.PagesAtOnce > 0, Min: cfg.PagesAtOnce, Max: cfg.PagesAtOnce}),
 	})
 }
 

@@ -95,6 +95,22 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
     expect(await keptPaths(page)).not.toContain(NEVER_OPENED);
   });
 
+  await test.step("a failure after the loading frame leaves the kept order as it was", async () => {
+    // Every try of the order's read fails, late: its frame goes first, then
+    // the Russian failure in the same page, whose status line said 200.
+    const sandbox = process.env.LK_E2E_SANDBOX;
+    const fault = await fetch(`${sandbox}/sandbox/faults`, {
+      method: "POST",
+      body: JSON.stringify({ path: "aqua/getAquaOrders", delayMs: 1200, status: 500, times: 3 }),
+    });
+    expect(fault.status).toBe(200);
+    const res = await page.goto(PAID);
+    expect(res?.headers()["lk-framed"]).toBe("1");
+    await expect(page.locator("main [role=alert]").first()).toBeVisible();
+    await expect(page.locator(".tickets figure.gate")).toHaveCount(0);
+    await fetch(`${sandbox}/sandbox/reset`, { method: "POST" });
+  });
+
   await context.setOffline(true);
 
   await test.step("offline: the order reloads with every gate code and the notice, within a second", async () => {

@@ -17,6 +17,7 @@ import {
   offlineNotice,
   sessionOf,
   staticToDrop,
+  succeeded,
   toDrop,
   type Copy,
 } from "./rules";
@@ -72,6 +73,24 @@ describe("what is kept", () => {
     ["a page that is not kept", { path: "/profile/edit" }],
   ])("never keeps %s", (_, change) => {
     expect(mayKeep({ ...ok, ...change })).toBe(false);
+  });
+});
+
+describe("a page whose frame went first", () => {
+  const framedPage = (status: string) =>
+    `<!DOCTYPE html><html><head><style nonce="n">x</style></head><body><p>Загружаем…</p>` +
+    `<style nonce="n">#lk-loading{display:none}</style><meta name="lk-status" content="${status}"><main>…</main></body></html>`;
+  it("is kept when the page after the frame succeeded", () => {
+    expect(succeeded("1", framedPage("200"))).toBe(true);
+  });
+  it.each(["502", "503", "404", "303"])("is not kept when the page after the frame is %s: a good copy stays", (status) => {
+    expect(succeeded("1", framedPage(status))).toBe(false);
+  });
+  it("is not kept when it never said how the page went (cut off)", () => {
+    expect(succeeded("1", "<!DOCTYPE html><html><head></head><body><p>Загружаем…</p>")).toBe(false);
+  });
+  it("a page without a frame is as its status says", () => {
+    expect(succeeded(null, "<main>…</main>")).toBe(true);
   });
 });
 

@@ -8,10 +8,14 @@
 //   LK-Session: a token of the sign-in the answer was made for, or "none"
 //               when nobody is signed in any more (handlers/offline.go);
 //   LK-Keep:    on home and the order list, the tickets and vouchers of
-//               today's and tomorrow's orders, space-separated.
+//               today's and tomorrow's orders, space-separated;
+//   LK-Framed:  the page's loading frame went before the page was known
+//               (status 200 then); the page names its own status in
+//               <meta name="lk-status">.
 
 export const SESSION_HEADER = "LK-Session";
 export const KEEP_HEADER = "LK-Keep";
+export const FRAMED_HEADER = "LK-Framed";
 /** Set by the worker on a copy: when it was kept, in ms since the epoch. */
 export const KEPT_AT_HEADER = "LK-Kept-At";
 /** The owner of a copy, as the server named it (LK-Session). */
@@ -70,6 +74,14 @@ export function mayKeep(a: { path: string; status: number; redirected: boolean; 
     !!a.owner &&
     a.owner !== NONE
   );
+}
+
+/** Whether a page's body says it succeeded: always, unless its frame went
+ *  first (framed), when the page after the frame must name status 200. A
+ *  failure after the frame never replaces a good copy. */
+export function succeeded(framed: string | null, html: string): boolean {
+  if (!framed) return true;
+  return /<meta name="lk-status" content="(\d+)">/.exec(html)?.[1] === "200";
 }
 
 /** A kept copy as the rules see it. */

@@ -8,6 +8,7 @@
 // it was kept and no button that could not work; any other page is the
 // app's own offline page. What is kept and dropped is decided in rules.ts.
 import {
+  FRAMED_HEADER,
   KEEP_HEADER,
   KEPT_AT_HEADER,
   OFFLINE_PATH,
@@ -21,6 +22,7 @@ import {
   mayKeep,
   sessionOf,
   staticToDrop,
+  succeeded,
   toDrop,
   type Copy,
   type Kind,
@@ -57,6 +59,8 @@ async function copies(cache: Cache): Promise<Copy[]> {
 /** Keeps res as the copy of path for owner, making room first. */
 async function keep(path: string, res: Response, owner: string): Promise<void> {
   const body = await res.arrayBuffer();
+  const framed = res.headers.get(FRAMED_HEADER);
+  if (framed && !succeeded(framed, new TextDecoder().decode(body))) return;
   const headers = new Headers(res.headers);
   headers.delete("Content-Encoding"); // the body is decoded already
   headers.delete("Content-Length");
