@@ -19,7 +19,7 @@ import (
 // a moment for its turn: the instance's cores held busy, as far as its
 // pages can tell.
 func oneAtATime(o *handlers.Options) {
-	o.Admission = web.NewAdmission(web.AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: 50 * time.Millisecond})
+	o.Admission = web.NewAdmission(web.AdmissionConfig{Min: 1, Initial: 1, Max: 1, Fixed: true, MaxWait: 50 * time.Millisecond})
 }
 
 // With every place taken (one page held on the provider), a burst of order

@@ -185,17 +185,14 @@ func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
 
 // mayWait tells whether one more page can expect its turn within MaxWait:
 // the queue ahead of it is shorter than what was finished in MaxWait
-// lately. Before anything was measured, a queue as long as the limit is
-// allowed. It never lets the queue pass Max.
+// lately. Before that was measured, every page may wait (MaxWait still
+// bounds it). It never lets the queue pass Max.
 func (a *Admission) mayWait() bool {
 	ahead := float64(a.queue.Len() + 1)
 	if ahead > float64(a.cfg.Max) {
 		return false
 	}
-	if a.rate == 0 {
-		return ahead <= a.limit
-	}
-	return ahead <= a.rate*a.cfg.MaxWait.Seconds()
+	return a.rate == 0 || ahead <= a.rate*a.cfg.MaxWait.Seconds()
 }
 
 func (a *Admission) leave() {

@@ -40,8 +40,8 @@ func busyCPU(c *clock) func() (time.Duration, bool) {
 }
 
 func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
-	// Before anything is measured, a queue as long as the limit may wait.
-	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 3, Max: 10, Fixed: true, MaxWait: time.Minute})
+	// Before anything is measured, a queue as long as Max may wait.
+	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 3, Max: 3, Fixed: true, MaxWait: time.Minute})
 	var held []func()
 	for range 3 {
 		done, ok := a.Admit(t.Context())
