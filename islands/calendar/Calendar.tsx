@@ -45,6 +45,9 @@ export const BOOKED = "сейчас в заказе";
 
 export const WIDE = "(min-width: 737px)";
 
+/** flatpickr's Russian, with the month list's name it lacks ("Month"). */
+const RU = { ...Russian, monthAriaLabel: "Месяц" };
+
 function iso(t: Date): Day {
   const m = String(t.getMonth() + 1).padStart(2, "0");
   const d = String(t.getDate()).padStart(2, "0");
@@ -167,7 +170,7 @@ export default function Calendar(props: CalendarProps) {
     const timer = window.setTimeout(() => {
       inst = flatpickr(input, {
         inline: true,
-        locale: Russian, // Monday first
+        locale: RU, // Monday first
         mode: props.mode,
         showMonths: wide ? 2 : 1,
         // "Today" is the resort's, from the server: the phone's zone may
