@@ -280,6 +280,8 @@ test.describe("every move with the keyboard alone, at 360 px", () => {
     await page.keyboard.press("Enter");
     await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
     for (const d of await readDays(page)) expect(d.pressed, d.iso).toBe(String(d.iso >= from && d.iso <= to));
+    // the range chosen, the focus ring on its check-out
+    await page.locator("[data-island-root]").screenshot({ path: info.outputPath("keyboard-hotel-range-360.png") });
     await tabTo(page, page.getByRole("button", { name: "Готово" }), "'Готово'");
     await page.keyboard.press("Enter");
     await expect(page.locator(".notice-ok")).toHaveText("Перенос бронирования выполнен успешно.");
