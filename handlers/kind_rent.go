@@ -392,6 +392,9 @@ func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg stri
 	}
 	v.Props = views.SlotProps{RentDay: d.view, URL: url, DayForm: "#rent-day", Min: v.Min, Max: v.Max, From: f.from, To: f.to}
 	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Value: d.view.Date, Target: "#rent-day input[name=date]"}
+	if !o.ref.Start.IsZero() {
+		v.Calendar.Booked = iso(gateway.Day(o.ref.Start, s.loc))
+	}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, []string{views.CalendarIsland, views.SlotIsland}
 	return render(c, status, views.RentMovePage(pg, v))

@@ -254,6 +254,7 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 		Calendar: views.CalendarProps{
 			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), DayForm: "#transfer-day", Label: day.Label,
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
+			Booked: iso(o.ref.Start),
 		},
 	}
 	if first.Date != "" {

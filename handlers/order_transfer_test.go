@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -664,6 +665,11 @@ func TestTransferLessonPick(t *testing.T) {
 			if strings.TrimSpace(b.Text()) != "Выбрать" || b.AttrOr("value", "") == "" {
 				t.Errorf("%s: a lesson's button %q value %q", a.isoDay(off), b.Text(), b.AttrOr("value", ""))
 			}
+			// A screen reader hears the button with its lesson: 'Выбрать
+			// 16:00 · Горные лыжи Инструктор …', not a list of 'Выбрать'.
+			if name := accessibleName(p.doc, b); !lessonPick.MatchString(name) {
+				t.Errorf("%s: a lesson's button is named %q", a.isoDay(off), name)
+			}
 		})
 		if n := form.Find(`button[type=submit]:not([name])`).Length(); n != 0 {
 			t.Errorf("%s: %d submit buttons besides the lessons' 'Выбрать'", a.isoDay(off), n)
@@ -688,6 +694,23 @@ func TestTransferLessonPick(t *testing.T) {
 	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.Calls("GLK/changeLessonPeriod") != 1 {
 		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.Calls("GLK/changeLessonPeriod"))
 	}
+}
+
+// lessonPick is a lesson's button as named: its word, the time, the sport.
+var lessonPick = regexp.MustCompile(`^Выбрать \d\d:\d\d · \S`)
+
+// accessibleName is el's name from aria-labelledby (the texts of the
+// elements it names, in order, spaces collapsed), else its own text.
+func accessibleName(doc *goquery.Document, el *goquery.Selection) string {
+	ids, ok := el.Attr("aria-labelledby")
+	if !ok {
+		return strings.Join(strings.Fields(el.Text()), " ")
+	}
+	var parts []string
+	for _, id := range strings.Fields(ids) {
+		parts = append(parts, doc.Find("#"+id).Text())
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
 // noLessons is a provider whose instructors have no lessons.

@@ -49,3 +49,21 @@ export function fieldsOf(form: HTMLFormElement): URLSearchParams {
 export function safePath(path: string | undefined, fallback: string): string {
   return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : fallback;
 }
+
+/** What the customer gave a field of the server's form before an island
+ *  came over it: a text or date field's new value, a radio button or a
+ *  checkbox newly checked; undefined when the field is as the page came. */
+export function changedValue(el: Element | null | undefined): string | undefined {
+  if (!(el instanceof HTMLInputElement)) return undefined;
+  if (el.type === "radio" || el.type === "checkbox") return el.checked && !el.defaultChecked ? el.value : undefined;
+  return el.value !== el.defaultValue ? el.value : undefined;
+}
+
+/** Thrown while an island first renders when the customer has already
+ *  chosen something in the server's form that the island cannot show: the
+ *  island then does not mount and the form stays as the customer left it. */
+export class KeepServerForm extends Error {
+  constructor(what: string) {
+    super(`the server form holds ${what}, which the island cannot take over`);
+  }
+}

@@ -73,6 +73,9 @@ type CalendarProps struct {
 	// Original is a water-park order's day: only days of its weekday class
 	// can be chosen.
 	Original string `json:"original,omitempty"`
+	// Booked is the order's own day now (a lesson's, a water-park visit's,
+	// a rent's), which the calendar marks as such.
+	Booked string `json:"booked,omitempty"`
 	// range mode (hotel)
 	Start  string            `json:"start,omitempty"`  // "dateIn"
 	End    string            `json:"end,omitempty"`    // "dateOut"

@@ -1,12 +1,20 @@
 // A reusable calendar: flatpickr inline, Russian, Monday first, two months
 // side by side when the window is wider than 736 px, one below.
 // The transfer pages use it (TransferCalendar) and so can the rent move.
+//
+// It follows the date-picker grid pattern: the month buttons and one day
+// are in the Tab order (the day last focused, else the chosen one, today or
+// the first that can be chosen); arrows, Home/End and Page Up/Down move
+// between days and months, Enter or Space chooses. Each day is a button
+// named as a person says it, with its note ("2 декабря 2026, среда, нет
+// мест"), pressed when chosen and disabled when it cannot be chosen.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import flatpickr from "flatpickr";
 import { Russian } from "flatpickr/dist/l10n/ru";
 import "flatpickr/dist/flatpickr.min.css";
 import "./calendar.css";
 import type { Day } from "./rules";
+import { clampDay, dayLabel, monthName, moveKey } from "./grid";
 
 export type CalendarProps = {
   mode: "single" | "range";
@@ -17,7 +25,8 @@ export type CalendarProps = {
   isDisabled?: (d: Day) => boolean;
   /** a click on a day that can be chosen */
   onDay: (d: Day) => void;
-  /** a short note under the day (a price) and its full text for screen readers */
+  /** a short note under the day (a price; "" for none) and its full text
+   *  for screen readers */
   note?: (d: Day) => { short: string; full: string } | undefined;
   label: string;
   /** the resort's today, marked as today whatever the phone's zone */
@@ -27,9 +36,17 @@ export type CalendarProps = {
   /** extra classes of a day; "cal-off" marks one that cannot be taken but
    *  still answers a tap (the caller says why) */
   mark?: (d: Day) => string;
+  /** the days the order holds now, marked as such */
+  booked?: Day[];
 };
 
+/** What a booked day is called, in its name and in the legend. */
+export const BOOKED = "сейчас в заказе";
+
 export const WIDE = "(min-width: 737px)";
+
+/** flatpickr's Russian, with the month list's name it lacks ("Month"). */
+const RU = { ...Russian, monthAriaLabel: "Месяц" };
 
 function iso(t: Date): Day {
   const m = String(t.getMonth() + 1).padStart(2, "0");
@@ -67,11 +84,76 @@ function fitMonths(inst: flatpickr.Instance): void {
   inst.calendarContainer.style.width = `${width}px`;
 }
 
+type DayEl = HTMLElement & { dateObj?: Date };
+
+/** The months shown after first (a Day) hold d. */
+function inView(first: Date, months: number, d: Day): boolean {
+  const at = local(d);
+  const n = (at.getFullYear() - first.getFullYear()) * 12 + at.getMonth() - first.getMonth();
+  return n >= 0 && n < months;
+}
+
+/** The keyboard's place in one calendar: the day that holds the Tab stop,
+ *  and whether the focus is on a day (so that it follows the day when
+ *  flatpickr draws the days again, which it does after every choice). */
+type Focus = { day: Day; inside: boolean };
+
+/** Gives the drawn days and month buttons their roles, names and states,
+ *  and the Tab stop to one day; focuses it when asked, or when the focus
+ *  was on a day that a redraw took away. */
+function arrange(inst: flatpickr.Instance, f: Focus, p: CalendarProps, focus: boolean): void {
+  const box = inst.calendarContainer;
+  if (!box) return;
+  const chosen = p.value.slice().sort();
+  const isChosen = (d: Day) => (p.mode === "range" && chosen.length === 2 ? d >= chosen[0] && d <= chosen[1] : chosen.includes(d));
+  const shown: DayEl[] = [];
+  box.querySelectorAll<DayEl>(".flatpickr-day").forEach((el) => {
+    el.tabIndex = -1;
+    if (el.classList.contains("prevMonthDay") || el.classList.contains("nextMonthDay") || !el.dateObj) {
+      // another month's days, kept invisible in the grid's gaps
+      el.setAttribute("aria-hidden", "true");
+      return;
+    }
+    const d = iso(el.dateObj);
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-pressed", String(isChosen(d)));
+    if (el.classList.contains("flatpickr-disabled") || el.classList.contains("cal-off")) el.setAttribute("aria-disabled", "true");
+    else el.removeAttribute("aria-disabled");
+    shown.push(el);
+  });
+  box.querySelectorAll<HTMLElement>(".dayContainer").forEach((el, i) => {
+    el.setAttribute("role", "group");
+    el.setAttribute("aria-label", monthName(inst.currentYear, inst.currentMonth + i));
+  });
+  for (const [el, name] of [
+    [inst.prevMonthNav, "Предыдущий месяц"],
+    [inst.nextMonthNav, "Следующий месяц"],
+  ] as const) {
+    if (!el) continue;
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", name);
+    el.tabIndex = 0;
+  }
+  const at = (d: Day | undefined) => (d ? shown.find((el) => iso(el.dateObj as Date) === d) : undefined);
+  const stop =
+    at(f.day) ??
+    at(chosen[0]) ??
+    at(p.today) ??
+    shown.find((el) => !el.hasAttribute("aria-disabled")) ??
+    shown[0];
+  if (!stop) return;
+  stop.tabIndex = 0;
+  f.day = iso(stop.dateObj as Date);
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (focus || (f.inside && lost)) stop.focus();
+}
+
 export default function Calendar(props: CalendarProps) {
   const host = useRef<HTMLInputElement>(null);
   const fp = useRef<flatpickr.Instance | null>(null);
   const latest = useRef(props);
   latest.current = props;
+  const focus = useRef<Focus>({ day: "", inside: false });
   const wide = useWide();
 
   // Drawn after React's commit, in a task of its own: building the days is
@@ -82,10 +164,13 @@ export default function Calendar(props: CalendarProps) {
     const input = host.current;
     if (!input) return;
     let inst: flatpickr.Instance | null = null;
+    let observer: MutationObserver | null = null;
+    const f = focus.current;
+    const tidy = (moveFocus: boolean) => inst && arrange(inst, f, latest.current, moveFocus);
     const timer = window.setTimeout(() => {
       inst = flatpickr(input, {
         inline: true,
-        locale: Russian, // Monday first
+        locale: RU, // Monday first
         mode: props.mode,
         showMonths: wide ? 2 : 1,
         // "Today" is the resort's, from the server: the phone's zone may
@@ -103,30 +188,104 @@ export default function Calendar(props: CalendarProps) {
           const clicked = self.latestSelectedDateObj;
           if (clicked) latest.current.onDay(iso(clicked));
         },
-        onDayCreate(_dates, _str, _self, el: HTMLElement & { dateObj?: Date }) {
+        onDayCreate(_dates, _str, _self, el: DayEl) {
           if (!el.dateObj) return;
-          const mark = latest.current.mark?.(iso(el.dateObj)) ?? "";
+          const d = iso(el.dateObj);
+          const p = latest.current;
+          const mark = p.mark?.(d) ?? "";
           if (mark) el.classList.add(...mark.split(" "));
-          if (mark.split(" ").includes("cal-off")) el.setAttribute("aria-disabled", "true");
-          const note = latest.current.note?.(iso(el.dateObj));
-          if (!note) return;
-          const span = document.createElement("span");
-          span.className = "cal-note";
-          span.textContent = note.short;
-          el.append(span);
-          el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${note.full}`);
+          const booked = p.booked?.includes(d) ?? false;
+          if (booked) el.classList.add("cal-booked");
+          const note = p.note?.(d);
+          if (note?.short) {
+            const span = document.createElement("span");
+            span.className = "cal-note";
+            span.textContent = note.short;
+            el.append(span);
+          }
+          el.setAttribute("aria-label", dayLabel(d, note?.full, booked ? BOOKED : ""));
         },
       });
-      // flatpickr opens on the month of the first chosen day; another month
-      // asked for is jumped to, the same one is not: a jump draws all the
+      // flatpickr opens on the month of the first chosen day; the month
+      // asked for instead when the chosen day shows from there too. Another
+      // month is jumped to, the same one is not: a jump draws all the
       // month's days again, in the task that has just drawn them.
-      const month = props.month ? local(props.month) : null;
+      const first = latest.current.value[0];
+      const months = wide ? 2 : 1;
+      const month = props.month && (!first || inView(local(props.month), months, first)) ? local(props.month) : null;
       if (month && (month.getFullYear() !== inst.currentYear || month.getMonth() !== inst.currentMonth)) inst.jumpToDate(month);
       fitMonths(inst);
       fp.current = inst;
+      tidy(false);
+      const box = inst.calendarContainer;
+      // Whenever flatpickr draws the days again (a choice, another month).
+      observer = new MutationObserver(() => tidy(false));
+      observer.observe(inst.daysContainer as HTMLElement, { childList: true, subtree: true });
+      box.addEventListener("keydown", onKey, true);
+      box.addEventListener("focusin", onFocusIn);
+      box.addEventListener("focusout", onFocusOut);
+      document.addEventListener("pointerdown", onPointer, true);
     }, 0);
+
+    // Taken before flatpickr's own keys (the capture phase): it moves only
+    // by days and weeks and sends Shift+Tab to its hidden field.
+    function onKey(e: KeyboardEvent) {
+      const t = e.target as DayEl;
+      if (!inst) return;
+      if (t === inst.prevMonthNav || t === inst.nextMonthNav) {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        e.preventDefault();
+        e.stopPropagation();
+        t.click();
+        // the last month's button goes: the focus goes on to the days
+        if (!t.offsetParent) tidy(true);
+        return;
+      }
+      if (!t.classList.contains("flatpickr-day") || !t.dateObj) return;
+      e.stopPropagation();
+      if (e.key === "Tab") return;
+      const d = iso(t.dateObj);
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        f.day = d;
+        f.inside = true;
+        t.click();
+        tidy(true);
+        return;
+      }
+      const moved = moveKey(e.key, e.shiftKey, d);
+      if (!moved) return;
+      e.preventDefault();
+      const p = latest.current;
+      const to = clampDay(moved, p.min, p.max);
+      const at = local(to);
+      const shown = inst.currentYear * 12 + inst.currentMonth;
+      const want = at.getFullYear() * 12 + at.getMonth();
+      const last = shown + inst.config.showMonths - 1;
+      if (want < shown) inst.changeMonth(want - shown);
+      else if (want > last) inst.changeMonth(want - last);
+      f.day = to;
+      f.inside = true;
+      tidy(true);
+    }
+    function onFocusIn(e: FocusEvent) {
+      const t = e.target as DayEl;
+      if (t.classList.contains("flatpickr-day") && t.dateObj) {
+        f.day = iso(t.dateObj);
+        f.inside = true;
+      }
+    }
+    function onFocusOut(e: FocusEvent) {
+      const to = e.relatedTarget as Node | null;
+      if (to && !inst?.calendarContainer.contains(to)) f.inside = false;
+    }
+    function onPointer(e: PointerEvent) {
+      if (!inst?.calendarContainer.contains(e.target as Node)) f.inside = false;
+    }
     return () => {
       window.clearTimeout(timer);
+      observer?.disconnect();
+      document.removeEventListener("pointerdown", onPointer, true);
       inst?.destroy();
       fp.current = null;
     };
@@ -146,12 +305,20 @@ export default function Calendar(props: CalendarProps) {
       inst.setDate(value ? value.split(",").map(local) : [], false);
     }
     if (drawn.current !== value || props.mark) inst.redraw(); // which days can be chosen may depend on the choice
+    else arrange(inst, focus.current, props, false); // the chosen state may have changed without a redraw
     drawn.current = value;
   });
 
   return (
-    <div className="cal" data-months={wide ? 2 : 1} data-mode={props.mode}>
-      <input ref={host} type="text" hidden aria-hidden="true" tabIndex={-1} aria-label={props.label} />
-    </div>
+    <>
+      <div className="cal" data-months={wide ? 2 : 1} data-mode={props.mode}>
+        <input ref={host} type="text" hidden aria-hidden="true" tabIndex={-1} aria-label={props.label} />
+      </div>
+      {props.booked && props.booked.length > 0 && (
+        <p className="hint cal-legend">
+          <span className="cal-key" aria-hidden="true" /> — {BOOKED}
+        </p>
+      )}
+    </>
   );
 }

@@ -2,6 +2,8 @@ import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
+import { KeepServerForm } from "../forms";
+import { mount } from "../react-mount";
 
 // The page as the server sends it: the day form, and the island inside the
 // POST form with its fallback.
@@ -111,8 +113,10 @@ describe("TransferCalendar, one day", () => {
     await show(<TransferCalendar {...dayProps} url="/orders/glk/1/transfer" original={undefined} done="Готово" />, container);
     expect(document.querySelectorAll("[data-island-fallback] [name]")).toHaveLength(0);
     expect(screen.queryByRole("button", { name: "Готово" })).toBeNull();
-    const picks = within(container).getAllByRole("button", { name: "Выбрать" });
+    const picks = within(container).getAllByRole("button", { name: /^Выбрать / });
     expect(picks).toHaveLength(2);
+    // each named with its lesson, not just 'Выбрать'
+    expect(within(container).getByRole("button", { name: "Выбрать 16:00 · Горные лыжи" })).toBe(picks[1]);
     fireEvent.click(picks[1]);
     expect(picks[1].getAttribute("aria-pressed")).toBe("true");
     const done = screen.getByRole("button", { name: "Готово" });
@@ -179,13 +183,16 @@ describe("TransferCalendar, a day for the slot picker", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByText(/День: 26\.11\.2026/)).toBeTruthy();
   });
-  it("opens on the window's first month, not the booking's", async () => {
+  it("opens on the window's first month when the chosen day shows from there, else on the chosen day's", async () => {
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
     const container = document.querySelector<HTMLElement>("[data-island-root]")!;
-    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" dayForm="" label="День" value="2026-12-20" target="#none" />, container);
-    const shown = document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)");
-    expect(shown[0].dateObj?.getMonth()).toBe(10);
+    await show(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" dayForm="" label="День" value="2026-12-20" target="#none" />, container);
+    const first = () => document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")[0].dateObj?.getMonth();
+    const months = Number(container.querySelector<HTMLElement>(".cal")!.dataset.months);
+    // one month: the booking's December; two: November and December
+    expect(first()).toBe(months === 1 ? 11 : 10);
     expect(screen.getByText(/День: 20\.12\.2026/)).toBeTruthy();
+    expect(container.querySelector(".flatpickr-day.selected")?.getAttribute("aria-label")).toBe("20 декабря 2026, воскресенье");
   });
   it("draws the days once when the booking is in the window's first month", async () => {
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
@@ -330,5 +337,121 @@ describe("TransferCalendar, hotel range", () => {
     await show(<TransferCalendar {...props} />, container);
     expect(document.querySelectorAll(".cal-note").length).toBeGreaterThan(0);
     expect(document.querySelector(".cal-note")!.textContent).toBe("16,3к");
+  });
+});
+
+describe("TransferCalendar, by keyboard and screen reader", () => {
+  const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
+    date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
+  }));
+  const hotel: TransferCalendarProps = {
+    mode: "range", min: "2026-11-23", max: "2026-11-27", dayForm: "#transfer-day", label: "Даты проживания",
+    start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600, stay: ["2026-11-23", "2026-11-24"],
+  };
+  const key = (k: string) => act(async () => {
+    fireEvent.keyDown(document.activeElement!, { key: k });
+  });
+  const focused = () => document.activeElement?.getAttribute("aria-label");
+
+  it("names each night in Russian with its price or 'нет мест', and marks the stay", async () => {
+    await show(<TransferCalendar {...hotel} />, page());
+    expect(day(24).getAttribute("role")).toBe("button");
+    expect(day(24).getAttribute("aria-label")).toBe("24 ноября 2026, вторник, 16 300 ₽, сейчас в заказе");
+    expect(day(25).getAttribute("aria-label")).toBe("25 ноября 2026, среда, нет мест");
+    expect(day(25).getAttribute("aria-disabled")).toBe("true");
+    expect(day(26).getAttribute("aria-disabled")).toBeNull();
+    expect(day(23).classList.contains("cal-booked")).toBe(true);
+    expect(day(26).classList.contains("cal-booked")).toBe(false);
+    expect(screen.getByText(/сейчас в заказе/)).toBeTruthy();
+    // the days of other months in the grid's gaps are not read
+    expect(document.querySelector(".prevMonthDay")?.getAttribute("aria-hidden")).toBe("true");
+  });
+
+  it("chooses a range with the arrows and Enter, one day in the Tab order", async () => {
+    await show(<TransferCalendar {...hotel} today="2026-11-23" />, page());
+    const stops = document.querySelectorAll<HTMLElement>('.flatpickr-day[tabindex="0"]');
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toBe(day(23)); // today, nothing chosen yet
+    expect(document.querySelector(".flatpickr-prev-month")?.getAttribute("role")).toBe("button");
+    await act(async () => stops[0].focus());
+    await key("ArrowRight");
+    expect(focused()).toMatch(/^24 ноября 2026, вторник/);
+    await key("Enter");
+    expect(screen.getByText(/Заезд: 24\.11\.2026, Выезд: —/)).toBeTruthy();
+    expect(day(24).getAttribute("aria-pressed")).toBe("true");
+    expect(focused()).toMatch(/^24 ноября/); // kept on the day drawn again
+    await key("ArrowRight"); // the full night's morning: a check-out
+    await key(" ");
+    expect(screen.getByText(/Заезд: 24\.11\.2026, Выезд: 25\.11\.2026/)).toBeTruthy();
+    expect([24, 25, 26].map((n) => day(n).getAttribute("aria-pressed"))).toEqual(["true", "true", "false"]);
+    expect(day(23).getAttribute("aria-pressed")).toBe("false");
+    // End: the week's Sunday, kept within the window's last day
+    await key("End");
+    expect(focused()).toMatch(/^27 ноября 2026, пятница/);
+    await key("Home");
+    expect(focused()).toMatch(/^23 ноября 2026, понедельник/);
+  });
+});
+
+describe("TransferCalendar, what the customer chose before it came", () => {
+  // The page as the server sends it: the day form and the sessions inside the fallback.
+  function serverPage(): HTMLElement {
+    document.body.innerHTML = `
+      <form method="post" action="/orders/aqua/1/transfer">
+        <div data-island="calendar">
+          <div data-island-fallback>
+            <div id="transfer-day"><input type="date" name="date" value="2026-11-24"></div>
+            <fieldset><input type="radio" name="sessionId" value="S1"><input type="radio" name="sessionId" value="S2"></fieldset>
+          </div>
+          <div data-island-root></div>
+        </div>
+        <div class="actions"><button type="submit">Перенести билеты</button></div>
+      </form>`;
+    return document.querySelector<HTMLElement>("[data-island-root]")!;
+  }
+  const first = { date: "2026-11-24", legend: "Сеансы на 24.11.2026", field: "sessionId", empty: "Нет", choices: [
+    { value: "S1", title: "Дневной 10:00–16:00", lines: null },
+    { value: "S2", title: "Вечерний 16:00–22:00", lines: null },
+  ] };
+
+  it("keeps a session chosen in the server's form", async () => {
+    const container = serverPage();
+    document.querySelector<HTMLInputElement>('input[value="S2"]')!.checked = true;
+    await show(<TransferCalendar {...dayProps} first={first} />, container);
+    expect(screen.getByLabelText(/Вечерний/)).toHaveProperty("checked", true);
+    const form = new FormData(document.querySelector<HTMLFormElement>("form")!);
+    expect(form.getAll("sessionId")).toEqual(["S2"]);
+    expect(form.getAll("date")).toEqual(["2026-11-24"]);
+  });
+
+  it("takes a day typed into the server's form and shows its sessions", async () => {
+    const container = serverPage();
+    document.querySelector<HTMLInputElement>('input[name="date"]')!.value = "2026-11-25";
+    answer({ ...first, date: "2026-11-25", legend: "Сеансы на 25.11.2026" });
+    await show(<TransferCalendar {...dayProps} first={first} />, container);
+    expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-25", expect.anything());
+    expect(screen.getByText(/Дата: 25\.11\.2026/)).toBeTruthy();
+  });
+
+  it("leaves the server's form when a typed day and a session of another day are chosen", async () => {
+    const container = serverPage();
+    document.querySelector<HTMLInputElement>('input[name="date"]')!.value = "2026-11-25";
+    document.querySelector<HTMLInputElement>('input[value="S1"]')!.checked = true;
+    const island = container.parentElement!;
+    const crashed = vi.fn();
+    await expect(mount(island, TransferCalendar, { ...dayProps, first }, crashed)).rejects.toBeInstanceOf(KeepServerForm);
+    expect(document.querySelector<HTMLElement>("[data-island-fallback]")!.hidden).toBe(false);
+    expect(document.querySelector<HTMLInputElement>('input[value="S1"]')!.checked).toBe(true);
+    expect(document.querySelector<HTMLInputElement>('input[name="date"]')!.value).toBe("2026-11-25");
+  });
+
+  it("takes a hotel range typed into the server's form", async () => {
+    const container = page();
+    container.insertAdjacentHTML("beforebegin", `<div data-island-fallback><input type="date" id="dateIn" name="dateIn" value=""><input type="date" id="dateOut" name="dateOut" value=""></div>`);
+    document.querySelector<HTMLInputElement>("#dateIn")!.value = "2026-11-23";
+    document.querySelector<HTMLInputElement>("#dateOut")!.value = "2026-11-25";
+    const days = ["2026-11-23", "2026-11-24"].map((date) => ({ date, vacant: 3, family: 1, price: 16300, label: "16 300 ₽" }));
+    await show(<TransferCalendar mode="range" min="2026-11-23" max="2026-11-25" dayForm="" label="Даты" start="dateIn" end="dateOut" days={days} amount={32600} />, container);
+    expect(screen.getByText(/Заезд: 23\.11\.2026, Выезд: 25\.11\.2026/)).toBeTruthy();
   });
 });

@@ -3,11 +3,11 @@
 // server's day form (a GET) and the server-rendered choices stay in the page
 // as the fallback, and come back if the island fails. Choosing a day asks the
 // same GET URL for JSON; the customer chooses and submits the same form.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import Calendar from "./Calendar";
-import { fetchJSON } from "../forms";
+import { changedValue, fetchJSON, KeepServerForm } from "../forms";
 import { rubles, thousands } from "./money";
-import { checkAquaDate, complete, hotelDayAvailable, hotelTap, nights, noPick, showDay, type Day, type RangePick } from "./rules";
+import { addDays, checkAquaDate, complete, hotelDayAvailable, hotelTap, nights, noPick, parseDay, showDay, type Day, type RangePick } from "./rules";
 
 export type HotelDay = { date: Day; vacant: number; family: number; price: number; label: string };
 
@@ -28,6 +28,8 @@ export type TransferCalendarProps = {
    *  follows), for an island that reads it: the rent move's slot picker */
   target?: string;
   original?: Day;
+  /** the order's own day now, marked in the calendar */
+  booked?: Day;
   /** the resort's today */
   today?: Day;
   /** a hotel order's booked check-in and check-out */
@@ -45,6 +47,10 @@ export type TransferCalendarProps = {
 
 type Choice = { value: string; title: string; lines: string[] | null; disabled?: string };
 export type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
+
+/** A night without the order's rooms free, as a screen reader says it. */
+export const NO_ROOM = "нет мест";
+export const FULL_NIGHTS = "Зачёркнутые ночи заняты: заезд в такой день невозможен.";
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
 
@@ -78,10 +84,25 @@ export default function TransferCalendar(props: TransferCalendarProps) {
   return <div ref={root}>{body}</div>;
 }
 
+/** A day the customer typed into the server's date field before the island
+ *  came, when it is a day the calendar offers; undefined when the field is
+ *  untouched. A typed day it cannot offer keeps the server's form. */
+function typedDay(field: Element | null | undefined, props: TransferCalendarProps): Day | undefined {
+  const typed = changedValue(field);
+  if (typed === undefined) return undefined;
+  const d = parseDay(typed);
+  if (!d || d < props.min || d > props.max || (props.original && checkAquaDate(props.original, d, props.min) !== "")) {
+    throw new KeepServerForm(`the day "${typed}"`);
+  }
+  return d;
+}
+
 /** A day for another island: the calendar fills in the page's own date
- *  field (kept in the fallback, hidden) and says it changed. */
+ *  field (kept in the fallback, hidden) and says it changed. The day the
+ *  customer typed there before the island came is kept (the slot picker
+ *  loads its hours). */
 function DayTarget(props: TransferCalendarProps & { target: string }) {
-  const [day, setDay] = useState<Day>(props.value ?? "");
+  const [day, setDay] = useState<Day>(() => typedDay(document.querySelector(props.target), props) ?? props.value ?? "");
   const onDay = useCallback(
     (d: Day) => {
       setDay(d);
@@ -99,19 +120,45 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
       </p>
       {/* The window's first month first: the days a rent can move to begin
           today, whatever month it is booked in. */}
-      <Calendar mode="single" min={props.min} max={props.max} today={props.today} month={props.min} value={day ? [day] : []} onDay={onDay} label={props.label} />
+      <Calendar
+        mode="single"
+        min={props.min}
+        max={props.max}
+        today={props.today}
+        month={props.min}
+        value={day ? [day] : []}
+        onDay={onDay}
+        label={props.label}
+        booked={props.booked ? [props.booked] : undefined}
+      />
     </>
   );
 }
 
+/** The day and the choice (a session's radio button) the customer made in
+ *  the server's form before the island came; a day typed there with a
+ *  choice of the day shown is not something the island can show (the
+ *  choice belongs to another day), and keeps the server's form. */
+function serverChoice(props: TransferCalendarProps): { day: Day; choice: string } {
+  const form = props.dayForm ? document.querySelector(props.dayForm) : null;
+  const fallback = form?.closest("[data-island-fallback]");
+  const typed = typedDay(form?.querySelector(`input[name="${props.name ?? "date"}"]`), props);
+  const radio = fallback?.querySelector<HTMLInputElement>('input[type="radio"]:checked');
+  if (typed !== undefined && radio && !radio.defaultChecked) throw new KeepServerForm("a day typed and a choice of another day");
+  if (typed !== undefined) return { day: typed, choice: "" };
+  return { day: props.value ?? "", choice: radio?.value ?? props.choice ?? "" };
+}
+
 function DayChoice(props: TransferCalendarProps) {
-  const [day, setDay] = useState<Day>(props.value ?? "");
+  const id = useId();
+  const [taken] = useState(() => serverChoice(props));
+  const [day, setDay] = useState<Day>(taken.day);
   // The server's list of the first day is shown at once: asked for
   // again, it would arrive after the island and move what stands below.
   const first = useRef(props.first?.date && props.first.date === day ? props.first : undefined);
   const [data, setData] = useState<DayChoices | null>(first.current ?? null);
   const [failed, setFailed] = useState(false);
-  const [chosen, setChosen] = useState(props.choice ?? "");
+  const [chosen, setChosen] = useState(taken.choice);
 
   useEffect(() => {
     if (!day || !props.url) return;
@@ -149,19 +196,37 @@ function DayChoice(props: TransferCalendarProps) {
       <p className="field-label" id="cal-label" ref={label}>
         {props.label}: {showDay(day) || "не выбрана"}
       </p>
-      <Calendar mode="single" min={props.min} max={props.max} today={props.today} value={day ? [day] : []} isDisabled={disabled} onDay={onDay} label={props.label} />
+      <Calendar
+        mode="single"
+        min={props.min}
+        max={props.max}
+        today={props.today}
+        value={day ? [day] : []}
+        isDisabled={disabled}
+        onDay={onDay}
+        label={props.label}
+        booked={props.booked ? [props.booked] : undefined}
+      />
       <input type="hidden" name={props.name ?? "date"} value={day} />
       <fieldset className="field choices" aria-live="polite" aria-busy={!data && !failed}>
         <legend>{data?.legend || "\u00a0"}</legend>
         {failed && <p className="notice notice-err">{LOAD_FAILED}</p>}
         {data?.error && <p className="notice notice-err">{data.error}</p>}
         {data && !data.error && data.choices.length === 0 && <p className="muted">{data.empty}</p>}
-        {data?.choices.map((c) =>
+        {data?.choices.map((c, i) =>
           data.pick ? (
             <div className={chosen === c.value ? "choice chosen" : "choice"} key={c.value}>
-              <Lines c={c} />
+              <Lines c={c} id={`${id}-${i}`} />
+              {/* named with its lesson: 'Выбрать 16:00 · Сноуборд …' */}
               {!c.disabled && (
-                <button className="btn btn-2 pick" type="button" aria-pressed={chosen === c.value} onClick={() => setChosen(c.value)}>
+                <button
+                  className="btn btn-2 pick"
+                  type="button"
+                  id={`${id}-${i}-pick`}
+                  aria-labelledby={`${id}-${i}-pick ${id}-${i}`}
+                  aria-pressed={chosen === c.value}
+                  onClick={() => setChosen(c.value)}
+                >
                   {data.pick}
                 </button>
               )}
@@ -187,9 +252,9 @@ function DayChoice(props: TransferCalendarProps) {
   );
 }
 
-function Lines({ c }: { c: Choice }) {
+function Lines({ c, id }: { c: Choice; id?: string }) {
   return (
-    <span>
+    <span id={id}>
       <strong>{c.title}</strong>
       {(c.lines ?? []).map((l) => (
         <span className="hint" key={l}>
@@ -208,14 +273,41 @@ export function checkOutAllowed(p: RangePick, d: Day, available: (d: Day) => boo
   return nights({ start: p.start, end: d }).every(available);
 }
 
+/** The range of the server's form: the check-in and check-out the page
+ *  came with, or what the customer typed there before the island came. A
+ *  range the calendar cannot show (a day outside it, a check-out alone or
+ *  before the check-in) keeps the server's form. */
+function serverRange(props: TransferCalendarProps): RangePick {
+  const typedIn = changedValue(document.getElementById(props.start ?? "dateIn"));
+  const typedOut = changedValue(document.getElementById(props.end ?? "dateOut"));
+  if (typedIn === undefined && typedOut === undefined) {
+    return props.from && props.to && props.from < props.to ? { start: props.from, end: props.to } : noPick;
+  }
+  const start = typedIn !== undefined ? parseDay(typedIn) : (props.from ?? "");
+  const end = typedOut !== undefined ? parseDay(typedOut) : (props.to ?? "");
+  const shown = (d: Day | "") => d === "" || (d >= props.min && d <= props.max);
+  const unread = (typedIn && !start) || (typedOut && !end);
+  if (unread || (end && (!start || end <= start)) || !shown(start) || !shown(end)) {
+    throw new KeepServerForm(`the range "${typedIn ?? ""}"–"${typedOut ?? ""}"`);
+  }
+  return { start, end };
+}
+
+/** The days of the stay the order holds, check-in to check-out. */
+function stayDays(stay: [Day, Day] | undefined): Day[] | undefined {
+  if (!stay || !stay[0] || !(stay[0] < stay[1])) return undefined;
+  const out: Day[] = [];
+  for (let d = stay[0]; d <= stay[1]; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
 function HotelRange(props: TransferCalendarProps) {
   const byDay = new Map((props.days ?? []).map((d) => [d.date, d]));
   const rooms = props.rooms ?? 1;
   const family = props.family ?? 0;
   const texts = props.texts ?? {};
-  const [pick, setPick] = useState<RangePick>(
-    props.from && props.to && props.from < props.to ? { start: props.from, end: props.to } : noPick,
-  );
+  const [pick, setPick] = useState<RangePick>(() => serverRange(props));
+  const [booked] = useState(() => stayDays(props.stay));
   // What the last tap did; n makes a refusal said again a new render.
   const [said, setSaid] = useState({ text: "", refused: false, n: 0 });
   const available = (d: Day) => {
@@ -238,11 +330,15 @@ function HotelRange(props: TransferCalendarProps) {
   return (
     <div ref={root}>
       <p className="field-label">{props.label}</p>
+      <p className="hint">{FULL_NIGHTS}</p>
       <Calendar
         mode="range"
         min={props.min}
         max={props.max}
         today={props.today}
+        // opened on the stay's month, where it is marked
+        month={props.stay && props.stay[0] >= props.min && props.stay[0] <= props.max ? props.stay[0] : undefined}
+        booked={booked}
         value={[pick.start, pick.end].filter(Boolean)}
         // Every day answers a tap: a full night is marked, not disabled, and
         // a tap that cannot be taken says why and what to do.
@@ -254,7 +350,10 @@ function HotelRange(props: TransferCalendarProps) {
         }}
         note={(d) => {
           const day = byDay.get(d);
-          return day && available(d) ? { short: thousands(day.price) + "к", full: day.label } : undefined;
+          if (day && available(d)) return { short: thousands(day.price) + "к", full: day.label };
+          // a night listed without the order's rooms free; the days the
+          // list does not reach are simply not offered
+          return day ? { short: "", full: NO_ROOM } : undefined;
         }}
         label={props.label}
       />

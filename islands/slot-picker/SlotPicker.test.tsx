@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import SlotPicker, { PICK_BOTH, type Day, type SlotPickerProps } from "./SlotPicker";
+import { KeepServerForm } from "../forms";
 
 const hours = (busy: string[]) =>
   ["10", "11", "12", "13", "14", "15", "16"].map((h) => ({
@@ -26,14 +27,16 @@ async function settle() {
 
 // The page as the server renders it: the day's GET form, and the move's
 // form with its token, its date and the island (with its fallback radios).
-function mountPage(p: SlotPickerProps = props) {
+function mountPage(p: SlotPickerProps = props, before?: () => void) {
   document.body.innerHTML = `
     <form id="rent-day" method="get" action="${p.url}"><input type="date" name="date" value="${p.date}"><button>Показать</button></form>
     <form id="move" method="post" action="${p.url}">
       <input type="hidden" name="token" value="t1"><input type="hidden" name="date" value="${p.date}">
-      <div id="island"><div data-island-fallback><input type="radio" name="from" value="10:00" checked></div></div>
+      <div id="island"><div data-island-fallback><input type="radio" name="from" value="10:00" checked>
+        <input type="radio" name="from" value="13:00"><input type="radio" name="to" value="16:00"></div></div>
       <button type="submit">Перенести аренду</button>
     </form>`;
+  before?.();
   const container = document.getElementById("island") as HTMLElement;
   return render(<SlotPicker {...p} />, { container: container.appendChild(document.createElement("div")) });
 }
@@ -144,5 +147,45 @@ describe("SlotPicker", () => {
   it("keeps a choice the server sent back", () => {
     mountPage({ ...props, from: "13:00", to: "16:00" });
     expect(slot("15:00").getAttribute("aria-pressed")).toBe("true");
+  });
+
+  // What the customer chose in the server's form before the island came.
+  const check = (name: string, value: string) => {
+    document.querySelector<HTMLInputElement>(`[data-island-fallback] input[name="${name}"][value="${value}"]`)!.checked = true;
+  };
+
+  it("keeps the hours chosen in the server's radio buttons", () => {
+    mountPage(props, () => {
+      check("from", "13:00");
+      check("to", "16:00");
+    });
+    expect(["13:00", "14:00", "15:00"].map((h) => slot(h).getAttribute("aria-pressed"))).toEqual(["true", "true", "true"]);
+    expect(slot("10:00").getAttribute("aria-pressed")).toBe("false");
+    const form = new FormData(document.getElementById("move") as HTMLFormElement);
+    expect([form.get("from"), form.get("to")]).toEqual(["13:00", "16:00"]);
+  });
+
+  it("loads a day typed into the day's form before it came", async () => {
+    replies.push({ status: 200, body: { ...day, date: "2026-11-26", label: "26.11.2026" } });
+    mountPage(props, () => {
+      document.querySelector<HTMLInputElement>("#rent-day input[name=date]")!.value = "2026-11-26";
+    });
+    await settle();
+    expect(fetchMock).toHaveBeenCalledWith("/orders/pavilion/200001/transfer?date=2026-11-26", expect.anything());
+    expect(screen.getByRole("heading", { name: "Часы на 26.11.2026" })).toBeTruthy();
+  });
+
+  it("leaves the server's form when hours and another day were both chosen", () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      expect(() =>
+        mountPage(props, () => {
+          check("from", "13:00");
+          document.querySelector<HTMLInputElement>("#rent-day input[name=date]")!.value = "2026-11-26";
+        }),
+      ).toThrow(KeepServerForm);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

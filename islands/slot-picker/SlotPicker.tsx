@@ -5,7 +5,7 @@
 // busy hours cannot be taken and a wrong period is said at once; a new day
 // loads from the same page as JSON; the choice posts the same form.
 import { useEffect, useId, useRef, useState } from "react";
-import { fetchJSON, fieldsOf, REQUEST_FAILED, safePath, type Answer } from "../forms";
+import { changedValue, fetchJSON, fieldsOf, KeepServerForm, REQUEST_FAILED, safePath, type Answer } from "../forms";
 import { NONE, pickOf, tap, type Hour, type Pick } from "./rules";
 
 /** One day of the facility (views.RentDay). */
@@ -37,12 +37,34 @@ type DayAnswer = Partial<Answer> & Partial<Day>;
 
 export const PICK_BOTH = "Выберите первый и последний час.";
 
+/** The hours the customer chose in the server's radio buttons before the
+ *  island came (else the ones a refused POST sent), and a day typed into
+ *  the day's form meanwhile, which the island then loads. Hours it cannot
+ *  show as chosen, or hours chosen together with another day typed, keep
+ *  the server's form. */
+function serverPick(props: SlotPickerProps): { pick: Pick; day?: string } {
+  const radio = (name: string) => document.querySelector(`[data-island-fallback] input[type="radio"][name="${name}"]:checked`);
+  const from = changedValue(radio("from"));
+  const to = changedValue(radio("to"));
+  const typed = changedValue(document.querySelector(`${props.dayForm} input[name="date"]`));
+  const day = typed && typed !== props.date ? typed : undefined;
+  if (from === undefined && to === undefined) return { pick: pickOf(props.hours, props.from, props.to), day };
+  const start = from ?? (radio("from") as HTMLInputElement | null)?.value;
+  const end = to ?? (radio("to") as HTMLInputElement | null)?.value;
+  const pick = pickOf(props.hours, start, end);
+  if (day !== undefined || pick.start === null || (end !== undefined && pick.end === null)) {
+    throw new KeepServerForm(`the hours ${start ?? ""}–${end ?? ""}`);
+  }
+  return { pick };
+}
+
 export default function SlotPicker(props: SlotPickerProps) {
   const { url, dayForm } = props;
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
+  const [taken] = useState(() => serverPick(props));
   const [day, setDay] = useState<Day>(props);
-  const [pick, setPick] = useState<Pick>(() => pickOf(props.hours, props.from, props.to));
+  const [pick, setPick] = useState<Pick>(taken.pick);
   const [alert, setAlert] = useState("");
   const [status, setStatus] = useState("");
   const [loading, setLoading] = useState(false);
@@ -78,6 +100,11 @@ export default function SlotPicker(props: SlotPickerProps) {
   };
   const loadRef = useRef(loadDay);
   loadRef.current = loadDay;
+
+  // A day typed before the island came is loaded as soon as it is here.
+  useEffect(() => {
+    if (taken.day) void loadRef.current(taken.day);
+  }, [taken]);
 
   // The day form: a new day loads in place instead of a page load.
   useEffect(() => {
