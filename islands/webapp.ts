@@ -7,6 +7,8 @@ import { idle } from "./when";
  *  if registering fails, the page is as it was. */
 export function registerWorker(doc: Document = document, win: Window = window): void {
   const url = doc.documentElement.dataset.worker;
+  // Only then: the first look at navigator.serviceWorker sets up the page's
+  // link to its workers, work a page without one skips.
   if (!url) return;
   const sw = win.navigator.serviceWorker;
   if (!sw) return;
