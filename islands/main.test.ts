@@ -3,7 +3,7 @@ import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountAll, preloadIslands } from "./main";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, idle } from "./when";
+import { afterFirstPaint, idle, nextTask } from "./when";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -156,6 +156,21 @@ describe("mount loop", () => {
     const later = vi.fn(async () => {});
     await mountAll(document, islands, { upper: async () => ({ default: () => {} }) }, later);
     expect(later).not.toHaveBeenCalled();
+  });
+
+  it("mounts one island after another", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="first">${FALLBACK}</div><script type="application/json">{"name":"раз"}</script>
+      <div id="j" data-island="second">${FALLBACK}</div><script type="application/json">{"name":"два"}</script>`;
+    const order: string[] = [];
+    const first = vi.fn(async () => (order.push("first loaded"), { default: Hello }));
+    const second = vi.fn(async () => {
+      order.push(`second loaded, first ${document.getElementById("i")!.dataset.islandState}`);
+      return { default: Hello };
+    });
+    await mountAll(document, { first, second }, {});
+    expect(order).toEqual(["first loaded", "second loaded, first mounted"]);
+    expect(document.getElementById("j")!.querySelector(".hello")?.textContent).toBe("Привет, два");
   });
 
   it("loads no enhancement the page does not use", async () => {
@@ -415,6 +430,20 @@ describe("after the first paint", () => {
     preloadIslands(document);
     expect(document.head.innerHTML).toBe("<title>x</title>");
     document.head.innerHTML = "";
+  });
+});
+
+describe("the next task", () => {
+  it("comes only once the browser runs a task after this one", async () => {
+    const tasks: (() => void)[] = [];
+    let done = false;
+    const next = nextTask({ setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    expect(tasks).toHaveLength(1);
+    tasks[0]();
+    await next;
+    expect(done).toBe(true);
   });
 });
 

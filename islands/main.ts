@@ -5,12 +5,11 @@
 //   <script id="sms-code-props" type="application/json">{…}</script>
 //   <input name="phone" data-enhance="phone">
 //
-// Nothing of an island is fetched before the page's first paint; when each
-// island then mounts is its policy (when.ts); if anything fails the
-// server-rendered fallback stays.
+// Nothing of an island is fetched before the first paint; when each island
+// mounts is when.ts's to say; if anything fails, the server's fallback stays.
 import type { ComponentType } from "react";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, idle, onSubmit, type Then } from "./when";
+import { afterFirstPaint, idle, nextTask, onSubmit, type Then } from "./when";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
 type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
@@ -55,8 +54,7 @@ export function readProps(el: HTMLElement): Record<string, unknown> {
   return props as Record<string, unknown>;
 }
 
-/** Loads React (react-mount.ts) and the island together and renders it in a
- *  transition, hiding its fallback in the same commit. */
+/** Loads React and the island and renders it in a transition (react-mount.ts). */
 async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoader>): Promise<void> {
   const name = el.dataset.island ?? "";
   el.dataset.islandState = "loading";
@@ -64,7 +62,11 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     const load = registry[name];
     if (!load) throw new Error(`unknown island "${name}"`);
     const props = readProps(el);
-    const [{ mount }, mod] = await Promise.all([import("./react-mount"), load()]);
+    // React, the island's module, the render: a task each, not one long one.
+    const { mount } = await import("./react-mount");
+    await nextTask();
+    const mod = await load();
+    await nextTask();
     await mount(el, mod.default, props, (err) => {
       el.dataset.islandState = "failed";
       warn(`island "${name}" crashed`, err);
@@ -90,8 +92,8 @@ async function enhance(el: HTMLElement, registry: Record<string, EnhanceLoader>)
 
 /** Mounts every island and applies every enhancement under root, once each:
  *  an enhancement at once; an island with data-mount-on-submit when its form
- *  is first sent (not awaited here); every other island once ready()
- *  resolves (called once, and only for such an island). */
+ *  is first sent (not awaited here); the others once ready() resolves
+ *  (called once, and only if there is such an island). */
 export function mountAll(
   root: ParentNode = document,
   islandMap: Record<string, IslandLoader> = islands,
@@ -99,14 +101,15 @@ export function mountAll(
   ready: () => Promise<void> = idle,
 ): Promise<void> {
   const jobs: Promise<void>[] = [];
-  let started: Promise<void> | undefined;
+  let queue: Promise<void> | undefined;
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     if (el.dataset.islandState) return;
     const selector = el.dataset.mountOnSubmit;
     if (!selector) {
       el.dataset.islandState = "loading";
-      started ??= ready();
-      jobs.push(started.then(() => mountIsland(el, islandMap)));
+      // One island after another, so that their steps never pile up.
+      queue = (queue ?? ready()).then(() => mountIsland(el, islandMap));
+      jobs.push(queue);
       return;
     }
     const form = document.querySelector(selector);

@@ -37,6 +37,12 @@ export function idle(win: Window = window): Promise<void> {
   });
 }
 
+/** Resolves in a task of its own, so that the work before it and the work
+ *  after it hold the page for two short whiles, not one long one. */
+export function nextTask(win: Window = window): Promise<void> {
+  return new Promise((resolve) => win.setTimeout(resolve, 0));
+}
+
 /** What the mount loop does once the island has mounted, or failed to. */
 export type Then = () => void;
 
