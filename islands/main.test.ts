@@ -1,9 +1,9 @@
 import { act } from "@testing-library/react";
 import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mountAll, preloadIslands } from "./main";
+import { mountAll } from "./main";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, idle, nextTask } from "./when";
+import { afterFirstPaint, filesArrived, idle, nextTask } from "./when";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -412,22 +412,57 @@ describe("after the first paint", () => {
     expect(painted).toBe(true);
   });
 
-  it("puts the server's list of island files in the head, all at once, once", () => {
+  it("puts the server's list of island files in the head, all at once, once", async () => {
     document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js" fetchpriority="low"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
     const hrefs = () => Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"));
     expect(hrefs()).toEqual([]);
-    preloadIslands(document);
+    const all = filesArrived(document);
     expect(hrefs()).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.css"]);
     expect(document.head.querySelector("link")!.getAttribute("fetchpriority")).toBe("low");
     expect(document.getElementById("island-assets")).toBeNull();
-    preloadIslands(document);
+    document.head.querySelectorAll("link").forEach((l) => l.dispatchEvent(new Event("load")));
+    await all;
+    await filesArrived(document);
     expect(hrefs()).toHaveLength(2);
     document.head.innerHTML = "";
   });
 
-  it("leaves a page without islands as it is", () => {
+  it("resolves once every file it asked for has arrived or failed", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="preload" as="style" href="/static/dist/assets/cal.css"><link rel="modulepreload" href="/static/dist/assets/gone.js"></template>`;
+    const tpl = document.getElementById("island-assets") as HTMLTemplateElement;
+    const [react, css, gone] = Array.from(tpl.content.querySelectorAll("link"));
+    let arrived = false;
+    const all = filesArrived(document).then(() => (arrived = true));
+    react.dispatchEvent(new Event("load"));
+    gone.dispatchEvent(new Event("error"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(arrived).toBe(false);
+    css.dispatchEvent(new Event("load"));
+    await all;
+    expect(arrived).toBe(true);
+    document.head.innerHTML = "";
+  });
+
+  it("does not wait for a file the browser does not fetch (no modulepreload)", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
+    const supports = vi.fn((token: string) => token === "preload");
+    const make = document.createElement.bind(document);
+    vi.spyOn(document, "createElement").mockImplementation((tag: string) => {
+      const el = make(tag);
+      Object.defineProperty(el, "relList", { value: { supports } });
+      return el;
+    });
+    const css = document.querySelector("template")!.content.querySelector('link[rel="preload"]')!;
+    const all = filesArrived(document);
+    css.dispatchEvent(new Event("load"));
+    await all;
+    expect(supports).toHaveBeenCalledWith("modulepreload");
+    document.head.innerHTML = "";
+  });
+
+  it("resolves at once on a page without islands, and leaves it as it is", async () => {
     document.head.innerHTML = "<title>x</title>";
-    preloadIslands(document);
+    await filesArrived(document);
     expect(document.head.innerHTML).toBe("<title>x</title>");
     document.head.innerHTML = "";
   });

@@ -9,7 +9,7 @@
 // mounts is when.ts's to say; if anything fails, the server's fallback stays.
 import type { ComponentType } from "react";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, idle, nextTask, onSubmit, type Then } from "./when";
+import { afterFirstPaint, filesArrived, idle, nextTask, onSubmit, type Then } from "./when";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
 type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
@@ -127,24 +127,10 @@ export function mountAll(
   return Promise.all(jobs).then(() => undefined);
 }
 
-/** The id of the server's list of island files (views.IslandAssetsID). */
-export const ASSETS = "island-assets";
-
-/** Puts the server's list of the page's island files (low-priority preload
- *  links in an inert <template>) in the head, so they are fetched together
- *  and no import waits to learn of the next. A browser without modulepreload
- *  skips those links; the islands' own imports fetch the same files. */
-export function preloadIslands(doc: Document = document): void {
-  const list = doc.getElementById(ASSETS);
-  if (!(list instanceof HTMLTemplateElement)) return;
-  doc.head.append(list.content);
-  list.remove();
-}
-
 registerWorker();
 void afterFirstPaint()
   .then(() => {
-    preloadIslands();
-    return mountAll();
+    const arrived = filesArrived();
+    return mountAll(document, islands, enhancements, () => arrived.then(() => idle()));
   })
   .then(() => linkManifest());

@@ -2,8 +2,9 @@
 // directives, an island says when it is worth its cost:
 //
 //   <div data-island="calendar">                          idle (client:idle): once
-//                                                         the page has painted and
-//                                                         the browser is idle
+//                                                         the page has painted, its
+//                                                         island files have arrived
+//                                                         and the browser is idle
 //   <div data-island="sms-code" data-mount-on-submit="#login-form">
 //                                                         on submit: only when that
 //                                                         form is first sent
@@ -26,6 +27,29 @@ export function afterFirstPaint(win: Window & typeof globalThis = window): Promi
     });
     observer.observe({ type: "paint", buffered: true });
   });
+}
+
+/** The id of the server's list of island files (views.IslandAssetsID). */
+export const ASSETS = "island-assets";
+
+/** Puts the server's list of the page's island files (low-priority preload
+ *  links in an inert <template>) in the head at once, so they are fetched
+ *  together, and resolves once each has arrived or failed. Islands start
+ *  only then: while files stream in the browser is busy receiving them, and
+ *  an island started meanwhile would run a step as each file came in. A
+ *  link the browser does not know (modulepreload in an older browser)
+ *  fetches nothing and is not waited for; the islands' imports fetch it. */
+export function filesArrived(doc: Document = document): Promise<void> {
+  const list = doc.getElementById(ASSETS);
+  if (!(list instanceof HTMLTemplateElement)) return Promise.resolve();
+  const known = doc.createElement("link").relList;
+  const links = Array.from(list.content.querySelectorAll("link"));
+  list.remove();
+  const arrived = links
+    .filter((link) => !known?.supports || known.supports(link.rel))
+    .map((link) => new Promise((done) => ["load", "error"].forEach((on) => link.addEventListener(on, done, { once: true }))));
+  doc.head.append(...links);
+  return Promise.all(arrived).then(() => undefined);
 }
 
 /** Resolves when the browser is next idle (a second at most); without idle
