@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -66,7 +66,7 @@ bench: bin/lk
 	go build -o bin/benchload ./scripts/benchload
 	@scripts/bench
 
-## lighthouse: Lighthouse (mobile) on every page, median of 3, against the budget (scripts/lighthouse; LH_RUNS, LH_PAGES)
+## lighthouse: Lighthouse (mobile) on every page, median of 5, each judged against a page without script measured in the same run (scripts/lighthouse; LH_RUNS, LH_PAGES)
 lighthouse: bin/lk
 	@scripts/deps test
 	CGO_ENABLED=0 go build -trimpath -o bin/sandbox ./cmd/sandbox
@@ -109,6 +109,10 @@ openapi: $(LINT_MODULES)
 
 e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test
+
+## phone: the move pages' own long tasks, long animation frames, first paint and mount time with the CPU 4x slower, median of 5 (islands/bench; PHONE_RUNS, PHONE_CPU)
+phone: deps-test bin/lk $(NODE_MODULES)
+	cd islands && npx playwright test --config bench/playwright.config.ts
 
 ## e2e-midnight: the browser tests that depend on the day, with the server's and the browser's clocks at 23:59 on MIDNIGHT_DAY (default: today in Moscow) and at 00:01 the day after, the browser in a zone already on the next day, then in one still on the day before
 MIDNIGHT_SPECS := e2e/transfer.spec.ts e2e/rent-move.spec.ts e2e/refund.spec.ts e2e/account.spec.ts e2e/gate.spec.ts

@@ -1,7 +1,9 @@
 import { act } from "@testing-library/react";
 import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { afterFirstPaint, linkManifest, mountAll, nextTask, registerWorker, requestAssets, runModules } from "./main";
+import { mountAll } from "./main";
+import { linkManifest, registerWorker } from "./webapp";
+import { afterFirstPaint, filesArrived, idle, nextTask } from "./when";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -112,48 +114,63 @@ describe("mount loop", () => {
     expect(warn).toHaveBeenCalledOnce();
   });
 
-  it("starts an island once the page's files have arrived, an enhancement at once", async () => {
+  it("starts an island once the page is ready for it, an enhancement at once", async () => {
     document.body.innerHTML = `
       <div id="i" data-island="hello">${FALLBACK}</div>
       <script type="application/json">{"name":"Мир"}</script>
       <input id="a" data-enhance="upper">`;
-    let arrive!: () => void;
-    const ready = new Promise<void>((done) => (arrive = done));
+    let go!: () => void;
+    const quiet = new Promise<void>((done) => (go = done));
     const hello = vi.fn(islands.hello);
     const upper = vi.fn((el: HTMLElement) => ((el as HTMLInputElement).value = "ok"));
-    const prepare = vi.fn(() => ready);
-    const all = mountAll(document, { hello }, { upper: async () => ({ default: upper }) }, prepare);
+    const ready = vi.fn(() => quiet);
+    const all = mountAll(document, { hello }, { upper: async () => ({ default: upper }) }, ready);
     const el = document.getElementById("i")!;
     await vi.waitFor(() => expect((document.getElementById("a") as HTMLInputElement).value).toBe("ok"));
     expect(el.dataset.islandState).toBe("loading");
     expect(hello).not.toHaveBeenCalled();
     // A second pass meanwhile (more content under root) does not start it twice.
-    void mountAll(document, { hello }, {}, prepare);
-    arrive();
+    void mountAll(document, { hello }, {}, ready);
+    go();
     await all;
     expect(el.querySelector("[data-island-root] .hello")?.textContent).toBe("Привет, Мир");
     expect(el.dataset.islandState).toBe("mounted");
     expect(hello).toHaveBeenCalledOnce();
-    expect(prepare).toHaveBeenCalledOnce();
+    expect(ready).toHaveBeenCalledOnce();
   });
 
-  it("prepares once for all the islands that mount now, and not at all for the rest", async () => {
+  it("waits once for all the islands that mount now, and not at all for the rest", async () => {
     document.body.innerHTML = `
       <div id="i" data-island="hello">${FALLBACK}</div><script type="application/json">{"name":"Мир"}</script>
       <div id="j" data-island="hello">${FALLBACK}</div><script type="application/json">{"name":"всем"}</script>`;
-    const prepare = vi.fn(async () => {});
-    await mountAll(document, islands, {}, prepare);
+    const ready = vi.fn(async () => {});
+    await mountAll(document, islands, {}, ready);
     expect(document.getElementById("j")!.dataset.islandState).toBe("mounted");
-    expect(prepare).toHaveBeenCalledOnce();
+    expect(ready).toHaveBeenCalledOnce();
 
     // The sign-in form: its code dialog waits for the form, its phone field
-    // is an enhancement; nothing runs the islands' modules.
+    // is an enhancement; nothing waits to mount now.
     document.body.innerHTML = `
       <form id="f"><input data-enhance="upper"></form>
       <div data-island="hello" data-mount-on-submit="#f">${FALLBACK}</div>`;
-    const idle = vi.fn(async () => {});
-    await mountAll(document, islands, { upper: async () => ({ default: () => {} }) }, idle);
-    expect(idle).not.toHaveBeenCalled();
+    const later = vi.fn(async () => {});
+    await mountAll(document, islands, { upper: async () => ({ default: () => {} }) }, later);
+    expect(later).not.toHaveBeenCalled();
+  });
+
+  it("mounts one island after another", async () => {
+    document.body.innerHTML = `
+      <div id="i" data-island="first">${FALLBACK}</div><script type="application/json">{"name":"раз"}</script>
+      <div id="j" data-island="second">${FALLBACK}</div><script type="application/json">{"name":"два"}</script>`;
+    const order: string[] = [];
+    const first = vi.fn(async () => (order.push("first loaded"), { default: Hello }));
+    const second = vi.fn(async () => {
+      order.push(`second loaded, first ${document.getElementById("i")!.dataset.islandState}`);
+      return { default: Hello };
+    });
+    await mountAll(document, { first, second }, {});
+    expect(order).toEqual(["first loaded", "second loaded, first mounted"]);
+    expect(document.getElementById("j")!.querySelector(".hello")?.textContent).toBe("Привет, два");
   });
 
   it("loads no enhancement the page does not use", async () => {
@@ -290,23 +307,9 @@ describe("the offline worker", () => {
   });
 });
 
-describe("the next task", () => {
-  it("comes only once the browser runs a task after this one", async () => {
-    const tasks: (() => void)[] = [];
-    let done = false;
-    const next = nextTask({ setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window).then(() => (done = true));
-    await Promise.resolve();
-    expect(done).toBe(false);
-    expect(tasks).toHaveLength(1);
-    tasks[0]();
-    await next;
-    expect(done).toBe(true);
-  });
-});
-
 describe("the app's manifest", () => {
   /** A window whose idle callbacks the test runs by hand. */
-  function idle() {
+  function idleWindow() {
     const callbacks: (() => void)[] = [];
     const win = { requestIdleCallback: (cb: () => void) => callbacks.push(cb) } as unknown as Window;
     return { win, callbacks };
@@ -317,40 +320,41 @@ describe("the app's manifest", () => {
     delete document.documentElement.dataset.manifest;
   });
 
-  it("is linked once the browser is idle, when the page names it", () => {
+  it("is linked once the browser is idle, when the page names it", async () => {
     document.documentElement.dataset.manifest = "/manifest.webmanifest";
-    const { win, callbacks } = idle();
-    linkManifest(document, win);
+    const { win, callbacks } = idleWindow();
+    const linked = linkManifest(document, win);
     expect(manifests()).toEqual([]);
     expect(callbacks).toHaveLength(1);
     callbacks[0]();
+    await linked;
     expect(manifests()).toEqual(["/manifest.webmanifest"]);
   });
 
-  it("is linked once, however often it is asked for", () => {
+  it("is linked once, however often it is asked for", async () => {
     document.documentElement.dataset.manifest = "/manifest.webmanifest";
-    const { win, callbacks } = idle();
-    linkManifest(document, win);
-    linkManifest(document, win);
+    const { win, callbacks } = idleWindow();
+    const asked = [linkManifest(document, win), linkManifest(document, win)];
     callbacks.forEach((cb) => cb());
-    linkManifest(document, win);
-    callbacks.forEach((cb) => cb());
+    await Promise.all(asked);
+    await linkManifest(document, win);
     expect(manifests()).toEqual(["/manifest.webmanifest"]);
   });
 
-  it("is not linked on a page that does not name it (sign-in pages, pages that link it themselves)", () => {
-    const { win, callbacks } = idle();
-    linkManifest(document, win);
+  it("is not linked on a page that does not name it (sign-in pages, pages that link it themselves)", async () => {
+    const { win, callbacks } = idleWindow();
+    await linkManifest(document, win);
     expect(callbacks).toEqual([]);
     expect(manifests()).toEqual([]);
   });
 
-  it("is linked after the current task where the browser has no idle callbacks", () => {
+  it("is linked after the current task where the browser has no idle callbacks", async () => {
     document.documentElement.dataset.manifest = "/manifest.webmanifest";
     const tasks: (() => void)[] = [];
-    linkManifest(document, { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window);
+    const linked = linkManifest(document, { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window);
     expect(manifests()).toEqual([]);
     tasks[0]();
+    await linked;
     expect(manifests()).toEqual(["/manifest.webmanifest"]);
   });
 });
@@ -408,13 +412,27 @@ describe("after the first paint", () => {
     expect(painted).toBe(true);
   });
 
+  it("puts the server's list of island files in the head, all at once, once", async () => {
+    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js" fetchpriority="low"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
+    const hrefs = () => Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"));
+    expect(hrefs()).toEqual([]);
+    const all = filesArrived(document);
+    expect(hrefs()).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.css"]);
+    expect(document.head.querySelector("link")!.getAttribute("fetchpriority")).toBe("low");
+    expect(document.getElementById("island-assets")).toBeNull();
+    document.head.querySelectorAll("link").forEach((l) => l.dispatchEvent(new Event("load")));
+    await all;
+    await filesArrived(document);
+    expect(hrefs()).toHaveLength(2);
+    document.head.innerHTML = "";
+  });
+
   it("resolves once every file it asked for has arrived or failed", async () => {
     document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="preload" as="style" href="/static/dist/assets/cal.css"><link rel="modulepreload" href="/static/dist/assets/gone.js"></template>`;
     const tpl = document.getElementById("island-assets") as HTMLTemplateElement;
     const [react, css, gone] = Array.from(tpl.content.querySelectorAll("link"));
     let arrived = false;
-    const all = requestAssets(document).then(() => (arrived = true));
-    await vi.waitFor(() => expect(document.head.querySelectorAll(":scope > link")).toHaveLength(3));
+    const all = filesArrived(document).then(() => (arrived = true));
     react.dispatchEvent(new Event("load"));
     gone.dispatchEvent(new Event("error"));
     await new Promise((r) => setTimeout(r, 0));
@@ -435,70 +453,57 @@ describe("after the first paint", () => {
       return el;
     });
     const css = document.querySelector("template")!.content.querySelector('link[rel="preload"]')!;
-    const all = requestAssets(document);
+    const all = filesArrived(document);
     css.dispatchEvent(new Event("load"));
-    // Nor listed to be run one at a time: nothing of it has arrived.
-    expect(await all).toEqual([]);
-    expect(supports).toHaveBeenCalled();
-    document.head.innerHTML = "";
-  });
-
-  it("resolves at once on a page without islands", async () => {
-    document.head.innerHTML = "";
-    expect(await requestAssets(document)).toEqual([]);
-  });
-
-  it("resolves with the modules' addresses, in the server's order", async () => {
-    document.head.innerHTML = `<template id="island-assets"><link rel="preload" as="style" href="/static/dist/assets/cal.css"><link rel="modulepreload" href="/static/dist/assets/react.js"><link rel="modulepreload" href="/static/dist/assets/cal.js"></template>`;
-    const links = Array.from((document.getElementById("island-assets") as HTMLTemplateElement).content.querySelectorAll("link"));
-    const all = requestAssets(document);
-    await vi.waitFor(() => expect(document.head.querySelectorAll(":scope > link")).toHaveLength(3));
-    links.forEach((l) => l.dispatchEvent(new Event("load")));
-    const urls = (await all).map((u) => new URL(u).pathname);
-    expect(urls).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.js"]);
-    document.head.innerHTML = "";
-  });
-
-  it("runs the modules in order, one a task, past one that fails", async () => {
-    const tasks: (() => void)[] = [];
-    const win = { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window;
-    const ran: string[] = [];
-    const load = vi.fn(async (url: string) => {
-      ran.push(url);
-      if (url === "b.js") throw new Error("network");
-    });
-    let done = false;
-    const all = runModules(["a.js", "b.js", "c.js"], win, load).then(() => (done = true));
-    const step = async (want: string[]) => {
-      await vi.waitFor(() => expect(tasks.length).toBe(want.length));
-      expect(ran).toEqual(want);
-      tasks[want.length - 1]();
-    };
-    await step(["a.js"]);
-    await step(["a.js", "b.js"]);
-    await step(["a.js", "b.js", "c.js"]);
     await all;
-    expect(done).toBe(true);
-    expect(load).toHaveBeenCalledTimes(3);
+    expect(supports).toHaveBeenCalledWith("modulepreload");
+    document.head.innerHTML = "";
   });
 
-  it("puts the server's list of island files in the head, once, one link a task", async () => {
-    document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js" fetchpriority="low"><link rel="preload" as="style" href="/static/dist/assets/cal.css"></template>`;
-    expect(document.head.querySelectorAll(":scope > link")).toHaveLength(0);
+  it("resolves at once on a page without islands, and leaves it as it is", async () => {
+    document.head.innerHTML = "<title>x</title>";
+    await filesArrived(document);
+    expect(document.head.innerHTML).toBe("<title>x</title>");
+    document.head.innerHTML = "";
+  });
+});
+
+describe("the next task", () => {
+  it("comes only once the browser runs a task after this one", async () => {
     const tasks: (() => void)[] = [];
-    const win = { setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window;
-    const hrefs = () => Array.from(document.head.querySelectorAll(":scope > link"), (l) => l.getAttribute("href"));
-    const all = requestAssets(document, win);
-    expect(hrefs()).toEqual(["/static/dist/assets/react.js"]);
-    expect(document.getElementById("island-assets")).toBeNull();
+    let done = false;
+    const next = nextTask({ setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window).then(() => (done = true));
     await Promise.resolve();
+    expect(done).toBe(false);
     expect(tasks).toHaveLength(1);
     tasks[0]();
-    await vi.waitFor(() => expect(hrefs()).toEqual(["/static/dist/assets/react.js", "/static/dist/assets/cal.css"]));
-    document.head.querySelectorAll("link").forEach((l) => l.dispatchEvent(new Event("load")));
-    await all;
-    await requestAssets(document, win);
-    expect(document.head.querySelectorAll("link")).toHaveLength(2);
-    document.head.innerHTML = "";
+    await next;
+    expect(done).toBe(true);
+  });
+});
+
+describe("idle", () => {
+  it("goes on once the browser is idle, waiting a second at most", async () => {
+    const callbacks: [() => void, IdleRequestOptions | undefined][] = [];
+    const win = { requestIdleCallback: (cb: () => void, opts?: IdleRequestOptions) => callbacks.push([cb, opts]) } as unknown as Window;
+    let done = false;
+    const waited = idle(win).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    expect(callbacks[0][1]).toEqual({ timeout: 1000 });
+    callbacks[0][0]();
+    await waited;
+    expect(done).toBe(true);
+  });
+
+  it("goes on after the current task where the browser has no idle callbacks", async () => {
+    const tasks: (() => void)[] = [];
+    let done = false;
+    const waited = idle({ setTimeout: (cb: () => void) => tasks.push(cb) } as unknown as Window).then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    tasks[0]();
+    await waited;
+    expect(done).toBe(true);
   });
 });

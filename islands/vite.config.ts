@@ -2,7 +2,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
-import { reactSignals } from "./vite-react-signals.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -12,9 +11,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   root,
   base: "/static/dist/",
-  // reactSignals: react-dom takes the signal errors the page prepared (see
-  // react-signals.ts) instead of making them while its module runs.
-  plugins: [react(), reactSignals()],
+  plugins: [react()],
   build: {
     outDir: "../static/dist",
     emptyOutDir: true,
@@ -45,9 +42,8 @@ export default defineConfig({
         chunkFileNames: "assets/[name]-[hash].js",
         assetFileNames: "assets/[name]-[hash][extname]",
         codeSplitting: {
-          // One cacheable vendor chunk for React, shared by every island;
-          // flatpickr in a chunk of its own, so that its code and the
-          // calendar's run in two tasks, not one (main.ts, runModules).
+          // One cacheable vendor chunk for React, shared by every island,
+          // and one for flatpickr, which changes apart from the calendar.
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: "flatpickr", test: /node_modules[\\/]flatpickr[\\/].*\.js$/ },

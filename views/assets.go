@@ -100,9 +100,8 @@ func (a *Assets) File(key string) (string, bool) {
 // preloaded once the page has painted (the layout's template), with every
 // chunk they import and every stylesheet hanging on those chunks (Vite hangs
 // a shared chunk's CSS on the chunk, not on the entry). Each module is
-// listed after the modules it imports: the mount loop runs them in that
-// order, one a task, so that running one never runs another it has not run
-// yet (islands/main.ts, runModules).
+// listed after the modules it imports, so the list is the same on every
+// build of the same code.
 func (a *Assets) For(islands ...string) Tags {
 	var t Tags
 	if a == nil || len(islands) == 0 {

@@ -59,8 +59,7 @@ func TestIslandFilesWaitForTheFirstPaint(t *testing.T) {
 			styles = append(styles, l.AttrOr("href", ""))
 		}
 	})
-	// Each module comes after the modules it imports: the mount loop runs
-	// them in this order, one a task.
+	// Each module comes after the modules it imports.
 	if want := []string{"/static/dist/assets/react-2.js", "/static/dist/assets/react-mount-3.js", "/static/dist/assets/calendar-4.js"}; !slices.Equal(modules, want) {
 		t.Errorf("modules listed: %q, want %q", modules, want)
 	}

@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const BIN = fileURLToPath(new URL("../../bin/lk", import.meta.url));
+// E2E_BIN: another build of the server, to compare (make phone); not LK_,
+// which the server would refuse as a variable it does not know.
+const BIN = process.env.E2E_BIN || fileURLToPath(new URL("../../bin/lk", import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 

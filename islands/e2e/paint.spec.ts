@@ -115,35 +115,6 @@ test.describe("islands start after the first paint and move nothing", () => {
     await page.close();
   });
 
-  // React's module makes its signal errors as it runs unless the mount loop
-  // has made them first (react-signals.ts); with DevTools attached each one
-  // made there cost a second parse of all of react-dom. Every Error the page
-  // makes is counted, with the files on its stack.
-  test("React makes no Error while it loads and mounts a calendar", async ({ page }) => {
-    expect(moves.hotel, "a movable hotel order").toBeTruthy();
-    await page.context().addCookies(cookies);
-    await page.addInitScript(() => {
-      const Original = Error;
-      const made: string[] = [];
-      (window as unknown as { made: string[] }).made = made;
-      const Counting = function (this: unknown, ...args: [string?, ErrorOptions?]) {
-        const error = Reflect.construct(Original, args, new.target ?? Original) as Error;
-        made.push(error.stack ?? "");
-        return error;
-      } as unknown as ErrorConstructor;
-      Object.setPrototypeOf(Counting, Original);
-      Object.defineProperty(Counting, "prototype", { value: Original.prototype });
-      window.Error = Counting;
-    });
-    await page.goto(moves.hotel);
-    await expect(page.locator("[data-island=calendar]")).toHaveAttribute("data-island-state", "mounted");
-    await expect(page.locator(".cal .flatpickr-calendar")).toHaveCount(1);
-    const made = await page.evaluate(() => (window as unknown as { made: string[] }).made);
-    expect(made.filter((stack) => stack.includes("/react-"))).toEqual([]);
-    // The mount loop's own (main-…js) are the prepared signals.
-    expect(made.filter((stack) => stack.includes("/main-")).length).toBeGreaterThan(0);
-  });
-
   // For each font face or size new to a page the browser asks the system's
   // font service, the page's thread waiting for the answer: the islands' text
   // keeps to the faces and sizes the server's page already shows, so the
