@@ -49,6 +49,7 @@ type Options struct {
 	Files       store.RefundFiles // refund documents kept after a refusal; nil means in memory
 	Moves       store.Moves       // first ids of moved bookings; nil means in memory
 	Leases      store.Leases      // one action at a time per order; nil means in memory
+	Acts        store.Acts        // what each customer last did to an order; nil means in memory
 	CallTimeout time.Duration
 	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
 	UploadBudget int64
@@ -96,6 +97,7 @@ type Server struct {
 	once         store.Once
 	files        store.RefundFiles
 	moves        store.Moves
+	acts         store.Acts
 	storePing    func(context.Context) error
 	health       *Health
 	tracer       trace.Tracer // nil: no spans
@@ -122,7 +124,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
+		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
 		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
@@ -170,6 +172,9 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.moves == nil {
 		s.moves = store.NewMemoryMoves(s.now)
+	}
+	if s.acts == nil {
+		s.acts = store.NewMemoryActs(s.now)
 	}
 	reg := o.Registry
 	if reg == nil { // counted where nobody reads: tests that do not look
