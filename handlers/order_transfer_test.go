@@ -451,6 +451,11 @@ func TestTransferHotel(t *testing.T) {
 	if r.doc.Find("table.nights tr.off").Length() == 0 || !strings.Contains(r.text("table.nights"), "нет мест") || !strings.Contains(r.text("table.nights"), "₽") {
 		t.Error("the nights do not say which can be chosen and their price")
 	}
+	// Without JavaScript the dates come first, on a phone's first screen;
+	// the month of nights follows them.
+	if in, nights := strings.Index(r.body, `id="dateIn"`), strings.Index(r.body, `<table class="nights"`); in < 0 || nights < in {
+		t.Errorf("the check-in field at %d, the nights at %d", in, nights)
+	}
 	full, dearer, valid := hotelRanges(t, a)
 	refuse := []struct {
 		name, in, out, field, want string
