@@ -155,6 +155,12 @@ func TestSecondTabSameTicketsRefund(t *testing.T) {
 	if n := a.sb.Calls("aqua/registerRefund1C"); n != 1 {
 		t.Errorf("registerRefund1C called %d times", n)
 	}
+	// A ticket refunded long ago, by whatever way, is said to be so too.
+	refunded := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaVIPRefunded, gateway.TicketRefunded)
+	if r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaVIPRefunded, url.Values{"tickets": refunded}, nil); r.StatusCode != http.StatusConflict ||
+		!strings.HasPrefix(r.text(".notice-err"), "По этим билетам возврат уже оформлен: № ") {
+		t.Errorf("a refunded ticket: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
 	// The form shown again refunds the rest.
 	if again := a.resubmit(a.client, r, action, url.Values{"tickets": paid[1:2]}, nil); again.StatusCode != http.StatusSeeOther {
 		t.Errorf("the rest: %d %q", again.StatusCode, again.text("main"))

@@ -22,6 +22,8 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
 	if err != nil {
 		s.log.Warn("refund form without the profile", "err", err)
+	} else {
+		s.heard(session(c), info)
 	}
 	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, session(c)), nil, "")
 }

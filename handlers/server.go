@@ -116,6 +116,7 @@ type Server struct {
 	uploads      *uploads
 	leases       store.Leases
 	callTimeout  time.Duration
+	names        names // the shell's names, read from the profiles
 }
 
 // New builds the echo instance with every route and middleware.
@@ -200,10 +201,26 @@ func New(o Options) (*echo.Echo, error) {
 	return e, nil
 }
 
+// page is a page's frame; its shell names the customer as the profile does
+// (shellName).
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
+	p := s.knownPage(c, title, description)
+	if p.User != nil {
+		p.User.Name = s.shellName(c, session(c))
+	}
+	return p
+}
+
+// knownPage is a page's frame with the name already known, asking the
+// provider nothing: an error's page, which may answer a stranger's request.
+func (s *Server) knownPage(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	if sess := session(c); sess != nil {
-		p.User = &views.User{Name: sess.Name}
+		name, ok := s.names.get(sess.GUID, s.now())
+		if !ok {
+			name = sess.Name
+		}
+		p.User = &views.User{Name: name}
 		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
 	}
 	return p
