@@ -37,7 +37,7 @@ describe("'Показать ещё'", () => {
 
   it("fetches the page on a click and stays on this one", async () => {
     document.body.innerHTML = list(range(1, 20), "Показаны 20 из 45", "/orders?page=2#more-21");
-    const fetch = vi.fn(async () => new Response(list(range(1, 40), "Показаны 40 из 45", "/orders?page=3#more-41"), { status: 200 }));
+    const fetch = vi.fn(async (_url: RequestInfo | URL) => new Response(list(range(1, 40), "Показаны 40 из 45", "/orders?page=3#more-41"), { status: 200 }));
     vi.stubGlobal("fetch", fetch);
     start();
     const link = document.querySelector<HTMLAnchorElement>("a[data-more]")!;
