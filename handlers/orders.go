@@ -123,7 +123,11 @@ func readOrdersQuery(c *echo.Context) ordersQuery {
 	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p > 1 && p <= 1000 {
 		q.page = p
 	}
-	q.number = orderNumber(c.QueryParam("q"))
+	// A number is looked for among all the customer's orders, whatever
+	// the kind and year chosen before.
+	if q.number = orderNumber(c.QueryParam("q")); q.number != "" {
+		q.kind, q.year, q.page = nil, 0, 1
+	}
 	return q
 }
 

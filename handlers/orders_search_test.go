@@ -54,6 +54,10 @@ func TestOrdersSearchByNumber(t *testing.T) {
 			}
 		}
 	}
+	// The kind and year chosen before do not hide the order asked for.
+	if r := a.get("/orders?kind=hotel&year=2001&q=" + sandbox.DemoAquaPaid); r.doc.Find(`#found li.oc`).Length() != 1 {
+		t.Errorf("with another kind and year chosen: %q", r.text("#found"))
+	}
 	if r := a.get("/orders?q=999999"); r.doc.Find(`#found li.oc`).Length() != 0 || !strings.Contains(r.text("#found"), "Заказа с таким номером нет среди ваших заказов") {
 		t.Errorf("an unknown number: %q", r.text("#found"))
 	}
