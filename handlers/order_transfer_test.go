@@ -970,16 +970,16 @@ func TestHotelMoveDatesFailureSaidOnce(t *testing.T) {
 	}
 }
 
-// Without JavaScript the nights and their prices come before the dates to
-// choose and the buttons.
-func TestHotelMoveNightsAboveTheButtons(t *testing.T) {
+// Without JavaScript the dates to choose come first, on a phone's first
+// screens, then the month of nights with their prices, then the buttons.
+func TestHotelMoveDatesFirst(t *testing.T) {
 	a := signedIn(t)
 	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
 	r := a.get(page)
 	form := r.doc.Find(`form[method=post][action="` + page + `"]`)
 	html, _ := form.Html()
 	table, dateIn, button := strings.Index(html, `class="nights"`), strings.Index(html, `name="dateIn"`), strings.Index(html, `type="submit"`)
-	if table < 0 || dateIn < table || button < dateIn {
+	if dateIn < 0 || table < dateIn || button < table {
 		t.Errorf("in the move's form: nights at %d, check-in at %d, button at %d", table, dateIn, button)
 	}
 }
