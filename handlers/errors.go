@@ -181,7 +181,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		return
 	}
 	err = respond(c, he.status, answer{Message: he.message}, func() error {
-		return renderPage(c, he.status, views.ErrorPage(s.page(c, he.title, he.message), he.title, he.message))
+		return renderPage(c, he.status, views.ErrorPage(s.knownPage(c, he.title, he.message), he.title, he.message))
 	})
 	if err != nil {
 		s.log.Error("render error page", "err", err)

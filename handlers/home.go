@@ -36,6 +36,7 @@ func (s *Server) home(c *echo.Context) error {
 		h.ProfileError = msgProfileFailed
 	} else {
 		h.Profile = s.profileView(info)
+		s.heard(sess, info)
 		h.Name = s.keepName(c, sess, info)
 	}
 	h.Active, _ = s.activeAndHistory(c, set)

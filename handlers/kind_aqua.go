@@ -74,6 +74,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		tickets = append(tickets, ticket{
 			id: t.ID, label: "№ " + t.TicketNumber + " · " + t.Title + " · " + views.Money(t.Price),
 			status: gateway.TicketStatusSuffix(t.Status), paid: t.Status == gateway.TicketPaid, price: t.Price,
+			number: "№ " + t.TicketNumber, refunding: t.Status == gateway.TicketRefunded,
 		})
 	}
 	out := order{

@@ -78,10 +78,13 @@ type order struct {
 
 type ticket struct {
 	id     string
-	label  string  // "№ 1 · Взрослый · 1 500 ₽"
-	status string  // "(возвращен)", "" for a paid one
-	paid   bool    // the only ones a refund may give back
-	price  float64 // of a paid one
+	label  string // "№ 1 · Взрослый · 1 500 ₽"
+	status string // "(возвращен)", "" for a paid one
+	paid   bool   // the only ones a refund may give back
+	number string // "№ 1"
+	// refunding: a refund of it is registered (by another tab, say).
+	refunding bool
+	price     float64 // of a paid one
 }
 
 // kinds are in the order the pages show them.

@@ -19,7 +19,7 @@ const routeOrder = "/orders/:type/:id"
 func (s *Server) ownOrder(ctx context.Context, sess *Session, k kind, id string) (order, error) {
 	o, err := orderOf(ctx, s, k, sess.GUID, id)
 	if err != nil {
-		return o, fetchError(k, err)
+		return o, s.gone(ctx, sess.GUID, k, id, fetchError(k, err))
 	}
 	return o, nil
 }
@@ -69,10 +69,16 @@ func (s *Server) order(c *echo.Context) error {
 	o, err := orderOf(c.Request().Context(), s, k, session(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
+		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
+		// A booking the customer has just cancelled or refunded may be gone
+		// from the provider's list: its page says what became of it.
+		if a, ok := s.lastAct(c.Request().Context(), session(c).GUID, k, id); ok && status == http.StatusNotFound {
+			d.Error, d.Done = "", []string{a.text(s), msgActGone}
+			return render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
+		}
 		if msg == "" {
 			return errNotFound
 		}
-		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
 		return render(c, status, views.OrderPage(s.orderPage(c, d), d))
 	}
 	return s.orderView(c, http.StatusOK, o, "")

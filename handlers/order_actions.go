@@ -101,7 +101,7 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 			return err
 		}
 		if !o.can[a] {
-			return s.orderError(c, http.StatusConflict, o, actionTexts[a].never)
+			return s.orderError(c, http.StatusConflict, o, s.refusedText(c.Request().Context(), session(c).GUID, o, a, actionTexts[a].never))
 		}
 		return page(c, o)
 	}
@@ -225,14 +225,16 @@ func (at *attempt) leased(ctx context.Context) store.Outcome {
 	case err != nil:
 		at.reply = err
 	case !o.can[at.a]:
-		at.reply = at.s.orderError(at.c, http.StatusConflict, o, actionTexts[at.a].refused)
+		at.reply = at.s.orderError(at.c, http.StatusConflict, o, at.s.refusedText(ctx, session(at.c).GUID, o, at.a, actionTexts[at.a].refused))
 	default:
 		at.now, at.reply = &o, at.p.check(ctx, o)
 	}
 	if at.reply != nil {
 		return store.Outcome{}
 	}
-	return at.p.call(ctx, o)
+	out := at.p.call(ctx, o)
+	at.s.recordAct(ctx, session(at.c).GUID, o, at.a, out)
+	return out
 }
 
 // An outcome of nothing done is handed to those waiting and forgotten.
@@ -293,7 +295,7 @@ func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *
 		seen = &o
 	}
 	if !seen.can[a] {
-		return s.orderError(c, http.StatusConflict, *seen, actionTexts[a].refused)
+		return s.orderError(c, http.StatusConflict, *seen, s.refusedText(ctx, session(c).GUID, *seen, a, actionTexts[a].refused))
 	}
 	if err := p.check(ctx, *seen); err != nil {
 		return quiet(err)

@@ -96,6 +96,13 @@ func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	ev := cal.AddEvent(uid)
 	ev.SetDtStampTime(now)
 	ev.SetSequence(int(now.Sub(sequenceEpoch) / time.Minute))
+	notes := append(e.Notes, "Заказ в личном кабинете: "+page)
+	// An event of the demo, added to a real calendar or forwarded, must not
+	// pass for a booking.
+	if s.site.Demo() {
+		e.Summary = "(демо) " + e.Summary
+		notes = append([]string{views.DemoNotice}, notes...)
+	}
 	ev.SetSummary(e.Summary)
 	ev.SetStartAt(e.Start)
 	if e.End.After(e.Start) {
@@ -103,6 +110,6 @@ func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	}
 	ev.SetLocation(place)
 	ev.SetURL(page)
-	ev.SetDescription(strings.Join(append(e.Notes, "Заказ в личном кабинете: "+page), "\n"))
+	ev.SetDescription(strings.Join(notes, "\n"))
 	return cal
 }

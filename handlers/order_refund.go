@@ -3,9 +3,11 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -20,6 +22,8 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
 	if err != nil {
 		s.log.Warn("refund form without the profile", "err", err)
+	} else {
+		s.heard(session(c), info)
 	}
 	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, session(c)), nil, "")
 }
@@ -128,6 +132,14 @@ func (p *refundPost) done() {
 // Another tab may have refunded tickets: the rules are checked on the order
 // as it is now.
 func (p *refundPost) check(ctx context.Context, o order) error {
+	// The same tickets sent again from another tab: their refund is under
+	// way, which is no mistake of the customer's form.
+	if numbers, rest := o.refunding(p.in.tickets); len(numbers) > 0 {
+		p.in.tickets = rest
+		p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)
+		msg := fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))
+		return answered(p.s.refundPage(p.c, http.StatusConflict, o, *p.in, nil, msg))
+	}
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
 		errs = append(errs, p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)...)
 		return answered(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))

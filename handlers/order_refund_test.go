@@ -290,7 +290,6 @@ func TestRefundRulesWithoutProviderCall(t *testing.T) {
 	paid := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)
 	foreign := a.ticketIDs(sandbox.OtherGUID, sandbox.OtherAqua, gateway.TicketPaid)
 	otherOrder := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaVIPRefunded, gateway.TicketPaid)
-	refunded := a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaVIPRefunded, gateway.TicketRefunded)
 	eleven := make([]upload, 11)
 	for i := range eleven {
 		eleven[i] = doc("f"+string(rune('a'+i))+".txt", 100+i)
@@ -303,7 +302,8 @@ func TestRefundRulesWithoutProviderCall(t *testing.T) {
 		{"no ticket", sandbox.DemoAquaPaid, "tickets", "Выберите хотя бы один оплаченный билет", url.Values{"tickets": nil}, nil},
 		{"another customer's ticket", sandbox.DemoAquaPaid, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": foreign}, nil},
 		{"another order's ticket", sandbox.DemoAquaPaid, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": {paid[0], otherOrder[0]}}, nil},
-		{"a refunded ticket", sandbox.DemoAquaVIPRefunded, "tickets", "Вернуть можно только оплаченные билеты этого заказа", url.Values{"tickets": refunded}, nil},
+		// A ticket of this order whose refund is registered is no mistake
+		// of the form's: TestSecondTabSameTicketsRefund.
 		{"no surname", sandbox.DemoAquaPaid, "surname", "Укажите фамилию", url.Values{"tickets": paid[:1], "surname": {" "}}, nil},
 		{"no name", sandbox.DemoAquaPaid, "name", "Укажите имя", url.Values{"tickets": paid[:1], "name": {""}}, nil},
 		{"bad phone", sandbox.DemoAquaPaid, "phone", "Укажите номер телефона в формате +7 (9__) ___-__-__", url.Values{"tickets": paid[:1], "phone": {"12345"}}, nil},

@@ -452,6 +452,11 @@ func TestTransferHotel(t *testing.T) {
 	if r.doc.Find("table.nights tr.off").Length() == 0 || !strings.Contains(r.text("table.nights"), "нет мест") || !strings.Contains(r.text("table.nights"), "₽") {
 		t.Error("the nights do not say which can be chosen and their price")
 	}
+	// Without JavaScript the dates come first, on a phone's first screen;
+	// the month of nights follows them.
+	if in, nights := strings.Index(r.body, `id="dateIn"`), strings.Index(r.body, `<table class="nights"`); in < 0 || nights < in {
+		t.Errorf("the check-in field at %d, the nights at %d", in, nights)
+	}
 	full, dearer, valid := hotelRanges(t, a)
 	refuse := []struct {
 		name, in, out, field, want string
@@ -988,16 +993,16 @@ func TestHotelMoveDatesFailureSaidOnce(t *testing.T) {
 	}
 }
 
-// Without JavaScript the nights and their prices come before the dates to
-// choose and the buttons.
-func TestHotelMoveNightsAboveTheButtons(t *testing.T) {
+// Without JavaScript the dates to choose come first, on a phone's first
+// screens, then the month of nights with their prices, then the buttons.
+func TestHotelMoveDatesFirst(t *testing.T) {
 	a := signedIn(t)
 	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
 	r := a.get(page)
 	form := r.doc.Find(`form[method=post][action="` + page + `"]`)
 	html, _ := form.Html()
 	table, dateIn, button := strings.Index(html, `class="nights"`), strings.Index(html, `name="dateIn"`), strings.Index(html, `type="submit"`)
-	if table < 0 || dateIn < table || button < dateIn {
+	if dateIn < 0 || table < dateIn || button < table {
 		t.Errorf("in the move's form: nights at %d, check-in at %d, button at %d", table, dateIn, button)
 	}
 }

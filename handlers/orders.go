@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -105,9 +106,10 @@ const historyPage = 20
 // (0 for all) and the page of the history (from 1). What cannot be read is
 // left out, as if not asked.
 type ordersQuery struct {
-	kind kind
-	year int
-	page int
+	kind   kind
+	year   int
+	page   int
+	number string // an order number to find, "" for none
 }
 
 func readOrdersQuery(c *echo.Context) ordersQuery {
@@ -121,7 +123,31 @@ func readOrdersQuery(c *echo.Context) ordersQuery {
 	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p > 1 && p <= 1000 {
 		q.page = p
 	}
+	// A number is looked for among all the customer's orders, whatever
+	// the kind and year chosen before.
+	if q.number = orderNumber(c.QueryParam("q")); q.number != "" {
+		q.kind, q.year, q.page = nil, 0, 1
+	}
 	return q
+}
+
+// orderNumber is what a customer types for an order's number ('№ 300 123',
+// '#300123') as the provider writes it; "" when nothing of it can be an id.
+func orderNumber(raw string) string {
+	if len(raw) > 64 {
+		return ""
+	}
+	n := strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\u00a0', '\u202f', '№', '#':
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(raw))
+	if !validID(n) {
+		return ""
+	}
+	return n
 }
 
 // url is the list with the same filters at page.
@@ -132,6 +158,9 @@ func (q ordersQuery) url(page int) string {
 	}
 	if q.year != 0 {
 		v.Set("year", strconv.Itoa(q.year))
+	}
+	if q.number != "" {
+		v.Set("q", q.number)
 	}
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
@@ -145,7 +174,7 @@ func (q ordersQuery) url(page int) string {
 // filter keeps the orders of q's year and offers the years of all the
 // orders loaded, the latest first.
 func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
-	f := views.OrdersFilter{Kinds: []views.Choice{{Label: "Все"}}, Years: []views.Choice{{Label: "Все"}}}
+	f := views.OrdersFilter{Search: q.number, Kinds: []views.Choice{{Label: "Все"}}, Years: []views.Choice{{Label: "Все"}}}
 	for _, k := range kinds {
 		id := string(k.info().id)
 		f.Kinds = append(f.Kinds, views.Choice{Value: id, Label: k.info().label, Selected: q.kind == k})
@@ -177,9 +206,11 @@ func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
 	return f
 }
 
-// /orders shows the active orders on its first page and the history
-// historyPage at a time, latest first, each page a plain link to the next.
-// A kind asked for is the only one fetched.
+// /orders shows the active orders and the history historyPage at a time,
+// latest first: 'Показать ещё' is a plain link to the list with one page
+// more (?page=2 shows the first 40), landing on the first card it adds.
+// A kind asked for is the only one fetched; an order number asked for
+// shows the customer's orders with that number alone.
 func (s *Server) orders(c *echo.Context) error {
 	q := readOrdersQuery(c)
 	ks := kinds
@@ -189,20 +220,25 @@ func (s *Server) orders(c *echo.Context) error {
 	set := s.fetchKinds(c.Request().Context(), session(c).GUID, ks)
 	o := views.Orders{Filter: s.filter(&set, q), Page: q.page, Failed: len(set.failed) > 0, AllFailed: set.allFailed(), Problems: set.problems()}
 	active, history := s.activeAndHistory(c, set)
-	if q.page == 1 {
-		o.Active = active
+	if q.number != "" {
+		o.Search, o.Found = q.number, found(q.number, active, history)
+		all := q
+		all.number = ""
+		o.All = all.url(1)
 	}
+	o.Active = active
 	from := min((q.page-1)*historyPage, len(history))
 	to := min(from+historyPage, len(history))
-	o.History = history[from:to]
+	o.History = history[:to]
+	if from < to && from > 0 {
+		o.History[from].Anchor = moreAnchor(from)
+	}
 	if to < len(history) {
-		o.More = q.url(q.page + 1)
+		o.More, o.MoreFrom = q.url(q.page+1), strconv.Itoa(to+1)
+		o.MoreScript = s.assets.Script(views.MoreEnhance)
 	}
-	if q.page > 1 {
-		o.First = q.url(1)
-	}
-	if len(history) > historyPage && to > from {
-		o.Shown = fmt.Sprintf("Показаны %d–%d из %d", from+1, to, len(history))
+	if len(history) > historyPage && to > 0 {
+		o.Shown = fmt.Sprintf("Показаны %d из %d", to, len(history))
 	}
 	p := s.page(c, "Заказы", "Ваши заказы: активные и история.")
 	p.Nav = views.NavOrders
@@ -212,4 +248,21 @@ func (s *Server) orders(c *echo.Context) error {
 		status = http.StatusServiceUnavailable
 	}
 	return render(c, status, views.OrdersPage(p, o))
+}
+
+// moreAnchor is the id of the card at index i, where a page of the history
+// that 'Показать ещё' adds begins: the link lands there.
+func moreAnchor(i int) string { return "more-" + strconv.Itoa(i+1) }
+
+// found are the cards whose order number is number, active first.
+func found(number string, active, history []views.OrderCard) []views.OrderCard {
+	var out []views.OrderCard
+	for _, list := range [][]views.OrderCard{active, history} {
+		for _, c := range list {
+			if strings.EqualFold(c.ID, number) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

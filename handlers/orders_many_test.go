@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,13 +37,15 @@ func (r *resp) more() string {
 	return r.doc.Find(`#history a[data-more]`).AttrOr("href", "")
 }
 
-// With 300 past orders the list shows 20 of the history at a time, a plain
-// link to the next 20, and each page costs the provider what the list
-// always cost: one call per kind. The filter is a plain GET form; a kind
-// asked for is the only one fetched, and the next page keeps the filter.
+// With 300 past orders the list shows 20 of the history at first, and
+// 'Показать ещё' is a plain link to the list with 20 more: what was shown
+// stays (the active orders too), and the link lands on the first card
+// added. Each page costs the provider what the list always cost: one call
+// per kind. The filter is a plain GET form; a kind asked for is the only
+// one fetched, and the next page keeps the filter.
 func TestOrdersHistoryIsPaged(t *testing.T) {
 	a := manyOrders(t)
-	seen := map[string]bool{}
+	var before []string // the history the page before showed
 	page := func(path string) *resp {
 		t.Helper()
 		a.sb.Reset()
@@ -55,12 +58,11 @@ func TestOrdersHistoryIsPaged(t *testing.T) {
 				t.Errorf("%s: %s called %d times, want 1", path, p, n)
 			}
 		}
-		for _, c := range r.historyCards() {
-			if seen[c] {
-				t.Errorf("%s: %s shown on an earlier page", path, c)
-			}
-			seen[c] = true
+		got := r.historyCards()
+		if len(got) < len(before) || !slices.Equal(got[:len(before)], before) {
+			t.Errorf("%s does not start with what the page before showed", path)
 		}
+		before = got
 		r.doc.Find(`li.oc`).Each(func(_ int, li *goquery.Selection) {
 			if !strings.Contains(li.Text(), "Заказ № "+li.AttrOr("data-id", "")) {
 				t.Errorf("%s: card %s/%s has no 'Заказ №'", path, li.AttrOr("data-kind", ""), li.AttrOr("data-id", ""))
@@ -76,19 +78,28 @@ func TestOrdersHistoryIsPaged(t *testing.T) {
 		t.Error("/orders: no active orders first")
 	}
 	more := first.doc.Find(`#history a[data-more]`)
-	if strings.TrimSpace(more.Text()) != "Показать ещё" || first.more() != "/orders?page=2#history" {
+	if strings.TrimSpace(more.Text()) != "Показать ещё" || first.more() != "/orders?page=2#more-21" {
 		t.Fatalf("/orders: the next page is %q %q", more.Text(), first.more())
 	}
+	if got := first.text("#history [data-shown]"); got != "Показаны 20 из 309" {
+		t.Errorf("/orders says %q", got)
+	}
 	second := page("/orders?page=2")
-	if n := len(second.historyCards()); n != 20 || second.doc.Find(`section[aria-labelledby="active-h"]`).Length() != 0 {
-		t.Errorf("page 2: %d history cards, active shown %v", n, second.doc.Find(`section[aria-labelledby="active-h"]`).Length() != 0)
+	if n := len(second.historyCards()); n != 40 || second.doc.Find(`section[aria-labelledby="active-h"] li.oc`).Length() == 0 {
+		t.Errorf("page 2: %d history cards, active shown %v", n, second.doc.Find(`section[aria-labelledby="active-h"] li.oc`).Length() != 0)
+	}
+	if c := second.doc.Find(`#history li.oc`).Eq(20); c.AttrOr("id", "") != "more-21" || second.more() != "/orders?page=3#more-41" {
+		t.Errorf("page 2 lands on %q, next %q", c.AttrOr("id", ""), second.more())
+	}
+	if got := second.text("#history [data-shown]"); got != "Показаны 40 из 309" {
+		t.Errorf("page 2 says %q", got)
 	}
 	// 300 added, 9 of the demo's own in the past: the 16th page is the last.
 	last := page("/orders?page=16")
-	if n := len(last.historyCards()); n == 0 || n > 20 || last.more() != "" {
+	if n := len(last.historyCards()); n != 309 || last.more() != "" {
 		t.Errorf("last page: %d history cards, next %q", n, last.more())
 	}
-	if n := len(a.get("/orders?page=17").historyCards()); n != 0 {
+	if n := len(a.get("/orders?page=17").historyCards()); n != 309 {
 		t.Errorf("after the last page: %d cards", n)
 	}
 	n, _ := a.firstFlight("/orders")
@@ -122,10 +133,10 @@ func filterByKindAndYear(t *testing.T, a *app) {
 			t.Errorf("?kind=glk: %s called %d times, want %d", p, a.sb.Calls(p), want)
 		}
 	}
-	if more := r.more(); more != "/orders?kind=glk&page=2#history" {
+	if more := r.more(); more != "/orders?kind=glk&page=2#more-21" {
 		t.Errorf("next page %q", more)
 	}
-	if got := a.get("/orders?kind=glk&page=2").historyCards(); len(got) != 20 || !strings.HasPrefix(got[0], "glk/") {
+	if got := a.get("/orders?kind=glk&page=2").historyCards(); len(got) != 40 || !strings.HasPrefix(got[20], "glk/") {
 		t.Errorf("second page of lessons: %v", got)
 	}
 

@@ -33,6 +33,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	}
 	f := views.ProfileForm{Gender: info.Gender, Phone: views.Phone(cmp.Or(info.Tel, sess.Phone))}
 	f.LastName, f.FirstName, f.MiddleName = splitFIO(info.FIO, sess.Name)
+	s.heard(sess, info)
 	s.keepName(c, sess, info)
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
@@ -89,6 +90,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		return show(http.StatusServiceUnavailable)
 	}
 	sess.Name = f.FirstName
+	s.names.put(sess.GUID, f.FirstName, s.now())
 	if err := s.sessions.Write(c.Response(), sess); err != nil {
 		return err
 	}

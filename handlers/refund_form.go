@@ -374,6 +374,19 @@ func fileSize(n int) string {
 	return strings.Replace(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".", ",", 1) + " МБ"
 }
 
+// refunding is the numbers of the chosen tickets whose refund is
+// registered already, and the chosen ones without them.
+func (o order) refunding(chosen []string) (numbers, rest []string) {
+	for _, id := range chosen {
+		if i := slices.IndexFunc(o.tickets, func(t ticket) bool { return t.id == id }); i >= 0 && o.tickets[i].refunding {
+			numbers = append(numbers, o.tickets[i].number)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	return numbers, rest
+}
+
 func (o order) paidTicket(id string) bool {
 	return slices.ContainsFunc(o.tickets, func(t ticket) bool { return t.id == id && t.paid })
 }

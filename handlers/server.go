@@ -50,6 +50,7 @@ type Options struct {
 	Files       store.RefundFiles // refund documents kept after a refusal; nil means in memory
 	Moves       store.Moves       // first ids of moved bookings; nil means in memory
 	Leases      store.Leases      // one action at a time per order; nil means in memory
+	Acts        store.Acts        // what each customer last did to an order; nil means in memory
 	CallTimeout time.Duration
 	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
 	UploadBudget int64
@@ -100,6 +101,7 @@ type Server struct {
 	once         store.Once
 	files        store.RefundFiles
 	moves        store.Moves
+	acts         store.Acts
 	storePing    func(context.Context) error
 	health       *Health
 	tracer       trace.Tracer // nil: no spans
@@ -122,6 +124,7 @@ type Server struct {
 	shed         map[string]bool // routes whose pages wait their turn or are refused
 	shedWarn     shedLog
 	frames       frames // the loading frames, prepared once
+	names        names  // the shell's names, read from the profiles
 }
 
 // New builds the echo instance with every route and middleware.
@@ -130,7 +133,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
 	}
 	s := &Server{
-		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
+		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
 		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
 		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
 	}
@@ -183,6 +186,9 @@ func New(o Options) (*echo.Echo, error) {
 	if s.moves == nil {
 		s.moves = store.NewMemoryMoves(s.now)
 	}
+	if s.acts == nil {
+		s.acts = store.NewMemoryActs(s.now)
+	}
 	reg := o.Registry
 	if reg == nil { // counted where nobody reads: tests that do not look
 		reg = prometheus.NewRegistry()
@@ -212,10 +218,26 @@ func New(o Options) (*echo.Echo, error) {
 	return e, nil
 }
 
+// page is a page's frame; its shell names the customer as the profile does
+// (shellName).
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
+	p := s.knownPage(c, title, description)
+	if p.User != nil {
+		p.User.Name = s.shellName(c, session(c))
+	}
+	return p
+}
+
+// knownPage is a page's frame with the name already known, asking the
+// provider nothing: an error's page, which may answer a stranger's request.
+func (s *Server) knownPage(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	if sess := session(c); sess != nil {
-		p.User = &views.User{Name: sess.Name}
+		name, ok := s.names.get(sess.GUID, s.now())
+		if !ok {
+			name = sess.Name
+		}
+		p.User = &views.User{Name: name}
 		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
 	}
 	return p

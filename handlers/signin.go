@@ -303,7 +303,9 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 		res.errs.Add("", msgProfileRetry)
 		return res
 	}
-	return confirmResult{sess: s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)}
+	sess := s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)
+	s.heard(sess, info)
+	return confirmResult{sess: sess}
 }
 
 func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res confirmResult) error {

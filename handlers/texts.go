@@ -70,6 +70,21 @@ const (
 	msgTimedOut   = "Ответ не пришёл вовремя: возможно, действие уже выполнено. Проверьте заказ, прежде чем повторять."
 )
 
+// What the customer did to an order in the account, said on its page when
+// the provider no longer lists it and to a form sent from another tab; %s
+// is when ('27.11.2026 в 14:05').
+const (
+	msgActCanceledTitle = "Заказ отменён"
+	msgActCanceled      = "Вы отменили этот заказ %s."
+	msgActRefundTitle   = "Возврат уже оформлен"
+	msgActRefund        = "Вы оформили возврат по этому заказу %s. " + msgMoneyBack
+	msgActMovedTitle    = "Заказ перенесён"
+	msgActMoved         = "Вы перенесли этот заказ %s."
+	msgActMovedTo       = "Вы перенесли этот заказ %s: теперь это заказ № %s."
+	msgActGone          = "В списке ваших заказов его больше нет."
+	msgTicketsRefunding = "По этим билетам возврат уже оформлен: %s. " + msgMoneyBack
+)
+
 const (
 	msgConfirmed     = "Запись подтверждена"
 	msgConfirmFailed = "Не удалось подтвердить запись"

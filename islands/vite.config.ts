@@ -32,6 +32,8 @@ export default defineConfig({
         phone: "enhance/phone.ts",
         birthday: "enhance/birthday.ts",
         files: "enhance/files.ts",
+        // Its own module script on /orders, beside the mount loop.
+        more: "enhance/more.ts",
         // The offline worker: served at /sw.js, so it must be one file
         // with no import (a classic worker script); it shares no module
         // with the pages.

@@ -75,7 +75,7 @@ func newClusterOn(t *testing.T, srv *redisServer) *cluster {
 			t.Fatal(err)
 		}
 		e, err := handlers.New(handlers.Options{
-			Provider: gw, Sessions: sessions, Limiter: r, Once: r, Files: r.Files(), Moves: r, StorePing: r.Ping,
+			Provider: gw, Sessions: sessions, Limiter: r, Once: r, Files: r.Files(), Moves: r, Acts: r, StorePing: r.Ping,
 			Site: &views.Site{}, Assets: assets, Static: static,
 		})
 		if err != nil {

@@ -93,6 +93,15 @@ func (a *Assets) File(key string) (string, bool) {
 	return ch.File, ok && ch.File != ""
 }
 
+// Script is the URL of an entry that runs as a module script of its own,
+// beside the mount loop (the list's 'Показать ещё'); "" without a build.
+func (a *Assets) Script(key string) string {
+	if file, ok := a.File(key); ok {
+		return a.base + file
+	}
+	return ""
+}
+
 // For returns the tags for a page whose islands are the given manifest keys
 // (their source paths, e.g. "sms-code/SmsCode.tsx", "enhance/phone.ts").
 // The mount loop is the

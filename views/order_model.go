@@ -14,6 +14,9 @@ type OrderDetail struct {
 	// buttons does with the money and the booking; nil unless both are shown.
 	Choose []string
 	Error  string // a failure; with no Title it replaces the order
+	// Done says what the customer did to an order the provider no longer
+	// lists (it has no Title then): cancelled, refunded, moved, and when.
+	Done []string
 }
 
 // TicketLine is one water-park ticket.

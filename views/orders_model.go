@@ -1,6 +1,10 @@
 package views
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/a-h/templ"
+)
 
 // KV is one line of a key-value card. Class, when set, shows the value as a
 // badge of that class ("badge-ok", "badge-err").
@@ -22,6 +26,7 @@ type OrderCard struct {
 	Amount    string   // "2 200 ₽"
 	URL       string   // the detail page
 	Actions   []Action // the buttons the card offers, e.g. 'Подтвердить запись'
+	Anchor    string   // the card's id in the page, "more-21" where a page of the history starts
 }
 
 // Action is a button of an order: a link to an action's own page, a
@@ -36,6 +41,10 @@ type Action struct {
 	Style    string // extra class: "btn-2" for a secondary one
 }
 
+// MoreEnhance is the manifest key of the script that appends the history's
+// next page in place.
+const MoreEnhance = "enhance/more.ts"
+
 // Orders is /orders: the active orders on its first page, a page of the
 // history, and the filter that chose them.
 type Orders struct {
@@ -45,16 +54,51 @@ type Orders struct {
 	AllFailed bool     // none did
 	Problems  []string // what the provider says about the kinds that failed, when some loaded
 	Filter    OrdersFilter
-	Page      int    // of the history, from 1
-	Shown     string // "Показаны 21–40 из 300", when the history has more than a page
-	More      string // the next page of the history; "" on the last
-	First     string // the first page, from a later one
+	Page      int    // of the history, from 1: pages 1 to Page are shown
+	Shown     string // "Показаны 40 из 300", when the history has more than a page
+	More      string // the list with one page more of the history; "" on the last
+	MoreFrom  string // the number of the first card that page adds, its anchor
+	// MoreScript appends the next page in place when JavaScript runs
+	// (islands/enhance/more.ts); "" without a build.
+	MoreScript string
+	// Search is the order number asked for (?q=); Found are the customer's
+	// orders with that number, active and past, instead of the blocks.
+	Search string
+	Found  []OrderCard
+	All    string // the list without the search, the filter kept
 }
 
-// OrdersFilter is the list's GET form: a kind and a year, "" for all.
+// The texts of an empty block. 'Заказов не найдено' is said only when there
+// is no order at all to show, never above orders that are shown.
+const (
+	MsgNoOrders  = "Заказов не найдено"
+	msgNoActive  = "Активных заказов нет."
+	msgNoHistory = "Прошедших заказов нет."
+	msgNotFound  = "Заказа с таким номером нет среди ваших заказов. Номер есть в SMS и письме о заказе."
+)
+
+func (o Orders) emptyActive() string {
+	if len(o.History) > 0 {
+		return msgNoActive
+	}
+	return MsgNoOrders
+}
+
+func (o Orders) emptyHistory() string {
+	if len(o.Active) > 0 {
+		return msgNoHistory
+	}
+	return MsgNoOrders
+}
+
+func (o Orders) emptyFound() string { return msgNotFound }
+
+// OrdersFilter is the list's GET form: an order number, a kind and a year,
+// "" for all.
 type OrdersFilter struct {
-	Kinds []Choice
-	Years []Choice
+	Search string
+	Kinds  []Choice
+	Years  []Choice
 }
 
 // Choice is an option of a select.
@@ -62,6 +106,14 @@ type Choice struct {
 	Value    string
 	Label    string
 	Selected bool
+}
+
+// anchor is the card's id attribute, when it has one.
+func (c OrderCard) anchor() templ.Attributes {
+	if c.Anchor == "" {
+		return nil
+	}
+	return templ.Attributes{"id": c.Anchor}
 }
 
 // Number is the order's number as support asks for it, when the title does

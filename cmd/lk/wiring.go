@@ -72,6 +72,7 @@ type stores struct {
 	leases  store.Leases // nil: in memory
 	files   store.RefundFiles
 	moves   store.Moves
+	acts    store.Acts
 	limiter store.Limiter
 	ping    func(context.Context) error // nil: nothing shared to ask
 }
@@ -90,7 +91,7 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 			return stores{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		log.Info("shared state in Redis")
-		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.FilesWithin(cfg.KeptDocuments), moves: rs, limiter: rs, ping: rs.Ping},
+		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.FilesWithin(cfg.KeptDocuments), moves: rs, acts: rs, limiter: rs, ping: rs.Ping},
 			func() { rs.Close() }, nil
 	}
 	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), cfg.Now)
@@ -110,9 +111,17 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 		fr.Close()
 		return stores{}, nil, err
 	}
-	return stores{revoker: fr, moves: fm, once: fo, limiter: store.NewMemoryLimiter(),
+	// What customers did to their orders: still said after a restart.
+	fa, err := store.OpenFileActs(filepath.Join(cfg.DataDir, "order-acts"), cfg.Now)
+	if err != nil {
+		fo.Close()
+		fm.Close()
+		fr.Close()
+		return stores{}, nil, err
+	}
+	return stores{revoker: fr, moves: fm, once: fo, acts: fa, limiter: store.NewMemoryLimiter(),
 			files: store.NewMemoryRefundFilesWithin(cfg.Now, cfg.KeptDocuments)},
-		func() { fo.Close(); fm.Close(); fr.Close() }, nil
+		func() { fa.Close(); fo.Close(); fm.Close(); fr.Close() }, nil
 }
 
 // newHandler builds the product's HTTP handler: sessions, assets, pages.
@@ -140,7 +149,7 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 	}
 	return handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: st.limiter, Once: st.once, Leases: st.leases, Files: st.files,
-		Moves: st.moves, StorePing: st.ping, Health: health, Tracer: tp,
+		Moves: st.moves, Acts: st.acts, StorePing: st.ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,

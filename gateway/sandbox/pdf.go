@@ -25,6 +25,8 @@ var pdfFontFS embed.FS
 // Resort names printed in the documents' headers.
 const (
 	pdfResortName = "Курорт"
+	// pdfDemoNotice: the sandbox's documents are the demo's, never a ticket.
+	pdfDemoNotice = "Демонстрационный режим: заказы и данные ненастоящие."
 	pdfAquaName   = "Аквапарк"
 	pdfHotelName  = "Отель"
 	pdfFont       = "NotoSans"
@@ -316,6 +318,12 @@ func newPDFDoc(title, venue, kind string) (*pdfDoc, error) {
 	pdf.AliasNbPages("{nb}")
 	d := &pdfDoc{pdf: pdf}
 	pdf.SetFooterFunc(func() {
+		// A demo document is printed and forwarded: every page says what
+		// it is, as every page of the account does.
+		pdf.SetY(-17)
+		pdf.SetFont(pdfFont, "B", 8.5)
+		d.setColor(pdfBad)
+		pdf.CellFormat(pdfContentW, 5, pdfDemoNotice, "", 0, "C", false, 0, "")
 		pdf.SetY(-12)
 		pdf.SetFont(pdfFont, "", 8)
 		d.setColor(pdfMuted)
@@ -356,6 +364,10 @@ func (d *pdfDoc) header(venue, kind string) {
 	pdf.CellFormat(pdfContentW/2, 7, kind, "", 2, "R", false, 0, "")
 	pdf.SetFont(pdfFont, "", 9)
 	pdf.CellFormat(pdfContentW/2, 6, "Личный кабинет", "", 0, "R", false, 0, "")
+	pdf.SetXY(pdfMarginX, 31.5)
+	pdf.SetFont(pdfFont, "B", 10)
+	d.setColor(pdfBad)
+	pdf.CellFormat(pdfContentW, 5.5, pdfDemoNotice, "", 0, "L", false, 0, "")
 	pdf.SetXY(pdfMarginX, 38)
 }
 

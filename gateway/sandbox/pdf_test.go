@@ -109,7 +109,7 @@ func TestTicketPDF(t *testing.T) {
 	dir, path, text := pdftestRender(t, "ticket.pdf", func() ([]byte, error) { return TicketPDF(o) })
 	if text != "" {
 		want := []string{"Курорт", "Аквапарк", "Заказ № A-3001", "06.02.2026", "₽", "1 500 ₽", "3 750,50 ₽",
-			"Дневной 10:00–16:00", "Оплачен", "Ожидает оплаты", "Оформлен возврат", "Детский, весь день"}
+			"Дневной 10:00–16:00", "Оплачен", "Ожидает оплаты", "Оформлен возврат", "Детский, весь день", pdfDemoNotice}
 		for _, tk := range o.Tickets {
 			want = append(want, "№ "+tk.TicketNumber)
 		}
@@ -144,6 +144,10 @@ func TestTicketPDFPages(t *testing.T) {
 		pdftestContains(t, text, "№ "+tk.TicketNumber)
 	}
 	pdftestContains(t, text, "Билет 11 из 11", "Страница 3 из 3")
+	// Every page, printed alone, says it is the demo's.
+	if n := strings.Count(text, pdfDemoNotice); n < 3 {
+		t.Errorf("the demo notice on %d of 3 pages", n)
+	}
 	if strings.Contains(text, "Страница 4") {
 		t.Error("unexpected fourth page")
 	}
@@ -166,7 +170,7 @@ func TestVoucherPDF(t *testing.T) {
 		pdftestContains(t, text, "Курорт", "Отель", "Ваучер на проживание", "Заказ № H-9001",
 			"13.02.2026, 16:00", "15.02.2026, 14:00", "2 ночи", "Номер 204 — Стандарт двухместный",
 			"Иванов Иван Иванович", "Иванова Мария Петровна", "Миша", "Семейные номера", "Ёлка",
-			"Дополнительные места", "3 000 ₽", "2 000 ₽", "26 000 ₽", "31 000 ₽", "Итого", "Оплачен")
+			"Дополнительные места", "3 000 ₽", "2 000 ₽", "26 000 ₽", "31 000 ₽", "Итого", "Оплачен", pdfDemoNotice)
 	}
 	pdftestPNG(t, path, dir, "voucher", 60)
 	if codes := pdftestQR(t, path); codes != nil && !slices.Contains(codes, o.OrderID) {

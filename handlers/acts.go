@@ -1,0 +1,130 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"lk/store"
+	"lk/views"
+)
+
+// actsKept is how long the account remembers what a customer did to an
+// order: long enough for Back, a second tab and a page kept open overnight.
+const actsKept = 7 * 24 * time.Hour
+
+// act is what a customer did to an order in the account, and when.
+type act struct {
+	what action
+	at   time.Time
+	to   string // the id a moved booking got, when it got a new one
+}
+
+// The store keeps the customer's digest with the order, never the client's id.
+func actsKey(guid string, k kind, id string) string { return ownerMark(guid) + ":" + movedKey(k, id) }
+
+// A record is "{action}:{unix seconds}[:{new id}]"; ids hold no colon (validID).
+func (a act) String() string {
+	v := string(a.what) + ":" + strconv.FormatInt(a.at.Unix(), 10)
+	if a.to != "" {
+		v += ":" + a.to
+	}
+	return v
+}
+
+func parseAct(v string) (act, bool) {
+	parts := strings.Split(v, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return act{}, false
+	}
+	sec, err := strconv.ParseInt(parts[1], 10, 64)
+	a := act{what: action(parts[0]), at: time.Unix(sec, 0)}
+	if len(parts) == 3 {
+		a.to = parts[2]
+	}
+	_, known := actTitles[a.what]
+	return a, err == nil && known
+}
+
+var actTitles = map[action]string{
+	actCancel:   msgActCanceledTitle,
+	actRefund:   msgActRefundTitle,
+	actTransfer: msgActMovedTitle,
+}
+
+// recordAct remembers an action that succeeded. The action has happened
+// whatever the store says: a failure costs the later pages' word on it, so
+// it is logged, not shown.
+func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, out store.Outcome) {
+	if _, kept := actTitles[a]; !kept || !out.Succeeded() {
+		return
+	}
+	rec := act{what: a, at: s.now()}
+	if prefix := views.OrderPath(string(o.kind.info().id), ""); a == actTransfer && strings.HasPrefix(out.Location, prefix) {
+		if to := strings.TrimPrefix(out.Location, prefix); to != o.id && validID(to) {
+			rec.to = to
+		}
+	}
+	if err := s.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.String(), s.now().Add(actsKept)); err != nil {
+		s.log.Warn("what was done to an order is not kept", "action", a, "kind", string(o.kind.info().id), "err", err)
+	}
+}
+
+// lastAct is what the customer last did to the order in the account, if
+// it is remembered.
+func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (act, bool) {
+	v, err := s.acts.Recall(ctx, actsKey(guid, k, id))
+	if err != nil {
+		s.log.Warn("acts store", "err", err)
+		return act{}, false
+	}
+	if v == "" {
+		return act{}, false
+	}
+	return parseAct(v)
+}
+
+// text says what happened and when, in the customer's words.
+func (a act) text(s *Server) string {
+	when := views.Date(a.at.In(s.loc)) + " в " + views.Clock(a.at.In(s.loc))
+	switch a.what {
+	case actCancel:
+		return fmt.Sprintf(msgActCanceled, when)
+	case actRefund:
+		return fmt.Sprintf(msgActRefund, when)
+	case actTransfer:
+		if a.to != "" {
+			return fmt.Sprintf(msgActMovedTo, when, a.to)
+		}
+		return fmt.Sprintf(msgActMoved, when)
+	}
+	return ""
+}
+
+// gone is the answer for an order the provider does not find: what the
+// customer did to it, when that is known (409), else err as it was.
+func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err error) error {
+	var he *httpError
+	if !errors.As(err, &he) || he.status != http.StatusNotFound {
+		return err
+	}
+	a, ok := s.lastAct(ctx, guid, k, id)
+	if !ok {
+		return err
+	}
+	return &httpError{http.StatusConflict, actTitles[a.what], a.text(s)}
+}
+
+// refusedText is why a form may not act on an order that no longer allows
+// it: what the customer did to it when that was this action (another tab's
+// refund), else the action's own refusal.
+func (s *Server) refusedText(ctx context.Context, guid string, o order, a action, fallback string) string {
+	if last, ok := s.lastAct(ctx, guid, o.kind, o.id); ok && (last.what == a || last.what != actTransfer) {
+		return last.text(s)
+	}
+	return fallback
+}
