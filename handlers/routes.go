@@ -34,7 +34,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST(views.PathLogout, s.logout)
 
 	// The account, guarded.
-	g := e.Group("", requireSession)
+	g := e.Group("", requireSession, s.markSpeculative)
 	// Pages that wait for the provider show that they are loading.
 	g.GET(views.PathHome, s.loading(s.home))
 	g.GET(views.PathProfileEdit, s.loading(s.profileForm))

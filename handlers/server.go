@@ -89,6 +89,7 @@ type Server struct {
 	aqua         aquaProvider
 	hotel        hotelProvider
 	sessions     *Sessions
+	speculation  speculation
 	limits       store.Limiter
 	interval     time.Duration
 	budget       SMSBudget
@@ -180,6 +181,9 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
+	if s.speculation, err = newSpeculation(reg); err != nil {
+		return nil, err
+	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
@@ -199,7 +203,10 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
 	if sess := session(c); sess != nil {
 		p.User = &views.User{Name: sess.Name}
-		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
+		if !isSpeculative(c) {
+			p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
+		}
+		p.Speculate = !savesData(c.Request())
 	}
 	return p
 }
