@@ -111,6 +111,45 @@ const calendarUsable = () => {
 const ORDER = 'section[aria-labelledby="active-h"] .oc[data-kind="glk"] h3 a[data-next]';
 const MOVE = 'a[data-action="transfer"][data-next]';
 
+/** The list, 3 s after it loaded; a finger rests on an order for 300 ms,
+ *  then taps it. */
+async function tapOrder(page: Page): Promise<Nav & { wallToFirstPaint: number }> {
+  await page.goto("/orders", { waitUntil: "load" });
+  await page.waitForTimeout(3000);
+  const order = page.locator(ORDER).first();
+  const orderPath = (await order.getAttribute("href"))!;
+  await order.hover();
+  await page.waitForTimeout(300);
+  const t0 = Date.now();
+  await order.click();
+  await page.waitForURL(orderPath, { waitUntil: "commit" });
+  const nav = await navigation(page);
+  expect(nav.url).toBe(orderPath);
+  return { ...nav, wallToFirstPaint: Date.now() - t0 };
+}
+
+/** On the order, 3 s after it loaded, a tap on its move, until its
+ *  calendar can be used. */
+async function tapMove(page: Page, before: () => Promise<void> = async () => undefined) {
+  await page.waitForLoadState("load");
+  await before();
+  await page.waitForTimeout(3000);
+  const prefetched = await page.evaluate(() => Array.from(document.querySelectorAll('head > link[rel="prefetch"]'), (l) => (l as HTMLLinkElement).href));
+  const move = page.locator(MOVE);
+  const movePath = (await move.getAttribute("href"))!;
+  const t0 = Date.now();
+  await move.click();
+  await page.waitForURL(movePath, { waitUntil: "commit" });
+  const usableAt = await (await page.waitForFunction(calendarUsable, null, { polling: "raf", timeout: 60_000 })).jsonValue();
+  const nav = await navigation(page);
+  const files = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((e) => e.name.includes("/static/dist/"))
+      .map((e) => `${e.name.split("/").pop()} ${e.transferSize === 0 ? "cache" : "network"}`),
+  );
+  return { ...nav, movePath, prefetched, usableCalendar: Math.round(Math.max(usableAt - nav.activationStart, 0)), wallToUsable: Date.now() - t0, files };
+}
+
 test("three taps on a slow phone: an order, its move, Back; and sign-out", async () => {
   test.setTimeout(180_000);
   const browser = await launch();
@@ -120,46 +159,21 @@ test("three taps on a slow phone: an order, its move, Back; and sign-out", async
     await slow(context, page);
     const figures: Record<string, unknown> = { network: "400 kbps, 400 ms RTT", cpu: "x4", width: 360 };
 
-    // 1. The list, 3 s after it loaded; a finger rests on an order for
-    // 300 ms, then taps it.
-    await page.goto("/orders", { waitUntil: "load" });
-    await page.waitForTimeout(3000);
-    const order = page.locator(ORDER).first();
-    const orderPath = (await order.getAttribute("href"))!;
-    await order.hover();
-    await page.waitForTimeout(300);
-    let t0 = Date.now();
-    await order.click();
-    await page.waitForURL(orderPath, { waitUntil: "commit" });
-    const toOrder = await navigation(page);
-    figures.order = { ...toOrder, wallToFirstPaint: Date.now() - t0 };
-    expect(toOrder.url).toBe(orderPath);
+    const toOrder = await tapOrder(page);
+    const orderPath = toOrder.url;
+    figures.order = toOrder;
     expect(toOrder.deliveryType === "navigational-prefetch" || toOrder.activationStart > 0, `the order was fetched ahead: ${JSON.stringify(toOrder)}`).toBe(true);
 
-    // 2. On the order, 3 s after it loaded, a tap on its move.
-    await page.waitForLoadState("load");
-    await markPage(page);
-    await page.waitForTimeout(3000);
-    const prefetched = await page.evaluate(() => Array.from(document.querySelectorAll('head > link[rel="prefetch"]'), (l) => (l as HTMLLinkElement).href));
-    expect(prefetched.some((h) => /\/calendar-[^/]+\.js$/.test(h)), `the move's files asked for while the order was read: ${prefetched}`).toBe(true);
-    const move = page.locator(MOVE);
-    const movePath = (await move.getAttribute("href"))!;
-    t0 = Date.now();
-    await move.click();
-    await page.waitForURL(movePath, { waitUntil: "commit" });
-    const usableAt = await (await page.waitForFunction(calendarUsable, null, { polling: "raf", timeout: 60_000 })).jsonValue();
-    const toMove = await navigation(page);
-    const fromCache = await page.evaluate(() =>
-      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-        .filter((e) => e.name.includes("/static/dist/"))
-        .map((e) => `${e.name.split("/").pop()} ${e.transferSize === 0 ? "cache" : "network"}`),
-    );
-    figures.move = { ...toMove, usableCalendar: Math.max(usableAt - toMove.activationStart, 0), wallToUsable: Date.now() - t0, files: fromCache };
+    // 2. Its move.
+    const toMove = await tapMove(page, () => markPage(page));
+    const movePath = toMove.movePath;
+    figures.move = toMove;
+    expect(toMove.prefetched.some((h) => /\/calendar-[^/]+\.js$/.test(h)), `the move's files asked for while the order was read: ${toMove.prefetched}`).toBe(true);
     expect(toMove.deliveryType === "navigational-prefetch" || toMove.activationStart > 0, `the move was fetched ahead: ${JSON.stringify(toMove)}`).toBe(true);
     await markPage(page);
 
     // 3. Back: the order as it was left, from the back/forward cache.
-    t0 = Date.now();
+    const t0 = Date.now();
     await page.goBack({ waitUntil: "commit" });
     await expect(page).toHaveURL(orderPath);
     const back = await restored(page);
@@ -186,6 +200,28 @@ test("three taps on a slow phone: an order, its move, Back; and sign-out", async
     mkdirSync("test-results", { recursive: true });
     writeFileSync("test-results/navigation.json", JSON.stringify(figures, null, 2));
     console.log("navigation on a slow phone:", JSON.stringify(figures, null, 2));
+  } finally {
+    await browser.close();
+  }
+});
+
+// The same two taps with nothing fetched ahead (Save-Data: the server names
+// nothing), in the same run, for comparison: recorded, not judged.
+test("the same taps on a slow phone without speculation", async () => {
+  test.setTimeout(180_000);
+  const browser = await launch();
+  try {
+    const { context, page } = await phone(browser, { "Save-Data": "on" });
+    await signUpNew(page, "Анна", "Тестова");
+    await slow(context, page);
+    const order = await tapOrder(page);
+    const move = await tapMove(page);
+    expect(order.deliveryType).toBe("");
+    expect(move.prefetched).toEqual([]);
+    const figures = { network: "400 kbps, 400 ms RTT", cpu: "x4", width: 360, saveData: true, order, move };
+    mkdirSync("test-results", { recursive: true });
+    writeFileSync("test-results/navigation-without.json", JSON.stringify(figures, null, 2));
+    console.log("navigation on a slow phone, nothing fetched ahead:", JSON.stringify(figures, null, 2));
   } finally {
     await browser.close();
   }
