@@ -143,6 +143,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		maxBody:        MaxBody,
 		backoff:        jitteredBackoff,
 		common:         common{ttl: DefaultSharedTTL},
+		flights:        flights{hold: DefaultSpeculativeHold},
 	}
 	for _, opt := range opts {
 		opt(c)
@@ -156,6 +157,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.common.now == nil {
 		c.common.now = time.Now
 	}
+	c.flights.now = c.common.now
 	if c.hc == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DialContext = (&net.Dialer{Timeout: c.connectTimeout, KeepAlive: 30 * time.Second}).DialContext

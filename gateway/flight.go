@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"lk/internal/workers"
 )
@@ -18,7 +19,57 @@ import (
 type flights struct {
 	mu sync.Mutex
 	m  map[string]*flight
+
+	// A read made for a page is then held for hold, for the pages the
+	// browser fetches ahead of a tap (Speculative): a customer's order list
+	// and order pages are read with the very calls of the pages they lead
+	// to, so the page fetched ahead is made from the answer the customer is
+	// reading instead of asking the provider again. Only speculative reads
+	// take a held answer; any other read asks the provider and holds its
+	// own. Only successful answers are held, at most heldMax bytes of them,
+	// and a write drops them all (forget).
+	hold  time.Duration
+	now   func() time.Time
+	gen   uint64 // writes so far: a read that began before one is not held
+	held  map[string]*heldAnswer
+	queue []heldRef // in the order they were held, to drop the oldest first
+	bytes int
 }
+
+// heldMax bounds the bytes of held answers per instance: beyond it a new
+// answer is not held (a speculative page then asks the provider).
+const heldMax = 16 << 20
+
+// DefaultSpeculativeHold is how long a customer's read is held for the
+// pages fetched ahead of a tap.
+const DefaultSpeculativeHold = 30 * time.Second
+
+// WithSpeculativeHold sets how long a customer's read is held for the pages
+// fetched ahead of a tap; 0 or less holds none.
+func WithSpeculativeHold(d time.Duration) Option {
+	return func(c *Client) { c.flights.hold = max(d, 0) }
+}
+
+type heldAnswer struct {
+	a  answer
+	at time.Time
+}
+
+type heldRef struct {
+	key string
+	h   *heldAnswer
+}
+
+type speculativeKey struct{}
+
+// Speculative returns ctx for a page the browser fetches ahead of a tap
+// (Sec-Purpose: prefetch): its reads of the customer's own data may take
+// the answer of the same read made for the customer within the hold.
+func Speculative(ctx context.Context) context.Context {
+	return context.WithValue(ctx, speculativeKey{}, true)
+}
+
+func isSpeculative(ctx context.Context) bool { v, _ := ctx.Value(speculativeKey{}).(bool); return v }
 
 // flight is one read in flight and the callers waiting for it.
 type flight struct {
@@ -76,8 +127,13 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 	if g.m == nil {
 		g.m = map[string]*flight{}
 	}
+	if h, ok := g.held[key]; ok && isSpeculative(ctx) && g.fresh(h) {
+		g.mu.Unlock()
+		return h.a, 0, true, nil
+	}
 	f, shared := g.m[key]
 	if !shared {
+		gen := g.gen
 		// Not the first caller's cancellation: the others still wait.
 		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		if d, ok := ctx.Deadline(); ok {
@@ -92,6 +148,9 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 			g.mu.Lock()
 			if g.m[key] == f {
 				delete(g.m, key)
+			}
+			if f.err == nil && f.a.status >= 200 && f.a.status < 300 && g.gen == gen {
+				g.keep(key, f.a)
 			}
 			g.mu.Unlock()
 			close(f.done)
@@ -125,4 +184,46 @@ func (g *flights) forget() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	clear(g.m)
+	g.gen++
+	clear(g.held)
+	g.queue, g.bytes = nil, 0
+}
+
+// fresh tells whether h is still within the hold (g.mu held).
+func (g *flights) fresh(h *heldAnswer) bool {
+	now := g.now()
+	return !now.Before(h.at) && now.Sub(h.at) < g.hold
+}
+
+// keep holds a for key, after dropping what has outlived the hold (g.mu
+// held).
+func (g *flights) keep(key string, a answer) {
+	if g.hold <= 0 || g.now == nil {
+		return
+	}
+	for len(g.queue) > 0 && !g.fresh(g.queue[0].h) {
+		g.drop(g.queue[0])
+		g.queue = g.queue[1:]
+	}
+	if g.bytes+len(a.body) > heldMax {
+		return
+	}
+	if g.held == nil {
+		g.held = map[string]*heldAnswer{}
+	}
+	if old, ok := g.held[key]; ok {
+		g.bytes -= len(old.a.body)
+	}
+	h := &heldAnswer{a: a, at: g.now()}
+	g.held[key] = h
+	g.queue = append(g.queue, heldRef{key, h})
+	g.bytes += len(a.body)
+}
+
+// drop forgets r's answer unless a newer one has replaced it (g.mu held).
+func (g *flights) drop(r heldRef) {
+	if g.held[r.key] == r.h {
+		delete(g.held, r.key)
+		g.bytes -= len(r.h.a.body)
+	}
 }

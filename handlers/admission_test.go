@@ -73,17 +73,6 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 	}
 }
 
-// grepLines is the lines of s that hold what.
-func grepLines(s, what string) string {
-	var out []string
-	for line := range strings.Lines(s) {
-		if strings.Contains(line, what) {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, "")
-}
-
 // lateAqua answers the water-park order as the provider does, then keeps
 // the page from going on for a while, as a page that waits for a CPU after
 // its answer came does.

@@ -31,9 +31,10 @@ type aquaKind struct{}
 
 var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
-	document:  &documentInfo{file: "ticket.pdf", label: "Мой билет"},
-	byTickets: true,
-	actions:   []action{actTransfer, actRefund},
+	document:    &documentInfo{file: "ticket.pdf", label: "Мой билет"},
+	byTickets:   true,
+	actions:     []action{actTransfer, actRefund},
+	moveIslands: []string{views.CalendarIsland},
 }
 
 func (aquaKind) info() *kindInfo { return aquaInfo }

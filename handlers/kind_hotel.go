@@ -29,11 +29,12 @@ type hotelKind struct{}
 
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
-	document: &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
-	actions:  []action{actTransfer, actCancel, actRefund},
-	labels:   map[action]string{actCancel: "Отменить бронирование"},
-	versus:   map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
-	choose:   map[action]string{actCancel: msgHotelCancelChoose, actRefund: msgRefundChoose},
+	document:    &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
+	actions:     []action{actTransfer, actCancel, actRefund},
+	labels:      map[action]string{actCancel: "Отменить бронирование"},
+	versus:      map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
+	choose:      map[action]string{actCancel: msgHotelCancelChoose, actRefund: msgRefundChoose},
+	moveIslands: []string{views.CalendarIsland},
 }
 
 func (hotelKind) info() *kindInfo { return hotelInfo }
@@ -322,7 +323,7 @@ func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg str
 		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "same": msgHotelSameDates, "checkIn": "Заезд", "checkOut": "Выезд"},
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
-	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
+	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, hotelInfo.moveIslands
 	return render(c, status, views.HotelTransferPage(p, v))
 }
 

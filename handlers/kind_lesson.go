@@ -34,7 +34,8 @@ type lessonKind struct{}
 var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
 	actions: []action{actConfirm, actTransfer, actCancel}, renumbers: true,
-	labels: map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
+	labels:      map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
+	moveIslands: []string{views.CalendarIsland},
 }
 
 func (lessonKind) info() *kindInfo { return lessonInfo }

@@ -42,9 +42,10 @@ var (
 func rentInfo(id gateway.Kind, label string) *kindInfo {
 	return &kindInfo{
 		id: id, label: label, renumbers: true,
-		actions: []action{actTransfer, actCancel, actRefund},
-		labels:  map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
-		choose:  map[action]string{actCancel: msgRentCancelChoose, actRefund: msgRefundChoose},
+		actions:     []action{actTransfer, actCancel, actRefund},
+		labels:      map[action]string{actTransfer: "Перенести аренду", actCancel: "Отменить аренду"},
+		choose:      map[action]string{actCancel: msgRentCancelChoose, actRefund: msgRefundChoose},
+		moveIslands: []string{views.CalendarIsland, views.SlotIsland},
 	}
 }
 
@@ -396,6 +397,6 @@ func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg stri
 		v.Calendar.Booked = iso(gateway.Day(o.ref.Start, s.loc))
 	}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
-	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, []string{views.CalendarIsland, views.SlotIsland}
+	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands
 	return render(c, status, views.RentMovePage(pg, v))
 }

@@ -54,6 +54,9 @@ type kindInfo struct {
 	renumbers bool          // a move gives the booking a new id
 	byTickets bool
 	actions   []action // in the order of the buttons
+	// moveIslands are the islands of its move page: their files are
+	// fetched while the customer reads an order that offers the move.
+	moveIslands []string
 }
 
 type documentInfo struct {

@@ -55,6 +55,11 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 	}
 	p := s.page(c, title, "Заказ в личном кабинете курорта.")
 	p.Nav = views.NavOrders
+	for _, a := range d.Actions {
+		if k := kindOf(gateway.Kind(d.Kind)); a.Name == views.ActionTransfer && k != nil {
+			p.Next, p.NextIslands = a.URL, k.info().moveIslands
+		}
+	}
 	return p
 }
 

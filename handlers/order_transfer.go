@@ -266,6 +266,6 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 	// A day with nothing to choose offers no move.
 	v.Action.NothingToSubmit = !slices.ContainsFunc(ch.Choices, func(c views.TransferChoice) bool { return c.Disabled == "" })
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
-	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, []string{views.CalendarIsland}
+	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, o.kind.info().moveIslands
 	return render(c, status, views.TransferPage(pg, v))
 }

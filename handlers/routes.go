@@ -37,7 +37,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// The account, guarded. Its pages and documents take their turn when
 	// more are asked than the cores can serve (admit).
-	g := e.Group("", requireSession)
+	g := e.Group("", requireSession, s.markSpeculative)
 	s.shed = map[string]bool{}
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)

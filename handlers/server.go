@@ -94,6 +94,7 @@ type Server struct {
 	aqua         aquaProvider
 	hotel        hotelProvider
 	sessions     *Sessions
+	speculation  speculation
 	limits       store.Limiter
 	interval     time.Duration
 	budget       SMSBudget
@@ -203,6 +204,9 @@ func New(o Options) (*echo.Echo, error) {
 			return nil, err
 		}
 	}
+	if s.speculation, err = newSpeculation(reg); err != nil {
+		return nil, err
+	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
@@ -238,7 +242,10 @@ func (s *Server) knownPage(c *echo.Context, title, description string) views.Pag
 			name = sess.Name
 		}
 		p.User = &views.User{Name: name}
-		p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
+		if !isSpeculative(c) {
+			p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
+		}
+		p.Speculate = !savesData(c.Request())
 	}
 	return p
 }

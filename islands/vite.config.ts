@@ -34,6 +34,9 @@ export default defineConfig({
         files: "enhance/files.ts",
         // Its own module script on /orders, beside the mount loop.
         more: "enhance/more.ts",
+        // Fetches the files of the page an order leads to while it is read
+        // (views/speculation.go); its own small entry, outside the mount loop.
+        next: "next/main.ts",
         // The offline worker: served at /sw.js, so it must be one file
         // with no import (a classic worker script); it shares no module
         // with the pages.

@@ -51,6 +51,16 @@ type Page struct {
 	// the order list do, since every sign-in lands there; other pages are
 	// then in its scope without a script of their own.
 	Worker bool
+	// Speculate: the page tells the browser which links come next
+	// (speculation.go); signed-in pages, unless the request says Save-Data.
+	Speculate bool
+	// Next is the page the customer most likely opens from this one (an
+	// order's move), prerendered once this page has loaded; only with
+	// Speculate.
+	Next string
+	// NextIslands are the islands of Next: their files are fetched at low
+	// priority once this page is idle (islands/next).
+	NextIslands []string
 }
 
 // User is the signed-in customer as the shell shows them.

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { holdBack, NEXT_ASSETS, prefetchNext } from "./prefetch";
+
+function list(...hrefs: string[]): void {
+  const t = document.createElement("template");
+  t.id = NEXT_ASSETS;
+  t.innerHTML = hrefs.map((h) => `<link rel="prefetch" href="${h}" fetchpriority="low">`).join("");
+  document.head.append(t);
+}
+
+function fakeWindow(connection?: object): Window {
+  const idle: (() => void)[] = [];
+  return {
+    navigator: { connection } as unknown as Navigator,
+    requestIdleCallback: (f: () => void) => idle.push(f),
+    addEventListener: () => undefined,
+    setTimeout: (f: () => void) => idle.push(f),
+    idle,
+  } as unknown as Window;
+}
+
+afterEach(() => {
+  document.head.innerHTML = "";
+  vi.restoreAllMocks();
+});
+
+describe("prefetchNext", () => {
+  it("puts the listed files in the head only once the browser is idle", async () => {
+    list("/static/dist/assets/calendar-x.js", "/static/dist/assets/calendar-x.css");
+    const win = fakeWindow();
+    const went = prefetchNext(document, win);
+    expect(document.querySelectorAll('head > link[rel="prefetch"]')).toHaveLength(0);
+    (win as unknown as { idle: (() => void)[] }).idle.forEach((f) => f());
+    expect(await went).toBe(2);
+    const links = Array.from(document.querySelectorAll<HTMLLinkElement>('head > link[rel="prefetch"]'));
+    expect(links.map((l) => l.getAttribute("href"))).toEqual(["/static/dist/assets/calendar-x.js", "/static/dist/assets/calendar-x.css"]);
+    expect(links.every((l) => l.getAttribute("fetchpriority") === "low")).toBe(true);
+    expect(document.getElementById(NEXT_ASSETS)).toBeNull();
+  });
+
+  it("fetches nothing when the customer saves data or is on 2G", async () => {
+    for (const conn of [{ saveData: true }, { effectiveType: "2g" }, { effectiveType: "slow-2g" }]) {
+      list("/static/dist/assets/calendar-x.js");
+      expect(await prefetchNext(document, fakeWindow(conn))).toBe(0);
+      expect(document.querySelectorAll('link[rel="prefetch"]')).toHaveLength(0);
+    }
+  });
+
+  it("does nothing on a page that leads to no move", async () => {
+    expect(await prefetchNext(document, fakeWindow())).toBe(0);
+  });
+});
+
+describe("holdBack", () => {
+  it("lets a 3G or 4G link fetch ahead", () => {
+    expect(holdBack({ connection: { effectiveType: "4g" } } as unknown as Navigator)).toBe(false);
+    expect(holdBack({ connection: { effectiveType: "3g", saveData: false } } as unknown as Navigator)).toBe(false);
+    expect(holdBack({} as Navigator)).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+package views
+
+import "github.com/a-h/templ"
+
+// NextAttr marks a link a customer is likely to take next from a signed-in
+// page: an order in a list, 'Перенести' of an order. The page's speculation
+// rules name these links only, so the browser never fetches ahead an action
+// (forms are posted, never linked), the sign-out (a form), a document (PDF
+// or calendar file: downloads) or a page of another site.
+const NextAttr = "data-next"
+
+// speculationRules are the rules of the Speculation Rules API a signed-in
+// page carries (inline, with the page's CSP nonce). A marked link is
+// prerendered when the customer is about to take it: a finger or pointer
+// resting on it, or a press ("moderate"), never every link at load; on a
+// page that offers a move (Page.Next) that one page is prerendered once the
+// page has loaded ("eager" for its link: one page, the one the order page
+// leads to). Browsers without the API ignore the element.
+type speculationRules struct {
+	Prerender []speculationRule `json:"prerender"`
+}
+
+type speculationRule struct {
+	Source    string         `json:"source"`
+	Where     map[string]any `json:"where,omitempty"`
+	URLs      []string       `json:"urls,omitempty"`
+	Eagerness string         `json:"eagerness"`
+}
+
+// rules is what the page tells the browser of its next pages.
+func (p Page) rules() speculationRules {
+	r := speculationRules{Prerender: []speculationRule{{
+		Source:    "document",
+		Where:     map[string]any{"selector_matches": "a[" + NextAttr + "]"},
+		Eagerness: "moderate",
+	}}}
+	if p.Next != "" {
+		r.Prerender = append(r.Prerender, speculationRule{Source: "list", URLs: []string{p.Next}, Eagerness: "eager"})
+	}
+	return r
+}
+
+// speculation is the page's <script type="speculationrules">, on signed-in
+// pages unless the customer asked to save data (Page.Speculate).
+func speculation(p Page) templ.Component {
+	if !p.Speculate {
+		return templ.NopComponent
+	}
+	return templ.JSONScript("next-pages", p.rules()).WithType("speculationrules").WithNonceFromString(p.Nonce)
+}
+
+// ActionTransfer is the Action.Name of an order's move: its link is one a
+// customer takes next.
+const ActionTransfer = "transfer"
+
+// NextAssetsID is the id of the inert <template> listing the files of the
+// page this one leads to (islands/next).
+const NextAssetsID = "next-assets"
+
+// NextEntry is the manifest key of the script that fetches them.
+const NextEntry = "next/main.ts"
+
+// NextTags are the files of Page.Next's islands and the script that
+// fetches them once the page is idle.
+type NextTags struct {
+	Script string
+	Files  []string
+}
+
+// NextFiles are the files the page's Next needs (the mount loop, its
+// islands, their chunks and styles) that this page does not load itself,
+// with the script that asks for them; none without Speculate (Save-Data),
+// without Next, or without a build.
+func (p Page) NextFiles() NextTags {
+	var t NextTags
+	if !p.Speculate || p.Next == "" || len(p.NextIslands) == 0 {
+		return t
+	}
+	script, ok := p.Assets.File(NextEntry)
+	if !ok {
+		return t
+	}
+	own := map[string]bool{}
+	mine := p.Tags()
+	for _, f := range append(append(mine.Scripts, mine.Preloads...), mine.Styles...) {
+		own[f] = true
+	}
+	next := p.Assets.For(p.NextIslands...)
+	for _, f := range append(append(next.Scripts, next.Preloads...), next.Styles...) {
+		if !own[f] {
+			t.Files = append(t.Files, f)
+		}
+	}
+	if len(t.Files) > 0 {
+		t.Script = p.Assets.base + script
+	}
+	return t
+}
