@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: alerts run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -106,6 +106,12 @@ openapi: $(LINT_MODULES)
 	cd gateway && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
 	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+# The alert rules: promtool (Debian's prometheus package) checks them and
+# runs their unit tests, in which every alert fires.
+alerts:
+	promtool check rules deploy/prometheus/rules.yaml
+	cd deploy/prometheus && promtool test rules rules.test.yaml
 
 e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test

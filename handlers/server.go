@@ -107,6 +107,7 @@ type Server struct {
 	loc          *time.Location
 	now          func() time.Time
 	metrics      *metrics
+	ops          *opsMetrics
 	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
 	publicURL    string       // without a trailing slash
 	formBodyTime time.Duration
@@ -180,6 +181,10 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s.metrics = m
+	if s.ops, err = newOpsMetrics(reg); err != nil {
+		return nil, err
+	}
+	s.uploads.full = s.ops.uploadRefused
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
