@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: alerts run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: alerts release run build image bench lighthouse rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -29,6 +29,10 @@ bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/nul
 image: bin/lk
 	@command -v buildah >/dev/null || docker info >/dev/null 2>&1 || scripts/deps image
 	@scripts/image
+
+## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS (scripts/release)
+release: generate
+	@scripts/release
 
 ## deps: check the system tools the tests and the benchmark need; install the missing ones (scripts/deps)
 deps:

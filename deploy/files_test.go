@@ -121,7 +121,7 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 
 	// The image: its binary, user, port and data folder.
 	cf := files["Containerfile"]
-	for _, want := range []string{"COPY lk /lk", `ENTRYPOINT ["/lk"]`, "ENV LK_ADDR=:8080 LK_DATA_DIR=/data", "VOLUME /data", "EXPOSE 8080",
+	for _, want := range []string{"COPY lk /lk", `ENTRYPOINT ["/lk"]`, `CMD ["/lk", "-healthcheck", "auto"]`, "org.opencontainers.image.version=", "COPY licenses/", "ENV LK_ADDR=:8080 LK_DATA_DIR=/data", "VOLUME /data", "EXPOSE 8080",
 		"COPY --chown=65532:65532 data/ /data/", "USER 65532:65532"} {
 		if !strings.Contains(cf, want) {
 			t.Errorf("Containerfile lacks %q", want)
@@ -381,5 +381,26 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	}
 	if out, err := exec.Command("systemd-analyze", "verify", file).CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	for _, want := range []string{"\nType=notify\n", "\nWatchdogSec=", "\nDocumentation="} {
+		if !bytes.Contains(unit, []byte(want)) {
+			t.Errorf("lk.service lacks %q", strings.TrimSpace(want))
+		}
+	}
+
+	// The exposure rating docs/operations.md gives is what this systemd
+	// measures (a change of the unit or of systemd's scoring shows here).
+	out, err := exec.Command("systemd-analyze", "security", "--offline=true", "--no-pager", file).CombinedOutput()
+	m := regexp.MustCompile(`Overall exposure level for lk\.service: (\d+\.\d)`).FindSubmatch(out)
+	if err != nil || m == nil {
+		t.Fatalf("systemd-analyze security: %v\n%s", err, out)
+	}
+	doc, err := os.ReadFile("../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := regexp.MustCompile("`systemd-analyze security` rates it (\\d+\\.\\d)").FindSubmatch(doc)
+	if d == nil || string(d[1]) != string(m[1]) {
+		t.Errorf("systemd-analyze security rates lk.service %s; docs/operations.md says %q", m[1], d)
 	}
 }
