@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer stopDebug()
-	return serve(ctx, cfg, h, health, log)
+	return serve(ctx, cfg, h, health, newNotifier(lookup(environ)), log)
 }
 
 func newLogger(level string, w io.Writer) *slog.Logger {

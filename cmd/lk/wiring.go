@@ -153,7 +153,10 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 // closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish, refund
 // uploads in flight up to their own bound (handlers.UploadBound); new
 // uploads are refused from the start of the shutdown.
-func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, log *slog.Logger) error {
+//
+// Under systemd (notify) it says READY=1 once it listens, feeds the
+// watchdog while its own /healthz answers, and says STOPPING=1 at shutdown.
+func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, notify notifier, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
@@ -171,12 +174,21 @@ func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Hea
 	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
 	health.SetServing(true)
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
+	if err := notify.send("READY=1"); err != nil {
+		log.Warn("systemd notify", "err", err)
+	}
+	fed, stopFeeding := context.WithCancel(ctx)
+	defer stopFeeding()
+	if u, err := ownHealthURL(ln.Addr().String()); err == nil {
+		go notify.feed(fed, u, log)
+	}
 
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
+	_ = notify.send("STOPPING=1")
 	health.SetServing(false)
 	health.Drain()
 	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, health.UploadsUntil, log)
