@@ -68,7 +68,7 @@ func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n"
 func deployFiles(t *testing.T) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	for _, pattern := range []string{"Containerfile", "compose.yaml", "haproxy.cfg", "kubernetes/*/*.yaml", "kubernetes/*/*/*.yaml", "kubernetes/base/settings.env", "systemd/*.service"} {
+	for _, pattern := range []string{"Containerfile", "compose.yaml", ".env.example", "haproxy.cfg", "kubernetes/*/*.yaml", "kubernetes/*/*/*.yaml", "kubernetes/base/settings.env", "systemd/*.service"} {
 		names, _ := filepath.Glob(pattern)
 		for _, name := range names {
 			b, err := os.ReadFile(name)
@@ -78,7 +78,7 @@ func deployFiles(t *testing.T) map[string]string {
 			files[name] = string(b)
 		}
 	}
-	for _, want := range []string{"Containerfile", "compose.yaml", "kubernetes/base/deployment.yaml", "kubernetes/base/service.yaml",
+	for _, want := range []string{"Containerfile", "compose.yaml", ".env.example", "kubernetes/base/deployment.yaml", "kubernetes/base/service.yaml",
 		"kubernetes/base/pdb.yaml", "kubernetes/base/secret.example.yaml", "systemd/lk.service"} {
 		if _, ok := files[want]; !ok {
 			t.Errorf("deploy/%s is missing", want)
@@ -149,6 +149,8 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 			Volumes     []string
 			Secrets     []string
 			StopGrace   string `yaml:"stop_grace_period"`
+			Healthcheck struct{ Test []string }
+			DependsOn   map[string]struct{ Condition string } `yaml:"depends_on"`
 		}
 		Secrets map[string]any
 	}
@@ -180,6 +182,28 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 	}
 	if instances < 2 {
 		t.Errorf("compose.yaml runs %d instances of lk, want 2", instances)
+	}
+	// Every service but the balancer has a health check, and every service
+	// waits for what it needs to be healthy, not merely started.
+	for name, s := range compose.Services {
+		if name != "haproxy" && len(s.Healthcheck.Test) == 0 {
+			t.Errorf("compose.yaml %s has no healthcheck", name)
+		}
+		for dep, d := range s.DependsOn {
+			if d.Condition != "service_healthy" || len(compose.Services[dep].Healthcheck.Test) == 0 {
+				t.Errorf("compose.yaml %s waits for %s to be %q, want service_healthy with a healthcheck", name, dep, d.Condition)
+			}
+		}
+	}
+	if len(compose.Services["haproxy"].DependsOn) < 2 || len(compose.Services["lk1"].DependsOn) == 0 {
+		t.Error("compose.yaml: the balancer must wait for the instances, the instances for Redis")
+	}
+	// .env.example sets every value compose.yaml requires.
+	example := files[".env.example"]
+	for _, m := range regexp.MustCompile(`\$\{([A-Z_]+):\?`).FindAllStringSubmatch(files["compose.yaml"], -1) {
+		if !regexp.MustCompile(`(?m)^` + m[1] + `=\S`).MatchString(example) {
+			t.Errorf(".env.example does not set %s, which compose.yaml requires", m[1])
+		}
 	}
 	if !strings.Contains(files["compose.yaml"], "--appendonly") || !strings.Contains(files["compose.yaml"], "noeviction") {
 		t.Error("compose.yaml's Redis would lose sign-outs: it needs --appendonly yes and noeviction")
