@@ -51,19 +51,13 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer stopTracing()
-	if cfg.usesDataDir() {
-		unlock, err := lockDataDir(cfg.DataDir)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	gatewayURL, sandboxURL, stopSandbox, err := startSandbox(cfg, log)
+	unlock, err := cfg.lockDataDir()
 	if err != nil {
 		return err
 	}
+	defer unlock()
+	client, sandboxURL, stopSandbox, err := startProvider(cfg, reg, tp, log)
 	defer stopSandbox()
-	client, err := newGatewayClient(cfg, gatewayURL, reg, tp, log)
 	if err != nil {
 		return err
 	}

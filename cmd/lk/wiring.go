@@ -51,6 +51,18 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
 }
 
+// startProvider starts the sandbox when configured and makes the client of
+// the gateway, the sandbox's or LK_GATEWAY_URL; stop (never nil) stops the
+// sandbox.
+func startProvider(cfg config, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (client *gateway.Client, sandboxURL string, stop func(), err error) {
+	gatewayURL, sandboxURL, stop, err := startSandbox(cfg, log)
+	if err != nil {
+		return nil, "", func() {}, err
+	}
+	client, err = newGatewayClient(cfg, gatewayURL, reg, tp, log)
+	return client, sandboxURL, stop, err
+}
+
 func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (*gateway.Client, error) {
 	return gateway.NewClient(url,
 		gateway.WithTimeouts(cfg.ConnectTimeout, cfg.CallTimeout),
