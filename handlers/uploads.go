@@ -19,7 +19,7 @@ type uploads struct {
 	room *semaphore.Weighted
 	max  int64
 	mu   sync.Mutex
-	busy map[string]upload // sessions with an upload in flight
+	busy map[string]upload  // sessions with an upload in flight
 	full prometheus.Counter // counts an upload refused for want of room; nil: not counted
 }
 
