@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: alerts deps-update release run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -29,6 +29,22 @@ bin/lk: generate $(shell find . -name '*.go' -not -path './islands/*' 2>/dev/nul
 image: bin/lk
 	@command -v buildah >/dev/null || docker info >/dev/null 2>&1 || scripts/deps image
 	@scripts/image
+
+## deps-update: the Go modules (templ, its generated code, echo, OpenTelemetry, everything the build imports) to their latest, then what is still behind: Go's and the islands' npm packages (docs/dependencies.md)
+deps-update:
+	go get -u ./...
+	go get -tool github.com/a-h/templ/cmd/templ@latest
+	go mod tidy -e
+	go tool templ generate -path views -log-level warn
+	go build ./... && go vet ./...
+	@echo "== Go modules still behind (direct ones; an update may need code changes):"
+	@go list -m -u -f '{{if and .Update (not .Indirect)}}{{.Path}} {{.Version}} -> {{.Update.Version}}{{end}}' all
+	@echo "== npm packages behind (islands; Node 20 pins: docs/dependencies.md):"
+	@cd islands && npm outdated || true
+
+## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS (scripts/release)
+release: generate
+	@scripts/release
 
 ## deps: check the system tools the tests and the benchmark need; install the missing ones (scripts/deps)
 deps:
@@ -106,6 +122,12 @@ openapi: $(LINT_MODULES)
 	cd gateway && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
 	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
+
+# The alert rules: promtool (Debian's prometheus package) checks them and
+# runs their unit tests, in which every alert fires.
+alerts:
+	promtool check rules deploy/prometheus/rules.yaml
+	cd deploy/prometheus && promtool test rules rules.test.yaml
 
 e2e: deps-test bin/lk $(NODE_MODULES)
 	cd islands && npx playwright test

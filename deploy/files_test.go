@@ -68,7 +68,7 @@ func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n"
 func deployFiles(t *testing.T) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	for _, pattern := range []string{"Containerfile", "compose.yaml", "haproxy.cfg", "kubernetes/*.yaml", "systemd/*.service"} {
+	for _, pattern := range []string{"Containerfile", "compose.yaml", ".env.example", "haproxy.cfg", "kubernetes/*/*.yaml", "kubernetes/*/*/*.yaml", "kubernetes/base/settings.env", "systemd/*.service"} {
 		names, _ := filepath.Glob(pattern)
 		for _, name := range names {
 			b, err := os.ReadFile(name)
@@ -78,8 +78,8 @@ func deployFiles(t *testing.T) map[string]string {
 			files[name] = string(b)
 		}
 	}
-	for _, want := range []string{"Containerfile", "compose.yaml", "kubernetes/deployment.yaml", "kubernetes/service.yaml",
-		"kubernetes/pdb.yaml", "kubernetes/secret.example.yaml", "systemd/lk.service"} {
+	for _, want := range []string{"Containerfile", "compose.yaml", ".env.example", "kubernetes/base/deployment.yaml", "kubernetes/base/service.yaml",
+		"kubernetes/base/pdb.yaml", "kubernetes/base/secret.example.yaml", "systemd/lk.service"} {
 		if _, ok := files[want]; !ok {
 			t.Errorf("deploy/%s is missing", want)
 		}
@@ -89,37 +89,6 @@ func deployFiles(t *testing.T) map[string]string {
 
 // settings are the LK_ (and GOMEMLIMIT) values a file gives the server.
 type settings map[string]string
-
-// k8sContainer is what the test reads of a Deployment's container.
-type k8sContainer struct {
-	Ports []struct {
-		Name          string
-		ContainerPort int `yaml:"containerPort"`
-	}
-	Env          []struct{ Name, Value string }
-	Probes       `yaml:",inline"`
-	VolumeMounts []struct {
-		Name      string
-		MountPath string `yaml:"mountPath"`
-	} `yaml:"volumeMounts"`
-	Resources struct {
-		Limits map[string]string
-	}
-}
-
-// Probes are a container's HTTP checks.
-type Probes struct {
-	Readiness *probe `yaml:"readinessProbe"`
-	Liveness  *probe `yaml:"livenessProbe"`
-	Startup   *probe `yaml:"startupProbe"`
-}
-
-type probe struct {
-	HTTPGet struct {
-		Path string
-		Port any
-	} `yaml:"httpGet"`
-}
 
 // Every file names only variables lk has (lk -help lists them), HTTP
 // paths it answers with 200 on the ports its settings give it, and data
@@ -152,7 +121,7 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 
 	// The image: its binary, user, port and data folder.
 	cf := files["Containerfile"]
-	for _, want := range []string{"COPY lk /lk", `ENTRYPOINT ["/lk"]`, "ENV LK_ADDR=:8080 LK_DATA_DIR=/data", "VOLUME /data", "EXPOSE 8080",
+	for _, want := range []string{"COPY lk /lk", `ENTRYPOINT ["/lk"]`, `CMD ["/lk", "-healthcheck", "auto"]`, "org.opencontainers.image.version=", "COPY licenses/", "ENV LK_ADDR=:8080 LK_DATA_DIR=/data", "VOLUME /data", "EXPOSE 8080",
 		"COPY --chown=65532:65532 data/ /data/", "USER 65532:65532"} {
 		if !strings.Contains(cf, want) {
 			t.Errorf("Containerfile lacks %q", want)
@@ -180,6 +149,8 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 			Volumes     []string
 			Secrets     []string
 			StopGrace   string `yaml:"stop_grace_period"`
+			Healthcheck struct{ Test []string }
+			DependsOn   map[string]struct{ Condition string } `yaml:"depends_on"`
 		}
 		Secrets map[string]any
 	}
@@ -212,78 +183,48 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 	if instances < 2 {
 		t.Errorf("compose.yaml runs %d instances of lk, want 2", instances)
 	}
+	// Every service but the balancer has a health check, and every service
+	// waits for what it needs to be healthy, not merely started.
+	for name, s := range compose.Services {
+		if name != "haproxy" && len(s.Healthcheck.Test) == 0 {
+			t.Errorf("compose.yaml %s has no healthcheck", name)
+		}
+		for dep, d := range s.DependsOn {
+			if d.Condition != "service_healthy" || len(compose.Services[dep].Healthcheck.Test) == 0 {
+				t.Errorf("compose.yaml %s waits for %s to be %q, want service_healthy with a healthcheck", name, dep, d.Condition)
+			}
+		}
+	}
+	if len(compose.Services["haproxy"].DependsOn) < 2 || len(compose.Services["lk1"].DependsOn) == 0 {
+		t.Error("compose.yaml: the balancer must wait for the instances, the instances for Redis")
+	}
+	// .env.example sets every value compose.yaml requires.
+	example := files[".env.example"]
+	for _, m := range regexp.MustCompile(`\$\{([A-Z_]+):\?`).FindAllStringSubmatch(files["compose.yaml"], -1) {
+		if !regexp.MustCompile(`(?m)^` + m[1] + `=\S`).MatchString(example) {
+			t.Errorf(".env.example does not set %s, which compose.yaml requires", m[1])
+		}
+	}
 	if !strings.Contains(files["compose.yaml"], "--appendonly") || !strings.Contains(files["compose.yaml"], "noeviction") {
 		t.Error("compose.yaml's Redis would lose sign-outs: it needs --appendonly yes and noeviction")
 	}
 
-	// Kubernetes: probes on lk's port by name, the grace period above
-	// preStop, the drain and the shutdown, GOMEMLIMIT under the limit.
-	var dep struct {
-		Spec struct {
-			Template struct {
-				Spec struct {
-					Grace      int            `yaml:"terminationGracePeriodSeconds"`
-					Containers []k8sContainer `yaml:"containers"`
-				}
-			}
+	// Kubernetes, as every overlay renders it: probes on lk's port by name,
+	// the grace period above preStop, the drain and the shutdown,
+	// GOMEMLIMIT under the limit.
+	for _, dir := range overlays(t) {
+		objs, ok := rendered(t, dir)
+		if !ok {
+			t.Log("kubectl is not installed: the Kubernetes kit is not checked")
+			break
 		}
+		checkDeployment(t, dir, objs, &httpPaths)
 	}
-	if err := yaml.Unmarshal([]byte(files["kubernetes/deployment.yaml"]), &dep); err != nil {
-		t.Fatal(err)
-	}
-	var preStop struct{ Seconds int }
-	if m := regexp.MustCompile(`preStop:\s*\n\s*sleep: \{seconds: (\d+)\}`).FindStringSubmatch(files["kubernetes/deployment.yaml"]); m != nil {
-		preStop.Seconds = atoi(t, m[1])
-	} else {
-		t.Error("deployment.yaml has no preStop sleep")
-	}
-	for _, c := range dep.Spec.Template.Spec.Containers {
-		env := settings{}
-		for _, e := range c.Env {
-			env[e.Name] = e.Value
-		}
-		checkSettings(t, "deployment.yaml", env)
-		var mounts []string
-		for _, m := range c.VolumeMounts {
-			mounts = append(mounts, m.MountPath)
-		}
-		checkPaths(t, "deployment.yaml", env, mounts)
-		ports := map[string]int{}
-		for _, p := range c.Ports {
-			ports[p.Name] = p.ContainerPort
-		}
-		if ports["http"] != port(t, env["LK_ADDR"]) || ports["debug"] != port(t, env["LK_DEBUG_ADDR"]) {
-			t.Errorf("deployment.yaml: container ports %v, LK_ADDR %s, LK_DEBUG_ADDR %s", ports, env["LK_ADDR"], env["LK_DEBUG_ADDR"])
-		}
-		for what, p := range map[string]*probe{"readiness": c.Readiness, "liveness": c.Liveness, "startup": c.Startup} {
-			if p == nil {
-				t.Errorf("deployment.yaml: no %s probe", what)
-				continue
-			}
-			if p.HTTPGet.Port != "http" {
-				t.Errorf("deployment.yaml: the %s probe asks port %v, not http", what, p.HTTPGet.Port)
-			}
-			httpPaths = append(httpPaths, p.HTTPGet.Path)
-		}
-		if c.Readiness != nil && c.Readiness.HTTPGet.Path != "/readyz" || c.Liveness != nil && c.Liveness.HTTPGet.Path != "/healthz" {
-			t.Error("deployment.yaml: readiness must ask /readyz, liveness /healthz")
-		}
-		need := time.Duration(preStop.Seconds)*time.Second + dur(t, env["LK_SHUTDOWN_DRAIN"]) + dur(t, env["LK_SHUTDOWN_TIMEOUT"])
-		if time.Duration(dep.Spec.Template.Spec.Grace)*time.Second <= need {
-			t.Errorf("deployment.yaml: terminationGracePeriodSeconds %d is not above preStop + drain + shutdown (%s)", dep.Spec.Template.Spec.Grace, need)
-		}
-		if lim, soft := bytesOf(t, c.Resources.Limits["memory"]), bytesOf(t, env["GOMEMLIMIT"]); soft <= 0 || soft >= lim {
-			t.Errorf("deployment.yaml: GOMEMLIMIT %s is not under the memory limit %s", env["GOMEMLIMIT"], c.Resources.Limits["memory"])
-		}
-	}
-	if len(dep.Spec.Template.Spec.Containers) != 1 {
-		t.Errorf("deployment.yaml: %d containers", len(dep.Spec.Template.Spec.Containers))
-	}
-	if !strings.Contains(files["kubernetes/service.yaml"], "targetPort: http") {
+	if !strings.Contains(files["kubernetes/base/service.yaml"], "targetPort: http") {
 		t.Error("service.yaml does not send to the container's port http")
 	}
 	for _, key := range []string{"cookie-keys", "debug-token"} {
-		if !strings.Contains(files["kubernetes/secret.example.yaml"], key+":") {
+		if !strings.Contains(files["kubernetes/base/secret.example.yaml"], key+":") {
 			t.Errorf("secret.example.yaml lacks %s, which deployment.yaml reads", key)
 		}
 	}
@@ -464,5 +405,26 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	}
 	if out, err := exec.Command("systemd-analyze", "verify", file).CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	for _, want := range []string{"\nType=notify\n", "\nWatchdogSec=", "\nDocumentation="} {
+		if !bytes.Contains(unit, []byte(want)) {
+			t.Errorf("lk.service lacks %q", strings.TrimSpace(want))
+		}
+	}
+
+	// The exposure rating docs/operations.md gives is what this systemd
+	// measures (a change of the unit or of systemd's scoring shows here).
+	out, err := exec.Command("systemd-analyze", "security", "--offline=true", "--no-pager", file).CombinedOutput()
+	m := regexp.MustCompile(`Overall exposure level for lk\.service: (\d+\.\d)`).FindSubmatch(out)
+	if err != nil || m == nil {
+		t.Fatalf("systemd-analyze security: %v\n%s", err, out)
+	}
+	doc, err := os.ReadFile("../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := regexp.MustCompile("`systemd-analyze security` rates it (\\d+\\.\\d)").FindSubmatch(doc)
+	if d == nil || string(d[1]) != string(m[1]) {
+		t.Errorf("systemd-analyze security rates lk.service %s; docs/operations.md says %q", m[1], d)
 	}
 }

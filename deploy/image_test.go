@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"lk"
 	"lk/internal/testkit"
 	"lk/views"
 )
@@ -83,10 +84,17 @@ func TestImageRunsFromItsOwnFiles(t *testing.T) {
 	root := buildah("mount", ctr)
 	t.Cleanup(func() { buildah("umount", ctr); buildah("rm", ctr); buildah("rmi", "--all", "--force") })
 
-	if v := command(t, "chroot", root, "/lk", "-version"); !strings.HasPrefix(v, "lk ") {
-		t.Errorf("/lk -version: %q", v)
+	if v := command(t, "chroot", root, "/lk", "-version"); !strings.HasPrefix(v, "lk "+lk.Version()+" ") {
+		t.Errorf("/lk -version: %q, want release %s", v, lk.Version())
+	}
+	// The licences of what ships: the Go modules' and the npm packages'.
+	for _, f := range []string{"go-github.com_labstack_echo_v5.txt", "go-github.com_a-h_templ.txt", "npm-react.txt", "npm-flatpickr.txt"} {
+		if b, err := os.ReadFile(filepath.Join(root, "usr/share/doc/lk", f)); err != nil || !strings.Contains(string(b), "Permission") && !strings.Contains(string(b), "License") {
+			t.Errorf("the image's licence notice %s: %v", f, err)
+		}
 	}
 	type imageConfig = struct {
+		Labels       map[string]string
 		User         string
 		Env          []string
 		ExposedPorts map[string]any
@@ -102,8 +110,12 @@ func TestImageRunsFromItsOwnFiles(t *testing.T) {
 	}
 	cfg := image.Docker.Config
 	if cfg.User != "65532:65532" || cfg.ExposedPorts["8080/tcp"] == nil || cfg.Volumes["/data"] == nil ||
-		strings.Join(cfg.Entrypoint, " ") != "/lk" || strings.Join(cfg.Healthcheck.Test, " ") != "CMD /lk -healthcheck http://127.0.0.1:8080/healthz" {
+		strings.Join(cfg.Entrypoint, " ") != "/lk" || strings.Join(cfg.Healthcheck.Test, " ") != "CMD /lk -healthcheck auto" {
 		t.Errorf("the image's configuration: %+v", cfg)
+	}
+	if l := cfg.Labels; l["org.opencontainers.image.version"] != lk.Version() || len(l["org.opencontainers.image.revision"]) < 40 && l["org.opencontainers.image.revision"] != "unknown" ||
+		l["org.opencontainers.image.source"] == "" {
+		t.Errorf("the image's OCI labels: %v", l)
 	}
 
 	// The server as the image would start it, but on free ports: the
@@ -124,8 +136,12 @@ func TestImageRunsFromItsOwnFiles(t *testing.T) {
 		}
 	}()
 	base := "http://" + addr
+	// The image's own HEALTHCHECK, in the server's environment: it finds
+	// the server on the port LK_ADDR gives it, not 8080.
 	health := func() error {
-		return exec.Command("chroot", "--userspec", cfg.User, root, "/lk", "-healthcheck", base+"/healthz").Run()
+		c := exec.Command("chroot", append([]string{"--userspec", cfg.User, root}, cfg.Healthcheck.Test[1:]...)...)
+		c.Env = env
+		return c.Run()
 	}
 	for deadline := time.Now().Add(30 * time.Second); health() != nil; time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(deadline) {

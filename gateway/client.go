@@ -112,8 +112,9 @@ func WithMaxInFlight(n int) Option {
 	}
 }
 
-// WithRegisterer registers the histogram lk_gateway_call_duration_seconds
-// (labels call, outcome) with reg.
+// WithRegisterer registers the client's metrics with reg: the histogram
+// lk_gateway_call_duration_seconds (labels call, outcome), the calls in
+// flight and refused, and the breakers open.
 func WithRegisterer(reg prometheus.Registerer) Option { return func(c *Client) { c.reg = reg } }
 
 // WithLogger logs failed calls at Warn and successful ones at Debug. Tokens,
@@ -188,7 +189,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		var err error
 		if c.duration, err = register(c.reg, c.duration); err == nil {
 			if c.inFlight, err = register(c.reg, c.inFlight); err == nil {
-				c.refused, err = register(c.reg, c.refused)
+				if c.refused, err = register(c.reg, c.refused); err == nil {
+					_, err = register(c.reg, c.openBreakers())
+				}
 			}
 		}
 		if err != nil {
@@ -211,6 +214,25 @@ func register[M prometheus.Collector](reg prometheus.Registerer, m M) (M, error)
 		}
 	}
 	return m, err
+}
+
+// openBreakers counts the provider paths whose breaker is open now: their
+// calls fail at once without reaching the provider.
+func (c *Client) openBreakers() prometheus.GaugeFunc {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "lk_gateway_breakers_open",
+		Help: "Provider paths whose circuit breaker is open now (their calls fail at once).",
+	}, func() float64 {
+		c.breakerMu.Lock()
+		defer c.breakerMu.Unlock()
+		n := 0
+		for _, b := range c.breakers {
+			if b.State() == gobreaker.StateOpen {
+				n++
+			}
+		}
+		return float64(n)
+	})
 }
 
 // breaker is the circuit breaker of one provider path, made on first use;

@@ -624,7 +624,8 @@ func aquaSessions(ctx context.Context, c *Client) error {
 func isProvider(err error) bool { _, ok := errors.AsType[*ProviderError](err); return ok }
 
 func TestBreakerOpens(t *testing.T) {
-	c, mux, _ := setup(t, WithBreaker(3, time.Hour), WithRetries(0))
+	reg := prometheus.NewRegistry()
+	c, mux, _ := setup(t, WithBreaker(3, time.Hour), WithRetries(0), WithRegisterer(reg))
 	var n atomic.Int32
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
@@ -645,6 +646,25 @@ func TestBreakerOpens(t *testing.T) {
 	if err := c.Ping(t.Context()); err != nil {
 		t.Errorf("Ping bypasses the breaker: %v", err)
 	}
+	if open := gaugeValue(t, reg, "lk_gateway_breakers_open"); open != 1 {
+		t.Errorf("lk_gateway_breakers_open %v, want 1", open)
+	}
+}
+
+// gaugeValue is the value of the gauge name in reg.
+func gaugeValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) == 1 {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("%s not gathered", name)
+	return 0
 }
 
 func TestBreakerIgnoresProviderRefusals(t *testing.T) {

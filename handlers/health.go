@@ -34,15 +34,29 @@ const (
 	providerDown
 )
 
-// NewHealth registers lk_provider_up with reg (nil: not registered).
+// NewHealth registers lk_provider_up and lk_ready with reg (nil: not
+// registered).
 func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	h := &Health{up: prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "lk_provider_up",
 		Help: "1 when the provider's gateway answered the last background check, 0 when it did not.",
 	})}
+	// What the last /readyz said: 0 while shutting down or while the shared
+	// store did not answer its last check.
+	ready := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "lk_ready",
+		Help: "1 when the instance serves and its shared store answered the last readiness check, 0 when not.",
+	}, func() float64 {
+		if h.serving.Load() && !h.storeDown.Load() {
+			return 1
+		}
+		return 0
+	})
 	if reg != nil {
-		if err := reg.Register(h.up); err != nil {
-			return nil, err
+		for _, c := range []prometheus.Collector{h.up, ready} {
+			if err := reg.Register(c); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return h, nil

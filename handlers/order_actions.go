@@ -144,6 +144,7 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 			if err != nil {
 				return err
 			}
+			s.countAction(c, ref, a, "replay")
 			return s.repeat(c, ref, a, *out, p, seen)
 		}
 		o, err := pr.prepare(c.Request().Context())
@@ -154,10 +155,12 @@ func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
 		t, ok = s.readToken(c, ref, a)
 	}
 	if !ok {
+		s.countAction(c, ref, a, "stale")
 		return s.actStale(c, a, p, ref, seen)
 	}
 	at := &attempt{s: s, c: c, a: a, p: p, ref: ref, key: onceKey(t), seen: seen}
 	out, err := at.once()
+	s.countAction(c, ref, a, at.outcome(out, err))
 	if err != nil {
 		return err
 	}

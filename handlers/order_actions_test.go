@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"lk/gateway/sandbox"
@@ -40,6 +41,25 @@ func TestActionTokenOnceUnderBurst(t *testing.T) {
 	if r := a.postWith(a.client, action, form, nil); r.StatusCode != http.StatusSeeOther || a.sb.Calls("GLK/confirmLesson") != 1 {
 		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
 	}
+	// One confirm done; the other 30 answers are replays, counted apart.
+	m := a.metrics()
+	for _, want := range []string{`lk_actions_total{action="confirm",kind="glk",outcome="ok"} 1` + "\n",
+		`lk_actions_total{action="confirm",kind="glk",outcome="replay"} 30` + "\n"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %q:\n%s", want, grepLines(m, "lk_actions_total"))
+		}
+	}
+}
+
+// grepLines is the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // A token is good only for its own session, order and action; without one

@@ -300,6 +300,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, sess *Session, key string,
 		_, err := s.files.Put(ctx, sess.GUID, key, f, refundFilesTTL)
 		switch {
 		case errors.Is(err, store.ErrRefundStoreFull):
+			s.ops.keptRefused.Inc()
 			if noRoom := (views.FieldError{Field: "documents", Message: msgFilesNoRoom}); !slices.Contains(e, noRoom) {
 				e = append(e, noRoom)
 			}

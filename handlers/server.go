@@ -114,6 +114,7 @@ type Server struct {
 	loc          *time.Location
 	now          func() time.Time
 	metrics      *metrics
+	ops          *opsMetrics
 	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
 	publicURL    string       // without a trailing slash
 	formBodyTime time.Duration
@@ -207,6 +208,10 @@ func New(o Options) (*echo.Echo, error) {
 	if s.speculation, err = newSpeculation(reg); err != nil {
 		return nil, err
 	}
+	if s.ops, err = newOpsMetrics(reg); err != nil {
+		return nil, err
+	}
+	s.uploads.full = s.ops.uploadRefused
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log

@@ -126,13 +126,13 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		return http.StatusTooManyRequests, r.RetryAfter
 	}
 	if err != nil {
-		s.log.Error("sign-in limits unavailable", "step", step, "err", err)
+		s.log.ErrorContext(c.Request().Context(), "sign-in limits unavailable", "step", step, "err", err)
 		errs.Add("", msgRequestFailed)
 		return http.StatusServiceUnavailable, 0
 	}
 	s.budgetUsed(step, hold)
 	err = send(ctx)
-	s.attempt(step, phone, err)
+	s.attempt(c.Request().Context(), step, phone, err)
 	if err != nil {
 		if refusedByProvider(err) {
 			s.release(ctx, hold.Except(sender...))
@@ -154,7 +154,7 @@ func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 		_, err = s.limits.Take(ctx, s.now(), senderRule(phone, known))
 	}
 	if err != nil {
-		s.log.Error("new code not recorded", "err", err)
+		s.log.ErrorContext(ctx, "new code not recorded", "err", err)
 	}
 }
 
@@ -264,13 +264,13 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			return res
 		}
 		if err != nil {
-			s.log.Error("sign-in limits unavailable", "step", "code_confirm", "err", err)
+			s.log.ErrorContext(ctx, "sign-in limits unavailable", "step", "code_confirm", "err", err)
 			res := confirmResult{status: http.StatusServiceUnavailable}
 			res.errs.Add("", msgRequestFailed)
 			return res
 		}
 		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
-		s.attempt("code_confirm", p.Phone, err)
+		s.attempt(ctx, "code_confirm", p.Phone, err)
 		if err != nil {
 			if refusedByProvider(err) {
 				res := confirmResult{status: http.StatusUnprocessableEntity}
@@ -289,7 +289,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 		s.release(ctx, hold) // the right code is no wrong entry
 		if err := s.limits.Clear(ctx, perCodeKey(p.Phone, true), perCodeKey(p.Phone, false),
 			senderRule(p.Phone, true).Key, senderRule(p.Phone, false).Key); err != nil {
-			s.log.Error("per-code count not cleared", "err", err)
+			s.log.ErrorContext(ctx, "per-code count not cleared", "err", err)
 		}
 	}
 	info, err := s.account.ClientInfo(ctx, token)
@@ -298,7 +298,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			return confirmResult{signOut: msg}
 		}
 		// The code is used up: the token is kept, so that trying again needs no code.
-		s.log.Warn("profile not loaded at sign-in", "phone", gateway.MaskPhone(p.Phone), "err", err)
+		s.log.WarnContext(ctx, "profile not loaded at sign-in", "phone", gateway.MaskPhone(p.Phone), "err", err)
 		res := confirmResult{token: token, status: http.StatusServiceUnavailable}
 		res.errs.Add("", msgProfileRetry)
 		return res
@@ -399,13 +399,13 @@ func refusal(errs views.Errors, retry time.Duration) answer {
 // Every 429 says when to come back, a second at least.
 func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
-	s.log.Warn("sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
+	s.log.WarnContext(c.Request().Context(), "sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
 	r.RetryAfter = max(r.RetryAfter, time.Second)
 	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }
 
 // Never a code or token in the log; the phone masked.
-func (s *Server) attempt(step, phone string, err error) {
+func (s *Server) attempt(ctx context.Context, step, phone string, err error) {
 	outcome := "ok"
 	switch {
 	case err == nil:
@@ -415,5 +415,5 @@ func (s *Server) attempt(step, phone string, err error) {
 		outcome = "unavailable"
 	}
 	s.metrics.signins.WithLabelValues(step, outcome).Inc()
-	s.log.Info("sign-in attempt", "step", step, "phone", gateway.MaskPhone(phone), "outcome", outcome)
+	s.log.InfoContext(ctx, "sign-in attempt", "step", step, "phone", gateway.MaskPhone(phone), "outcome", outcome)
 }

@@ -56,7 +56,7 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 			return err
 		}
 		err = s.account.Login(ctx, phone, false)
-		s.attempt("code_request", phone, err)
+		s.attempt(ctx, "code_request", phone, err)
 		return err
 	}, func(err error) (int, string, string) {
 		f := explain(err, msgUnknownError, msgNoConnection)
@@ -84,10 +84,10 @@ func (s *Server) logout(c *echo.Context) error {
 		sess = s.sessions.cookieSession(c.Request())
 	}
 	if sess != nil {
-		s.log.Info("sign-out", "phone", gateway.MaskPhone(sess.Phone))
+		s.log.InfoContext(c.Request().Context(), "sign-out", "phone", gateway.MaskPhone(sess.Phone))
 	}
 	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
-		s.log.Error("sign-out not stored", "err", err)
+		s.log.ErrorContext(c.Request().Context(), "sign-out not stored", "err", err)
 		c.Response().Header().Set("Retry-After", "60")
 		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"sync"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -18,7 +19,8 @@ type uploads struct {
 	room *semaphore.Weighted
 	max  int64
 	mu   sync.Mutex
-	busy map[string]upload // sessions with an upload in flight
+	busy map[string]upload  // sessions with an upload in flight
+	full prometheus.Counter // counts an upload refused for want of room; nil: not counted
 }
 
 // upload is one in flight: its form's id, and done closed when it ends.
@@ -50,6 +52,9 @@ func (u *uploads) take(session, form string, size int64) (ok bool, same <-chan s
 	u.busy[session] = upload{form: form, done: make(chan struct{})}
 	u.mu.Unlock()
 	if !u.room.TryAcquire(u.weight(size)) {
+		if u.full != nil {
+			u.full.Inc()
+		}
 		u.free(session)
 		return false, nil
 	}

@@ -1,18 +1,23 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"lk"
 )
 
 // errUsage is a command line the server does not take: main exits 2, and
@@ -27,7 +32,7 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 	var usage strings.Builder
 	fs.SetOutput(&usage)
 	version := fs.Bool("version", false, "print the version, the commit and the Go version, and exit")
-	health := fs.String("healthcheck", "", "GET this URL (such as http://127.0.0.1:8080/healthz) and exit 0 on a 200, 1 otherwise: the HEALTHCHECK of an image with no shell nor curl")
+	health := fs.String("healthcheck", "", "GET this URL (such as http://127.0.0.1:8080/healthz), or with auto the /healthz of the server's own LK_ADDR, and exit 0 on a 200, 1 otherwise: the HEALTHCHECK of an image with no shell nor curl")
 	fs.Usage = func() { writeUsage(&usage, fs) }
 	if len(args) > 0 {
 		args = args[1:]
@@ -41,6 +46,12 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 	case fs.NArg() > 0:
 		writeUsage(&usage, fs)
 		return true, fmt.Errorf("%w: unexpected argument %q\n%s", errUsage, fs.Arg(0), strings.TrimSpace(usage.String()))
+	case *health == "auto":
+		u, err := ownHealthURL(os.Getenv("LK_ADDR"))
+		if err != nil {
+			return true, err
+		}
+		return true, healthcheck(u, stdout)
 	case *health != "":
 		return true, healthcheck(*health, stdout)
 	case *version:
@@ -49,6 +60,19 @@ func parseArgs(args []string, stdout io.Writer) (done bool, err error) {
 		return true, err
 	}
 	return false, nil
+}
+
+// ownHealthURL is the /healthz of a server listening on addr (LK_ADDR, :8080
+// when empty): on loopback when it listens on every interface.
+func ownHealthURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(cmp.Or(addr, ":8080"))
+	if err != nil {
+		return "", fmt.Errorf("-healthcheck auto: LK_ADDR %q is no host:port: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
 }
 
 // healthcheck asks url once, within a few seconds; it reads no
@@ -73,7 +97,7 @@ func healthcheck(rawURL string, stdout io.Writer) error {
 }
 
 func writeUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: lk [-version | -healthcheck URL | -help]")
+	fmt.Fprintln(w, "usage: lk [-version | -healthcheck URL|auto | -help]")
 	fmt.Fprintln(w, "lk is the resort's customer personal account; it serves until SIGTERM.")
 	fmt.Fprintln(w, "Flags:")
 	fs.VisitAll(func(f *flag.Flag) { fmt.Fprintf(w, "  -%-26s %s\n", f.Name, f.Usage) })
@@ -93,15 +117,12 @@ type build struct {
 // readBuild reads the module version and VCS stamp Go wrote into the
 // binary. A binary built outside a git checkout has no commit: "unknown".
 func readBuild() build {
-	b := build{version: "unknown", commit: "unknown", goVersion: "unknown"}
+	b := build{version: lk.Version(), commit: "unknown", goVersion: "unknown"}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return b
 	}
 	b.goVersion = info.GoVersion
-	if v := info.Main.Version; v != "" {
-		b.version = v
-	}
 	modified := false
 	for _, s := range info.Settings {
 		switch s.Key {

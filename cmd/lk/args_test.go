@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+
+	"lk"
 )
 
 // TestMain runs main itself when asked, so the tests below see the real
@@ -44,11 +47,18 @@ func runMainEnv(t *testing.T, dataDir string, vars []string, args ...string) (co
 	return 0, out.String(), errOut.String()
 }
 
+// The release is VERSION's, such as 0.5.0.
+func TestVersionIsARelease(t *testing.T) {
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(lk.Version()) {
+		t.Errorf("VERSION %q is no release such as 0.5.0", lk.Version())
+	}
+}
+
 func TestVersionPrintsTheBuildAndExits(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	for _, arg := range []string{"-version", "--version"} {
 		code, out, _ := runMain(t, data, arg)
-		if code != 0 || !strings.HasPrefix(out, "lk ") || !strings.Contains(out, runtime.Version()) {
+		if code != 0 || !strings.HasPrefix(out, "lk "+lk.Version()+" ") || !strings.Contains(out, runtime.Version()) {
 			t.Errorf("%s: exit %d, %q; want 0 and the version with %s", arg, code, out, runtime.Version())
 		}
 	}

@@ -43,3 +43,12 @@ func lockDataDir(dir string) (func(), error) {
 	}
 	return func() { f.Close() }, nil // closing the file drops the lock
 }
+
+// lockDataDir locks LK_DATA_DIR when the configuration uses it (the
+// sandbox's database, or the state kept without Redis); else it is nothing.
+func (c config) lockDataDir() (unlock func(), err error) {
+	if !c.usesDataDir() {
+		return func() {}, nil
+	}
+	return lockDataDir(c.DataDir)
+}

@@ -69,6 +69,31 @@ func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
 	if lines < 10 {
 		t.Fatalf("only %d log lines: the log was not read\n%s", lines, out.String())
 	}
+
+	// Every sign-in and sign-out line carries the id of its request, the
+	// one the request's own line names.
+	requests, signins := map[string]bool{}, 0
+	var lineOf []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var f map[string]any
+		if json.Unmarshal([]byte(line), &f) == nil {
+			lineOf = append(lineOf, f)
+			if id, _ := f["id"].(string); f["msg"] == "request" && id != "" {
+				requests[id] = true
+			}
+		}
+	}
+	for _, f := range lineOf {
+		if msg, _ := f["msg"].(string); strings.HasPrefix(msg, "sign-in") || strings.HasPrefix(msg, "sign-out") {
+			signins++
+			if id, _ := f["request_id"].(string); !requests[id] {
+				t.Errorf("%q has request_id %q, no request's id", msg, id)
+			}
+		}
+	}
+	if signins < 3 {
+		t.Errorf("only %d sign-in and sign-out lines", signins)
+	}
 }
 
 // flatten gives every value of a JSON object, nested ones too, as text.

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
 
+	"lk/gateway"
 	"lk/handlers"
 )
 
@@ -51,19 +52,13 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer stopTracing()
-	if cfg.usesDataDir() {
-		unlock, err := lockDataDir(cfg.DataDir)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	gatewayURL, sandboxURL, stopSandbox, err := startSandbox(cfg, log)
+	unlock, err := cfg.lockDataDir()
 	if err != nil {
 		return err
 	}
+	defer unlock()
+	client, sandboxURL, stopSandbox, err := startProvider(cfg, reg, tp, log)
 	defer stopSandbox()
-	client, err := newGatewayClient(cfg, gatewayURL, reg, tp, log)
 	if err != nil {
 		return err
 	}
@@ -86,14 +81,35 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer stopDebug()
-	return serve(ctx, cfg, h, health, log)
+	return serve(ctx, cfg, h, health, newNotifier(lookup(environ)), log)
 }
 
 func newLogger(level string, w io.Writer) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level)) // checked by loadConfig
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redactPhones}))
+	return slog.New(requestIDs{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redactPhones})})
 }
+
+// requestIDs adds the id of the request a line is logged for (from the
+// context of a ...Context call) as request_id, so every line of one
+// request can be found by it; a line that names it already keeps its own.
+type requestIDs struct{ slog.Handler }
+
+func (h requestIDs) Handle(ctx context.Context, r slog.Record) error {
+	if id := gateway.RequestID(ctx); id != "" {
+		named := false
+		r.Attrs(func(a slog.Attr) bool { named = a.Key == "request_id"; return !named })
+		if !named {
+			r.AddAttrs(slog.String("request_id", id))
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h requestIDs) WithAttrs(as []slog.Attr) slog.Handler {
+	return requestIDs{h.Handler.WithAttrs(as)}
+}
+func (h requestIDs) WithGroup(name string) slog.Handler { return requestIDs{h.Handler.WithGroup(name)} }
 
 // lookup is getenv over environ: the last line of a name wins, as in a
 // process's own environment.

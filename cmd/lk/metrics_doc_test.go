@@ -39,10 +39,10 @@ func (r *recorder) MustRegister(cs ...prometheus.Collector) {
 	}
 }
 
-// docs/operations.md lists every lk_ metric the server registers, with
-// each of its labels, and no other: the pieces are wired as run wires
-// them, on Redis, into a registry that notes what they describe.
-func TestOperationsManualListsTheMetrics(t *testing.T) {
+// registeredDescs wires the pieces as run wires them, on Redis, into a
+// registry that notes what they describe, and answers what they describe.
+func registeredDescs(t *testing.T) []*prometheus.Desc {
+	t.Helper()
 	cfg, err := loadConfig(env(map[string]string{"LK_DATA_DIR": t.TempDir(), "LK_REDIS_URL": "redis://127.0.0.1:1/0"}))
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestOperationsManualListsTheMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rs.Close()
+	t.Cleanup(func() { rs.Close() })
 	health, err := handlers.NewHealth(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,15 @@ func TestOperationsManualListsTheMetrics(t *testing.T) {
 	if _, err := newHandler(cfg, client, st, health, "", rec, noop.NewTracerProvider(), log); err != nil {
 		t.Fatal(err)
 	}
+	return rec.descs
+}
 
+var descName = regexp.MustCompile(`fqName: "([^"]+)"`)
+
+// docs/operations.md lists every lk_ metric the server registers, with
+// each of its labels, and no other.
+func TestOperationsManualListsTheMetrics(t *testing.T) {
+	descs := registeredDescs(t)
 	doc, err := os.ReadFile("../../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
@@ -77,12 +85,11 @@ func TestOperationsManualListsTheMetrics(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `(lk_[a-z_]+)` \\|(.*)$").FindAllStringSubmatch(string(doc), -1) {
 		rows[m[1]] = m[2]
 	}
-	name := regexp.MustCompile(`fqName: "([^"]+)"`)
 	labels := regexp.MustCompile(`(?:constLabels|variableLabels): \{([^}]*)\}`)
 	var registered []string
-	for _, d := range rec.descs {
+	for _, d := range descs {
 		s := d.String()
-		n := name.FindStringSubmatch(s)
+		n := descName.FindStringSubmatch(s)
 		if n == nil || !strings.HasPrefix(n[1], "lk_") {
 			continue
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -119,6 +120,17 @@ func TestHealthcheckMode(t *testing.T) {
 	}{{addrs["listening"] + "/healthz", 0}, {addrs["listening"] + "/no-such", 1}, {"http://127.0.0.1:1/healthz", 1}, {"healthz", 2}} {
 		if code, _, errOut := runMainEnv(t, data, []string{"LK_NOT_A_VARIABLE=1"}, "-healthcheck", c.url); code != c.want {
 			t.Errorf("-healthcheck %s: exit %d (%s), want %d", c.url, code, errOut, c.want)
+		}
+	}
+	// auto asks the /healthz of the server's own LK_ADDR, on loopback when
+	// it listens on every interface: a port other than 8080 is followed.
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(addrs["listening"], "http://"))
+	for _, c := range []struct {
+		addr string
+		want int
+	}{{":" + port, 0}, {"0.0.0.0:" + port, 0}, {"127.0.0.1:" + port, 0}, {":1", 1}, {"8080", 1}} {
+		if code, _, errOut := runMainEnv(t, data, []string{"LK_ADDR=" + c.addr}, "-healthcheck", "auto"); code != c.want {
+			t.Errorf("LK_ADDR=%s -healthcheck auto: exit %d (%s), want %d", c.addr, code, errOut, c.want)
 		}
 	}
 	stop()

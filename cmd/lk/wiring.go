@@ -52,6 +52,18 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
 }
 
+// startProvider starts the sandbox when configured and makes the client of
+// the gateway, the sandbox's or LK_GATEWAY_URL; stop (never nil) stops the
+// sandbox.
+func startProvider(cfg config, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (client *gateway.Client, sandboxURL string, stop func(), err error) {
+	gatewayURL, sandboxURL, stop, err := startSandbox(cfg, log)
+	if err != nil {
+		return nil, "", func() {}, err
+	}
+	client, err = newGatewayClient(cfg, gatewayURL, reg, tp, log)
+	return client, sandboxURL, stop, err
+}
+
 func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (*gateway.Client, error) {
 	return gateway.NewClient(url,
 		gateway.WithTimeouts(cfg.ConnectTimeout, cfg.CallTimeout),
@@ -164,7 +176,10 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 // closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish, refund
 // uploads in flight up to their own bound (handlers.UploadBound); new
 // uploads are refused from the start of the shutdown.
-func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, log *slog.Logger) error {
+//
+// Under systemd (notify) it says READY=1 once it listens, feeds the
+// watchdog while its own /healthz answers, and says STOPPING=1 at shutdown.
+func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, notify notifier, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
@@ -182,12 +197,21 @@ func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Hea
 	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
 	health.SetServing(true)
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
+	if err := notify.send("READY=1"); err != nil {
+		log.Warn("systemd notify", "err", err)
+	}
+	fed, stopFeeding := context.WithCancel(ctx)
+	defer stopFeeding()
+	if u, err := ownHealthURL(ln.Addr().String()); err == nil {
+		go notify.feed(fed, u, log)
+	}
 
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
+	_ = notify.send("STOPPING=1")
 	health.SetServing(false)
 	health.Drain()
 	return dr.shutdown(srv, time.After(cfg.ShutdownDrain), cfg.ShutdownWait, health.UploadsUntil, log)

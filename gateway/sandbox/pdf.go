@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/go-pdf/fpdf"
 	"github.com/boombuler/barcode/qr"
-	"github.com/go-pdf/fpdf"
 
 	"lk/gateway"
 )

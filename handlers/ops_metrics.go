@@ -1,0 +1,68 @@
+package handlers
+
+import (
+	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"lk/store"
+)
+
+// opsMetrics count what an operator must act on besides requests: a
+// ceiling that refused a customer, and the outcome of every order action.
+type opsMetrics struct {
+	keptRefused   prometheus.Counter // a document not kept: everyone's ceiling is full
+	uploadRefused prometheus.Counter // a refund upload refused: the uploads' room is full
+	actions       *prometheus.CounterVec
+}
+
+func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
+	m := &opsMetrics{
+		keptRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lk_kept_documents_refused_total",
+			Help: "Refund documents not kept for a retry because the ceiling of everyone's kept documents (LK_KEPT_DOCUMENTS_MB) was reached.",
+		}),
+		uploadRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lk_uploads_refused_total",
+			Help: "Refund uploads refused because the room for uploads in flight was full.",
+		}),
+		actions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_actions_total",
+			Help: "Order actions (confirm, transfer, cancel, refund) by kind of order and outcome; a form sent again is a replay.",
+		}, []string{"kind", "action", "outcome"}),
+	}
+	for _, c := range []prometheus.Collector{m.keptRefused, m.uploadRefused, m.actions} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// countAction logs an order action's outcome with the request's id and
+// counts it. The outcomes: ok, failed (the provider refused), unknown (no
+// answer in time: it may be done), refused (the order or the form did not
+// allow it; the provider was not called), replay (the same form sent
+// again: its first outcome, nothing done twice), stale (a form whose token
+// no longer holds), error (the shared store failed).
+func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
+	kind := string(ref.kind.info().id)
+	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
+	s.log.Info("order action", "id", c.Get(keyRequestID), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
+}
+
+// outcome names what became of one attempt's POST.
+func (at *attempt) outcome(out store.Outcome, err error) string {
+	switch {
+	case err != nil:
+		return "error"
+	case at.reply != nil:
+		return "refused"
+	case !at.mine:
+		return "replay"
+	case out.Unknown:
+		return "unknown"
+	case out.Succeeded():
+		return "ok"
+	}
+	return "failed"
+}

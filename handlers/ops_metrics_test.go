@@ -1,0 +1,82 @@
+package handlers
+
+import (
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
+
+// counted is a counter's value now.
+func counted(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
+}
+
+// lk_ready says what /readyz says: 0 while shutting down or while the
+// shared store failed its last check.
+func TestReadyGaugeFollowsReadiness(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	h, err := NewHealth(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := func() float64 {
+		t.Helper()
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "lk_ready" {
+				return mf.GetMetric()[0].GetGauge().GetValue()
+			}
+		}
+		t.Fatal("lk_ready not gathered")
+		return 0
+	}
+	h.SetServing(true)
+	if v := ready(); v != 1 {
+		t.Errorf("serving: lk_ready %v, want 1", v)
+	}
+	h.storeDown.Store(true)
+	if v := ready(); v != 0 {
+		t.Errorf("store down: lk_ready %v, want 0", v)
+	}
+	h.storeDown.Store(false)
+	h.SetServing(false)
+	if v := ready(); v != 0 {
+		t.Errorf("shutting down: lk_ready %v, want 0", v)
+	}
+}
+
+// An upload refused for want of room is counted; one refused because its
+// session has another in flight is not (that is one customer, not the
+// ceiling).
+func TestUploadsRefusedForRoomAreCounted(t *testing.T) {
+	m, err := newOpsMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUploads(uploadLimit)
+	u.full = m.uploadRefused
+	if ok, _ := u.take("a", "f1", uploadLimit); !ok {
+		t.Fatal("the first upload was refused")
+	}
+	if ok, _ := u.take("a", "f2", 10); ok {
+		t.Fatal("a second upload of one session was taken")
+	}
+	if n := counted(t, m.uploadRefused); n != 0 {
+		t.Errorf("a session's second upload counted as the ceiling: %v", n)
+	}
+	if ok, _ := u.take("b", "f3", 10); ok {
+		t.Fatal("an upload beyond the room was taken")
+	}
+	if n := counted(t, m.uploadRefused); n != 1 {
+		t.Errorf("lk_uploads_refused_total %v, want 1", n)
+	}
+}
