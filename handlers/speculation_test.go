@@ -250,13 +250,3 @@ func TestSpeculationVisitCalls(t *testing.T) {
 		t.Errorf("provider calls per visit: %d with speculation, over a quarter more than %d without", with, without)
 	}
 }
-
-func grepLines(s, sub string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.Contains(l, sub) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
