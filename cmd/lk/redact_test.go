@@ -34,6 +34,22 @@ func TestLogMasksEveryPhone(t *testing.T) {
 	}
 }
 
+// A build's commit (and any digest) is no phone, whatever digits it has in
+// a row: the first log line carries it whole, and a phone beside it is
+// still masked.
+func TestLogKeepsTheCommitWhole(t *testing.T) {
+	var out testkit.Buffer
+	log := newLogger("info", &out)
+	commit := "3fe429c138bc50a809cba79111234564a2250f7f"
+	log.Info("starting", "commit", commit, "dirty", commit+"+dirty", "sum", "sha256:"+commit[8:], "phone", "79111234564")
+	got := out.String()
+	for _, want := range []string{`"commit":"` + commit + `"`, `"dirty":"` + commit + `+dirty"`, `"sum":"sha256:` + commit[8:] + `"`, `"phone":"+7 911 ***-**-64"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s missing: %s", want, got)
+		}
+	}
+}
+
 // Redis fails a phone's own key (it holds the wrong kind of value) while
 // the customer asks for a code: the customer is told to try later, and the
 // log, which says why, holds no whole phone.
