@@ -852,3 +852,32 @@ func TestRefundFilePicker(t *testing.T) {
 		t.Errorf("with a file kept the label says %q", got)
 	}
 }
+
+// The same refund form sent many times at once (a double tap, a flaky
+// link) that breaks a rule gives every copy what the first got: the form
+// again with 422 and the field's error, never a server error, and nothing
+// reaches the provider.
+func TestRepeatedRefundWithABrokenRule(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range refundKinds {
+		t.Run(tc.kind, func(t *testing.T) {
+			action := "/orders/" + tc.kind + "/" + tc.id + "/refund"
+			page := a.get(action)
+			form, post := page.browserForm(action), page.formAction(action)
+			form.Set("surname", "")
+			if tc.kind == "aqua" {
+				form["tickets"] = a.ticketIDs(sandbox.DemoGUID, tc.id, gateway.TicketPaid)[:1]
+			}
+			answers := atOnce(20, func(int) *resp { return a.postFiles(a.client, post, form, nil) })
+			for i, r := range answers {
+				if r.StatusCode != http.StatusUnprocessableEntity || r.text("#error-summary a[href='#surname']") != "Укажите фамилию" ||
+					r.text("#surname-error") != "Ошибка: Укажите фамилию" {
+					t.Errorf("answer %d: %d, summary %q, field %q", i, r.StatusCode, r.text("#error-summary"), r.text("#surname-error"))
+				}
+			}
+			if n := a.sb.Calls(tc.call); n != 0 {
+				t.Errorf("the provider was asked %d times", n)
+			}
+		})
+	}
+}
