@@ -15,6 +15,7 @@ import (
 
 	"lk"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 )
 
 // The offline worker learns whose pages it keeps from LK-Session: a token
@@ -35,6 +36,11 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	first := a.get("/").Header.Get("LK-Session")
 	if first == "" || first == "none" {
 		t.Fatalf("/ signed in: LK-Session %q", first)
+	}
+	// It says when the sign-in ends, so that copies on a phone offline at
+	// that moment stop being shown.
+	if _, end, _ := strings.Cut(first, "."); end != strconv.FormatInt(a.clock.Now().Add(handlers.SessionTTL).Unix(), 10) {
+		t.Errorf("LK-Session %q: the sign-in's end %q, want %d", first, end, a.clock.Now().Add(handlers.SessionTTL).Unix())
 	}
 	for _, p := range []string{"/orders", "/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "/no-such-page"} {
 		if got := a.get(p).Header.Get("LK-Session"); got != first {

@@ -881,3 +881,27 @@ func TestRepeatedRefundWithABrokenRule(t *testing.T) {
 		})
 	}
 }
+
+// A customer's second refund of 24 MB right after the first (the first
+// answered, nothing else uploading) is taken, even when the server has
+// room for one such upload only: the first's room is given back by the
+// time its answer arrives.
+func TestSequentialLargeRefundsOfOneSession(t *testing.T) {
+	var a *app
+	a = newAppSetup(t, setup{
+		wrap: func(p handlers.Provider) handlers.Provider {
+			return startingOn{p, 0, func() time.Time { return a.clock.Now() }}
+		},
+		gateway: []gateway.Option{gateway.WithTimeouts(3*time.Second, time.Minute)},
+		options: func(o *handlers.Options) { o.UploadBudget = 25 << 20 }, // room for one upload at a time
+	})
+	a.signIn(a.client, demoPhone)
+	files := []upload{doc("справка.pdf", 8<<20), doc("выписка.pdf", 8<<20), doc("паспорт.jpg", 8<<20)}
+	for _, id := range []string{sandbox.DemoAquaToday, sandbox.DemoAquaPaid} {
+		r := a.submitRefund(a.client, "aqua", id, url.Values{"comment": {"Заболел ребёнок"},
+			"tickets": a.ticketIDs(sandbox.DemoGUID, id, gateway.TicketPaid)[:1]}, files)
+		if r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("refund of %s: %d %q %q", id, r.StatusCode, r.text(".notice-err"), r.text("#error-summary"))
+		}
+	}
+}

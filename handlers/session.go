@@ -173,11 +173,17 @@ func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	return nil
 }
 
+// A sign-out is kept this long beyond its cookie's end: a clock that jumps
+// ahead (a bad time source) and back within it would otherwise drop the
+// revocation while the cookie, by the clock come back, still opens the
+// account.
+const revokedBeyond = 30 * 24 * time.Hour
+
 // End revokes sess and deletes the cookie; a revocation that cannot be
 // stored keeps the cookie, so that the customer can sign out again.
 func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session) error {
 	if sess != nil {
-		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires); err != nil {
+		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires.Add(revokedBeyond)); err != nil {
 			return fmt.Errorf("handlers: sign out: %w", err)
 		}
 	}
