@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lk"
 	"lk/gateway/sandbox"
@@ -39,8 +40,10 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 	// It says when the sign-in ends, so that copies on a phone offline at
 	// that moment stop being shown.
-	if _, end, _ := strings.Cut(first, "."); end != strconv.FormatInt(a.clock.Now().Add(handlers.SessionTTL).Unix(), 10) {
-		t.Errorf("LK-Session %q: the sign-in's end %q, want %d", first, end, a.clock.Now().Add(handlers.SessionTTL).Unix())
+	_, end, _ := strings.Cut(first, ".")
+	if n, err := strconv.ParseInt(end, 10, 64); err != nil || time.Unix(n, 0).After(a.clock.Now().Add(handlers.SessionTTL)) ||
+		time.Unix(n, 0).Before(a.clock.Now().Add(handlers.SessionTTL-time.Hour)) {
+		t.Errorf("LK-Session %q: the sign-in's end %q, want %v (signed in just now)", first, end, a.clock.Now().Add(handlers.SessionTTL))
 	}
 	for _, p := range []string{"/orders", "/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "/no-such-page"} {
 		if got := a.get(p).Header.Get("LK-Session"); got != first {

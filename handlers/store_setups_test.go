@@ -17,6 +17,7 @@ func TestStateUnderEverySetup(t *testing.T) {
 		{"one-time forms", TestActionTokenOnceUnderBurst},
 		{"a failed form tried again", TestActionFailureKeepsAChance},
 		{"repeated refund forms", TestRefundTokenBurst},
+		{"repeated refund forms with a broken rule", TestRepeatedRefundWithABrokenRule},
 		{"one action per order", TestOneActionPerOrder},
 		{"kept refund files", TestRefundFaultKeepsFiles},
 		{"refund files per session", TestRefundFilesStayWithTheirSession},
