@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -84,13 +85,14 @@ func newAppAt(t testing.TB, now time.Time) *app {
 
 // setup is what a test may change of the app: the provider, the gateway
 // client's options, the clock (zero: the tests' today, testkit.Now, in
-// Moscow), the shared store (nil parts in memory) and the server's
-// own options.
+// Moscow), the shared store (see storeSetups; revoker and limiter replace
+// its parts) and the server's own options.
 type setup struct {
 	wrap    func(handlers.Provider) handlers.Provider
 	gateway []gateway.Option
 	now     time.Time
-	debug   bool // the server and the gateway client log at debug level
+	debug   bool   // the server and the gateway client log at debug level
+	stores  string // one of storeSetups; "" is the test's (see underStores)
 	revoker store.Revoker
 	limiter store.Limiter
 	options func(*handlers.Options)
@@ -133,11 +135,12 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := openStores(t, cmp.Or(su.stores, storesOf(t)), clk.Now)
 	if su.revoker == nil {
-		su.revoker = store.NewMemoryRevoker(clk.Now)
+		su.revoker = st.Revoker
 	}
 	if su.limiter == nil {
-		su.limiter = store.NewMemoryLimiter()
+		su.limiter = st.Limiter
 	}
 	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", su.revoker, clk.Now)
 	if err != nil {
@@ -154,6 +157,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
+		Once: st.Once, Leases: st.Leases, Files: st.Files, Moves: st.Moves, Acts: st.Acts, StorePing: st.Ping,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL, Registry: reg,
 		// A page is shown loading only where a test asks: a loaded machine
@@ -172,6 +176,50 @@ func newAppSetup(t testing.TB, su setup) *app {
 	a := &app{t: t, srv: srv, sb: sb, sbSrv: sbSrv, gw: gw, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
+}
+
+// The setups of the shared state a server may run with, the default
+// first: the data folder of one instance, memory, and Redis of several.
+var storeSetups = []string{"folder", "memory", "redis"}
+
+// openStores opens the setup named, on a folder and a Redis of the test's own.
+func openStores(t testing.TB, name string, now func() time.Time) store.Set {
+	t.Helper()
+	switch name {
+	case "folder":
+		st, err := store.Folder{Dir: t.TempDir(), Now: now, KeptDocuments: store.RefundStoreLimit}.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	case "memory":
+		return store.Memory(now, store.RefundStoreLimit)
+	case "redis":
+		return store.InRedis(startRedis(t).Open(), store.RefundStoreLimit)
+	}
+	t.Fatalf("no store setup %q", name)
+	return store.Set{}
+}
+
+// storesChosen holds, by test name, the setup chosen for a test and its
+// subtests (see TestStateUnderEverySetup).
+var storesChosen sync.Map
+
+// storesOf is the setup chosen for t or a test it runs in; the default
+// setup, the data folder, when none is.
+func storesOf(t testing.TB) string {
+	for name := t.Name(); name != ""; {
+		if s, ok := storesChosen.Load(name); ok {
+			return s.(string)
+		}
+		i := strings.LastIndexByte(name, '/')
+		if i < 0 {
+			break
+		}
+		name = name[:i]
+	}
+	return storeSetups[0]
 }
 
 // instance starts another instance of the app with opts, as a.srv, and

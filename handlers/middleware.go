@@ -54,6 +54,7 @@ type metrics struct {
 	signins  *prometheus.CounterVec
 	budget   *prometheus.GaugeVec
 	shed     *prometheus.CounterVec
+	spent    *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -72,13 +73,16 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "lk_signin_attempts_total", Help: "Sign-in steps by step and outcome.",
 		}, []string{"step", "outcome"}),
 		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day), as of a code this instance sent lately.",
+			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day, and the shares sms_hour_signup, sms_hour_unknown, …), as of a code this instance sent lately.",
 		}, []string{"budget"}),
 		shed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lk_http_shed_total", Help: "Pages refused with 503 because more were asked than the cores can serve, by route.",
 		}, []string{"route"}),
+		spent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_sms_budget_refusals_total", Help: "Codes refused because an SMS budget was spent, by who asked (signup, unknown_browser, known_browser) and budget.",
+		}, []string{"class", "budget"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget, m.shed} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget, m.shed, m.spent} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

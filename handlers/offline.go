@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -62,10 +63,12 @@ func (s *Server) clearsSession(h http.Header) bool {
 }
 
 // One token per sign-in, so copies never outlive it; not the session's id,
-// which signs the session out.
+// which signs the session out. After a dot, when the sign-in ends (Unix
+// seconds): a phone offline when its cookie expires can tell no server, so
+// the worker stops showing the copies by itself then.
 func copyOwner(sess *Session) string {
 	sum := sha256.Sum256([]byte("lk offline copies\x00" + sess.ID))
-	return base64.RawURLEncoding.EncodeToString(sum[:12])
+	return base64.RawURLEncoding.EncodeToString(sum[:12]) + "." + strconv.FormatInt(sess.Expires.Unix(), 10)
 }
 
 // The documents kept before they are opened: orders not cancelled whose

@@ -362,7 +362,9 @@ func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form s
 // sentBefore is the first outcome of the form whose id the URL names, when
 // that form was sent already: nil when it was not (or its outcome is not
 // kept), so the body and its token decide. An id only finds an outcome; it
-// never lets anything act.
+// never lets anything act. A first sending that did nothing (it broke a
+// rule) is no outcome: this copy is checked on its own body, and answered
+// with the same form and field errors.
 func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 	form := c.QueryParam("form")
 	if form == "" || len(form) > 64 {
@@ -376,6 +378,8 @@ func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 		return nil, &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
 	case err != nil:
 		return nil, s.storeFailed(c, err)
+	case out != nil && out.Status == 0:
+		return nil, nil
 	}
 	return out, nil
 }

@@ -852,3 +852,56 @@ func TestRefundFilePicker(t *testing.T) {
 		t.Errorf("with a file kept the label says %q", got)
 	}
 }
+
+// The same refund form sent many times at once (a double tap, a flaky
+// link) that breaks a rule gives every copy what the first got: the form
+// again with 422 and the field's error, never a server error, and nothing
+// reaches the provider.
+func TestRepeatedRefundWithABrokenRule(t *testing.T) {
+	a := signedIn(t)
+	for _, tc := range refundKinds {
+		t.Run(tc.kind, func(t *testing.T) {
+			action := "/orders/" + tc.kind + "/" + tc.id + "/refund"
+			page := a.get(action)
+			form, post := page.browserForm(action), page.formAction(action)
+			form.Set("surname", "")
+			if tc.kind == "aqua" {
+				form["tickets"] = a.ticketIDs(sandbox.DemoGUID, tc.id, gateway.TicketPaid)[:1]
+			}
+			answers := atOnce(20, func(int) *resp { return a.postFiles(a.client, post, form, nil) })
+			for i, r := range answers {
+				if r.StatusCode != http.StatusUnprocessableEntity || r.text("#error-summary a[href='#surname']") != "Укажите фамилию" ||
+					r.text("#surname-error") != "Ошибка: Укажите фамилию" {
+					t.Errorf("answer %d: %d, summary %q, field %q", i, r.StatusCode, r.text("#error-summary"), r.text("#surname-error"))
+				}
+			}
+			if n := a.sb.Calls(tc.call); n != 0 {
+				t.Errorf("the provider was asked %d times", n)
+			}
+		})
+	}
+}
+
+// A customer's second refund of 24 MB right after the first (the first
+// answered, nothing else uploading) is taken, even when the server has
+// room for one such upload only: the first's room is given back by the
+// time its answer arrives.
+func TestSequentialLargeRefundsOfOneSession(t *testing.T) {
+	var a *app
+	a = newAppSetup(t, setup{
+		wrap: func(p handlers.Provider) handlers.Provider {
+			return startingOn{p, 0, func() time.Time { return a.clock.Now() }}
+		},
+		gateway: []gateway.Option{gateway.WithTimeouts(3*time.Second, time.Minute)},
+		options: func(o *handlers.Options) { o.UploadBudget = 25 << 20 }, // room for one upload at a time
+	})
+	a.signIn(a.client, demoPhone)
+	files := []upload{doc("справка.pdf", 8<<20), doc("выписка.pdf", 8<<20), doc("паспорт.jpg", 8<<20)}
+	for _, id := range []string{sandbox.DemoAquaToday, sandbox.DemoAquaPaid} {
+		r := a.submitRefund(a.client, "aqua", id, url.Values{"comment": {"Заболел ребёнок"},
+			"tickets": a.ticketIDs(sandbox.DemoGUID, id, gateway.TicketPaid)[:1]}, files)
+		if r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("refund of %s: %d %q %q", id, r.StatusCode, r.text(".notice-err"), r.text("#error-summary"))
+		}
+	}
+}

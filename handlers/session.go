@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -59,6 +61,7 @@ type Sessions struct {
 	domain  string
 	revoker store.Revoker
 	now     func() time.Time
+	tagKey  []byte // keys the phones' tags (phoneTag)
 }
 
 // Key is one pair of cookie keys: 32 bytes to sign, 32 to encrypt.
@@ -112,7 +115,22 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 		d.SetSerializer(securecookie.JSONEncoder{})
 		s.devices = append(s.devices, d)
 	}
+	mac := hmac.New(sha256.New, keys[0].Hash)
+	mac.Write([]byte("lk-phone-tag"))
+	s.tagKey = mac.Sum(nil)
 	return s, nil
+}
+
+// phoneTag stands for a phone in the names the shared store keeps (the
+// sign-in limits), so that a list of Redis keys or its append-only file
+// holds no phone number: a hash keyed with the first cookie key, which a
+// phone cannot be guessed back from without that key. A rotation that puts
+// a new key first starts the phones' counts afresh, as a restart of an
+// instance without Redis does.
+func (s *Sessions) phoneTag(phone string) string {
+	mac := hmac.New(sha256.New, s.tagKey)
+	mac.Write([]byte(phone))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:16])
 }
 
 // Read returns the valid, unrevoked session of r, or nil. An error is a
@@ -155,11 +173,17 @@ func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	return nil
 }
 
+// A sign-out is kept this long beyond its cookie's end: a clock that jumps
+// ahead (a bad time source) and back within it would otherwise drop the
+// revocation while the cookie, by the clock come back, still opens the
+// account.
+const revokedBeyond = 30 * 24 * time.Hour
+
 // End revokes sess and deletes the cookie; a revocation that cannot be
 // stored keeps the cookie, so that the customer can sign out again.
 func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session) error {
 	if sess != nil {
-		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires); err != nil {
+		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires.Add(revokedBeyond)); err != nil {
 			return fmt.Errorf("handlers: sign out: %w", err)
 		}
 	}

@@ -108,7 +108,14 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.sessions.knownDevice(c.Request(), phone)
-	rules, sender := s.codeRules(phone, c.RealIP(), known)
+	class := classUnknown
+	switch {
+	case step == "signup":
+		class = classSignup
+	case known:
+		class = classKnown
+	}
+	rules, sender := s.codeRules(phone, c.RealIP(), known, class)
 	if !known { // a code the owner just asked for is not replaced at once
 		wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
 		if err == nil && wait > 0 {
@@ -121,6 +128,10 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	hold, r, err := s.take(ctx, rules)
 	if r != nil {
+		if isBudget(r.Limit) {
+			s.metrics.spent.WithLabelValues(string(class), r.Limit).Inc()
+			s.log.Warn("SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
+		}
 		s.refused(c, step, phone, r)
 		errs.Add("", r.Message)
 		return http.StatusTooManyRequests, r.RetryAfter
@@ -130,7 +141,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		errs.Add("", msgRequestFailed)
 		return http.StatusServiceUnavailable, 0
 	}
-	s.budgetUsed(step, hold)
+	s.budgetUsed(step, class, hold)
 	err = send(ctx)
 	s.attempt(c.Request().Context(), step, phone, err)
 	if err != nil {
@@ -148,10 +159,10 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 }
 
 func (s *Server) newCode(ctx context.Context, phone string, known bool) {
-	err := s.limits.Clear(ctx, perCodeKey(phone, true), perCodeKey(phone, false),
-		senderRule(phone, true).Key, senderRule(phone, false).Key)
+	err := s.limits.Clear(ctx, s.perCodeKey(phone, true), s.perCodeKey(phone, false),
+		s.senderRule(phone, true).Key, s.senderRule(phone, false).Key)
 	if err == nil {
-		_, err = s.limits.Take(ctx, s.now(), senderRule(phone, known))
+		_, err = s.limits.Take(ctx, s.now(), s.senderRule(phone, known))
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "new code not recorded", "err", err)
@@ -249,7 +260,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 	token := p.Token
 	if token == "" {
 		replaced := known && s.strangersCode(ctx, p.Phone)
-		hold, r, err := s.take(ctx, entryRules(p.Phone, known && !replaced))
+		hold, r, err := s.take(ctx, s.entryRules(p.Phone, known && !replaced))
 		if r != nil {
 			if r.RetryAfter == 0 || replaced { // a new code helps: when it may be asked for
 				wait, _ := s.newCodeWait(ctx, p.Phone, known)
@@ -287,8 +298,8 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
-		if err := s.limits.Clear(ctx, perCodeKey(p.Phone, true), perCodeKey(p.Phone, false),
-			senderRule(p.Phone, true).Key, senderRule(p.Phone, false).Key); err != nil {
+		if err := s.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
+			s.senderRule(p.Phone, true).Key, s.senderRule(p.Phone, false).Key); err != nil {
 			s.log.ErrorContext(ctx, "per-code count not cleared", "err", err)
 		}
 	}

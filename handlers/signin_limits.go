@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,22 +40,54 @@ const (
 
 // Every SMS costs the resort money, so codes have a ceiling for the whole
 // service (all instances together) per hour and per day: beyond it, sign-in
-// by a new code waits, whoever asks. The defaults are about twice the codes
-// of the resort's busiest hour and day.
+// by a new code waits. The defaults are about twice the codes of the
+// resort's busiest hour and day.
+//
+// A flood of codes comes from sign-ups to new numbers and from browsers the
+// account has never seen; the resort's own customers, signing in again
+// from a browser they signed in from before (the device cookie), must not
+// pay for it. So the ceiling is shared out by who asks: sign-ups may spend
+// at most half of it, sign-ups and sign-ins from unknown browsers together
+// three quarters, and the last quarter (plus whatever the others left) is
+// only for known browsers. Refused by its share, a class is refused alone.
 const (
 	DefaultCodesPerHour = 600
 	DefaultCodesPerDay  = 4000
-	budgetWarnShare     = 0.8 // a warning in the log when a budget is this full
+	budgetWarnShare     = 0.8  // a warning in the log when a budget is this full
+	signupShare         = 0.5  // of the ceiling, for sign-ups to new numbers …
+	unknownShare        = 0.75 // … and for sign-ups and unknown browsers together
 )
 
 // SMSBudget is the ceiling on codes sent per hour and per day.
 type SMSBudget struct{ Hour, Day int }
 
-func (b SMSBudget) rules() []store.Rule {
-	return []store.Rule{
-		{Name: "sms_hour", Key: "budget:hour", Max: b.Hour, Window: time.Hour},
-		{Name: "sms_day", Key: "budget:day", Max: b.Day, Window: 24 * time.Hour},
+// Who asks for a code, as the budget shares it out.
+type codeClass string
+
+const (
+	classSignup  codeClass = "signup"          // a sign-up to a new number
+	classUnknown codeClass = "unknown_browser" // a sign-in from a browser not known for the phone
+	classKnown   codeClass = "known_browser"   // a sign-in from a browser the customer signed in from
+)
+
+// rules are the budgets a code of class c counts against, its class's
+// share first (a refusal names the share that is spent), the whole last.
+func (b SMSBudget) rules(c codeClass) []store.Rule {
+	var rules []store.Rule
+	share := func(name string, share float64) {
+		rules = append(rules,
+			store.Rule{Name: "sms_hour_" + name, Key: "budget:hour:" + name, Max: max(1, int(share*float64(b.Hour))), Window: time.Hour},
+			store.Rule{Name: "sms_day_" + name, Key: "budget:day:" + name, Max: max(1, int(share*float64(b.Day))), Window: 24 * time.Hour})
 	}
+	if c == classSignup {
+		share("signup", signupShare)
+	}
+	if c != classKnown {
+		share("unknown", unknownShare)
+	}
+	return append(rules,
+		store.Rule{Name: "sms_hour", Key: "budget:hour", Max: b.Hour, Window: time.Hour},
+		store.Rule{Name: "sms_day", Key: "budget:day", Max: b.Day, Window: 24 * time.Hour})
 }
 
 func class(known bool) string {
@@ -64,8 +97,13 @@ func class(known bool) string {
 	return "s"
 }
 
+// The limits of a phone are kept under its tag, never the number itself.
+func (s *Server) phoneKey(name, phone string, known bool) string {
+	return name + ":" + class(known) + ":" + s.sessions.phoneTag(phone)
+}
+
 func (s *Server) intervalRule(phone string, known bool) store.Rule {
-	return store.Rule{Name: "phone_interval", Key: "next:" + class(known) + ":" + phone, Max: 1, Window: s.interval}
+	return store.Rule{Name: "phone_interval", Key: s.phoneKey("next", phone, known), Max: 1, Window: s.interval}
 }
 
 // A code the owner asked for makes strangers wait too, so that a stranger
@@ -83,14 +121,14 @@ func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (tim
 
 // senderRule marks which class asked for the current code; it is checked
 // with Wait, never taken against a customer.
-func senderRule(phone string, known bool) store.Rule {
-	return store.Rule{Name: "code_sender", Key: "sent:" + class(known) + ":" + phone, Max: 1, Window: codeWindow}
+func (s *Server) senderRule(phone string, known bool) store.Rule {
+	return store.Rule{Name: "code_sender", Key: s.phoneKey("sent", phone, known), Max: 1, Window: codeWindow}
 }
 
 // An owner's entry of a stranger's code counts against strangers, never
 // against the owner's browsers, which may have been sent the code it replaced.
 func (s *Server) strangersCode(ctx context.Context, phone string) bool {
-	wait, err := s.limits.Wait(ctx, s.now(), senderRule(phone, false))
+	wait, err := s.limits.Wait(ctx, s.now(), s.senderRule(phone, false))
 	return err == nil && wait > 0
 }
 
@@ -99,10 +137,10 @@ func (s *Server) strangersCode(ctx context.Context, phone string) bool {
 // phone's neighbours), then the service's budget. sender says which of them
 // stay counted when the provider refuses the phone: asking about many
 // phones is still asking.
-func (s *Server) codeRules(phone, ip string, known bool) (rules []store.Rule, sender []string) {
+func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []store.Rule, sender []string) {
 	rules = []store.Rule{
 		s.intervalRule(phone, known),
-		{Name: "phone_window", Key: "codes:" + class(known) + ":" + phone, Max: codesPerWindow, Window: codesWindow},
+		{Name: "phone_window", Key: s.phoneKey("codes", phone, known), Max: codesPerWindow, Window: codesWindow},
 	}
 	for _, a := range limitAddresses(ip) {
 		rules = append(rules, store.Rule{Name: "ip_window", Key: "ip:" + a, Max: requestsPerIP, Window: ipWindow})
@@ -111,7 +149,7 @@ func (s *Server) codeRules(phone, ip string, known bool) (rules []store.Rule, se
 	prefix := "prefix:" + phone[:max(len(phone)-4, 0)]
 	rules = append(rules, store.Rule{Name: "prefix_window", Key: prefix, Max: codesPerPrefix, Window: prefixWindow})
 	sender = append(sender, prefix)
-	return append(rules, s.budget.rules()...), sender
+	return append(rules, s.budget.rules(c)...), sender
 }
 
 // An IPv6 client counts by its /64, the customer's own network, and by its
@@ -131,18 +169,18 @@ func limitAddresses(ip string) []string {
 	return []string{p64.String(), p48.String()}
 }
 
-func entryRules(phone string, known bool) []store.Rule {
+func (s *Server) entryRules(phone string, known bool) []store.Rule {
 	day := wrongStranger
 	if known {
 		day = wrongKnown
 	}
 	return []store.Rule{
-		{Name: "phone_wrong", Key: "wrong:" + class(known) + ":" + phone, Max: day, Window: wrongWindow},
-		{Name: "code_attempts", Key: perCodeKey(phone, known), Max: wrongPerCode, Window: codeWindow},
+		{Name: "phone_wrong", Key: s.phoneKey("wrong", phone, known), Max: day, Window: wrongWindow},
+		{Name: "code_attempts", Key: s.perCodeKey(phone, known), Max: wrongPerCode, Window: codeWindow},
 	}
 }
 
-func perCodeKey(phone string, known bool) string { return "code:" + class(known) + ":" + phone }
+func (s *Server) perCodeKey(phone string, known bool) string { return s.phoneKey("code", phone, known) }
 
 func refusalMessage(r *store.Refusal) string {
 	switch r.Limit {
@@ -152,14 +190,18 @@ func refusalMessage(r *store.Refusal) string {
 		return "Слишком много запросов кода для этого номера. Попробуйте " + after(r.RetryAfter) + "."
 	case "ip_window":
 		return "Слишком много запросов кода. Попробуйте " + after(r.RetryAfter) + "."
-	case "prefix_window", "sms_hour", "sms_day":
+	case "prefix_window":
 		return msgCodesBusy
 	case "code_attempts":
 		return fmt.Sprintf("Код введён неверно %d раза. Запросите новый код.", wrongPerCode)
-	default: // phone_wrong
-		return "Слишком много неверных попыток. Попробуйте " + after(r.RetryAfter) + "."
 	}
+	if isBudget(r.Limit) {
+		return msgCodesBusy
+	}
+	return "Слишком много неверных попыток. Попробуйте " + after(r.RetryAfter) + "." // phone_wrong
 }
+
+func isBudget(limit string) bool { return strings.HasPrefix(limit, "sms_") }
 
 func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *store.Refusal, error) {
 	h, err := s.limits.Take(ctx, s.now(), rules...)
@@ -177,8 +219,8 @@ func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *sto
 // budgetUsed tells the metrics how full the service's SMS budgets are,
 // and the log once, when a budget reaches 80 %: the resort hears of a
 // flood before sign-ins stop.
-func (s *Server) budgetUsed(step string, h store.Hold) {
-	for _, rule := range s.budget.rules() {
+func (s *Server) budgetUsed(step string, c codeClass, h store.Hold) {
+	for _, rule := range s.budget.rules(c) {
 		i := slices.Index(h.Keys, rule.Key)
 		if i < 0 || i >= len(h.Counts) {
 			continue
@@ -188,7 +230,7 @@ func (s *Server) budgetUsed(step string, h store.Hold) {
 			s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
 		})
 		if n == int(math.Ceil(budgetWarnShare*float64(rule.Max))) {
-			s.log.Warn("SMS code budget 80 % used", "budget", rule.Name, "used", n, "max", rule.Max, "step", step)
+			s.log.Warn("SMS code budget 80 % used", "budget", rule.Name, "used", n, "max", rule.Max, "step", step, "class", string(c))
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"lk/gateway/sandbox"
 	"lk/handlers"
 )
@@ -382,5 +384,33 @@ func TestStrangersLockedDayDoesNotLockTheOwner(t *testing.T) {
 	}
 	if r := a.post("/login/code", url.Values{"code": {a.code(demoPhone)}}); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
 		t.Fatalf("the owner with a code of his own: %d %q", r.StatusCode, r.text("main"))
+	}
+}
+
+// The sign-in limits of a phone are kept in Redis under a tag, so that the
+// keys (what SCAN lists and the append-only file holds) name no phone:
+// after codes asked, a wrong code and a sign-in, no key or value holds the
+// number.
+func TestRedisKeysNameNoPhone(t *testing.T) {
+	srv := startRedis(t)
+	a := newAppSetup(t, setup{limiter: srv.Open(), revoker: srv.Open()})
+	a.postWith(a.newClient(), "/login", url.Values{"phone": {otherPhone}}, nil)
+	a.post("/login", url.Values{"phone": {demoPhone}})
+	a.post("/login/code", url.Values{"code": {wrongCodes(a.code(demoPhone), 1)[0]}})
+	a.clock.Add(time.Minute)
+	a.signIn(a.client, demoPhone)
+	rc := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer rc.Close()
+	keys, err := rc.Keys(t.Context(), "*").Result()
+	if err != nil || len(keys) < 5 {
+		t.Fatalf("%d keys: %v", len(keys), err)
+	}
+	for _, k := range keys {
+		dump, _ := rc.Dump(t.Context(), k).Result()
+		for _, phone := range []string{demoPhone, otherPhone, demoPhone[1:], otherPhone[1:]} {
+			if strings.Contains(k, phone) || strings.Contains(dump, phone) {
+				t.Errorf("key %q (or its value) holds a phone", k)
+			}
+		}
 	}
 }

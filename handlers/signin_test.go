@@ -169,6 +169,16 @@ func TestSignOutRevokesTheSession(t *testing.T) {
 	if r := a.getWith(replay, "/"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
 		t.Errorf("a replayed cookie still opens the account: %d", r.StatusCode)
 	}
+	// The clock jumps ten days ahead, the store tidies up meanwhile (another
+	// sign-out), and the clock comes back: the sign-out still holds.
+	a.clock.Add(10 * 24 * time.Hour)
+	other := a.newClient()
+	a.signIn(other, otherPhone)
+	a.postWith(other, "/logout", nil, nil)
+	a.clock.Add(-10 * 24 * time.Hour)
+	if r := a.getWith(replay, "/"); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
+		t.Errorf("after the clock jumped ahead and back, a replayed cookie opens the account: %d", r.StatusCode)
+	}
 }
 
 func TestSignupMissingFieldKeepsAnswers(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -362,4 +364,115 @@ func TestOnceAwait(t *testing.T) {
 			}
 		}
 	})
+}
+
+// What the handlers really write, and the bounds every store takes: spaces
+// (a moved booking's "{new id} {owner mark}"), Cyrillic, a newline, the
+// escape sign, long ids.
+var awkward = []struct{ key, value string }{
+	{"next-glk-100002", "100003 0a1b2c3d4e5f60718293a4b5"},
+	{"Отзыв заказа 7", "Возврат успешно оформлен.\nСпасибо!"},
+	{"a%20b", "%0A 100%"},
+	{strings.Repeat("k", store.MaxKey), strings.Repeat("я", store.MaxValue/2)},
+}
+
+func TestMovesContractKeepsAnyValue(t *testing.T) {
+	ctx := context.Background()
+	forEach(t, implementations[store.Moves](t, "moved", store.OpenFileMoves, store.NewMemoryMoves(time.Now)), func(t *testing.T, m store.Moves) {
+		for _, kv := range awkward {
+			if err := m.Moved(ctx, kv.key, kv.value, time.Now().Add(time.Hour)); err != nil {
+				t.Fatalf("%.20q → %.20q: %v", kv.key, kv.value, err)
+			}
+		}
+		for _, kv := range awkward {
+			if got, err := m.First(ctx, kv.key); got != kv.value || err != nil {
+				t.Errorf("%.20q: %.40q %v, want %.40q", kv.key, got, err, kv.value)
+			}
+		}
+	})
+}
+
+func TestRevokerContractKeepsAnyID(t *testing.T) {
+	ctx := context.Background()
+	forEach(t, implementations[store.Revoker](t, "revoked", store.OpenFileRevoker, store.NewMemoryRevoker(time.Now)), func(t *testing.T, r store.Revoker) {
+		for _, kv := range awkward {
+			if err := r.Revoke(ctx, kv.key, time.Now().Add(time.Hour)); err != nil {
+				t.Fatalf("%.20q: %v", kv.key, err)
+			}
+			if got, err := r.Revoked(ctx, kv.key); !got || err != nil {
+				t.Errorf("%.20q: revoked %v %v", kv.key, got, err)
+			}
+		}
+		if got, _ := r.Revoked(ctx, "a b"); got {
+			t.Error("a key never revoked reads revoked")
+		}
+	})
+}
+
+func TestOnceContractKeepsAnyOutcome(t *testing.T) {
+	ctx := context.Background()
+	forEach(t, onces(t), func(t *testing.T, o store.Once) {
+		for _, kv := range awkward {
+			if first, _, err := o.Claim(ctx, kv.key, time.Minute); !first || err != nil {
+				t.Fatalf("%.20q: first %v %v", kv.key, first, err)
+			}
+			want := store.Outcome{Status: http.StatusUnprocessableEntity, Message: kv.value}
+			if err := o.Settle(ctx, kv.key, want, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			if first, out, err := o.Claim(ctx, kv.key, time.Minute); first || err != nil || out == nil || *out != want {
+				t.Errorf("%.20q: first %v, outcome %.40v, %v", kv.key, first, out, err)
+			}
+		}
+	})
+}
+
+// The data folder's stores read back after a restart what they kept.
+func TestFileStoresKeepAnyValueOverARestart(t *testing.T) {
+	ctx := context.Background()
+	path := tempFile(t, "moved")
+	m, err := store.OpenFileMoves(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range awkward {
+		if err := m.Moved(ctx, kv.key, kv.value, time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	for range 2 { // opened once it is compacted: read both as written and as compacted
+		if m, err = store.OpenFileMoves(path, time.Now); err != nil {
+			t.Fatal(err)
+		}
+		for _, kv := range awkward {
+			if got, _ := m.First(ctx, kv.key); got != kv.value {
+				t.Errorf("after a restart %.20q: %.40q, want %.40q", kv.key, got, kv.value)
+			}
+		}
+		m.Close()
+	}
+}
+
+// Files written before values could hold spaces read the same: an outcome
+// kept as base64 JSON, a first id.
+func TestFileStoresReadTheirOlderFiles(t *testing.T) {
+	ctx := context.Background()
+	until := time.Now().Add(time.Hour).Unix()
+	path := tempFile(t, "action-outcomes")
+	line := fmt.Sprintf("tok %d eyJzIjo0MjIsIm0iOiLQntGI0LjQsdC60LAifQ\nrun %d -\n", until, until) // {"s":422,"m":"Ошибка"}
+	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := store.OpenFileOnce(path, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if first, out, err := o.Claim(ctx, "tok", time.Minute); first || err != nil || out == nil || out.Status != 422 || out.Message != "Ошибка" {
+		t.Errorf("an old outcome: first %v, %+v, %v", first, out, err)
+	}
+	if c, _ := o.Claimed(ctx, "run"); !c {
+		t.Error("an old claim forgotten")
+	}
 }

@@ -18,7 +18,8 @@ import (
 // fileTable is a map of keys to values with an expiry, for one instance,
 // that outlives a restart: kept in memory, every put appended to a file in
 // the data folder, which is read (and rewritten without the expired
-// entries) when the server starts. Lines are "key unix-seconds[ value]".
+// entries) when the server starts. Lines are "key unix-seconds[ value]",
+// key and value escaped (see escapeField) so that they may hold any text.
 type fileTable struct {
 	mu   sync.Mutex
 	rows map[string]fileRow
@@ -58,6 +59,7 @@ func (t *fileTable) load(path string) error {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 3*(MaxKey+maxRowValue)+64) // escaped, a field grows 3 times at most
 	for sc.Scan() {
 		key, rest, ok := strings.Cut(sc.Text(), " ")
 		until, value, _ := strings.Cut(rest, " ")
@@ -65,7 +67,7 @@ func (t *fileTable) load(path string) error {
 		if !ok || err != nil || key == "" {
 			continue
 		}
-		t.rows[key] = fileRow{value, time.Unix(sec, 0)}
+		t.rows[unescapeField.Replace(key)] = fileRow{unescapeField.Replace(value), time.Unix(sec, 0)}
 	}
 	return sc.Err()
 }
@@ -110,11 +112,25 @@ func (t *fileTable) compact(path string) error {
 	return nil
 }
 
+// A line's fields are split at spaces and lines at newlines, so these (and
+// the escape's own sign) are written escaped; anything else, Cyrillic
+// included, is written as it is. Files written before values could hold a
+// space have no "%" in them and read the same.
+var (
+	escapeField   = strings.NewReplacer("%", "%25", " ", "%20", "\n", "%0A", "\r", "%0D")
+	unescapeField = strings.NewReplacer("%25", "%", "%20", " ", "%0A", "\n", "%0D", "\r")
+)
+
+// maxRowValue leaves room for what a store adds to a caller's value (an
+// outcome's JSON around its message).
+const maxRowValue = MaxValue + 4<<10
+
 func writeRow(w io.Writer, key string, r fileRow) (err error) {
+	key = escapeField.Replace(key)
 	if r.value == "" {
 		_, err = fmt.Fprintf(w, "%s %d\n", key, r.until.Unix())
 	} else {
-		_, err = fmt.Fprintf(w, "%s %d %s\n", key, r.until.Unix(), r.value)
+		_, err = fmt.Fprintf(w, "%s %d %s\n", key, r.until.Unix(), escapeField.Replace(r.value))
 	}
 	return err
 }
@@ -122,8 +138,8 @@ func writeRow(w io.Writer, key string, r fileRow) (err error) {
 // put records key until, on disk before it answers, so that what the
 // customer saw succeed survives a crash.
 func (t *fileTable) put(key, value string, until time.Time) error {
-	if key == "" || strings.ContainsAny(key, " \n") || strings.ContainsAny(value, " \n") {
-		return fmt.Errorf("store: bad key or value")
+	if key == "" || len(key) > MaxKey || len(value) > maxRowValue {
+		return fmt.Errorf("store: a key of %d bytes or a value of %d bytes", len(key), len(value))
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -265,13 +281,13 @@ func OpenFileOnce(path string, now func() time.Time) (*FileOnce, error) {
 // Close closes the file.
 func (o *FileOnce) Close() error { return o.t.Close() }
 
-// A claimed key's value is "-" until its outcome, which is kept as base64
-// JSON (a row's value has no spaces).
+// A claimed key's value is "-" until its outcome, which is kept as JSON
+// (base64 JSON in files written before a row's value could hold spaces).
 const fileClaimed = "-"
 
 func encodeOutcome(out Outcome) (string, error) {
 	b, err := json.Marshal(out)
-	return base64.RawURLEncoding.EncodeToString(b), err
+	return string(b), err
 }
 
 func (o *FileOnce) outcome(key string) (*Outcome, bool, error) {
@@ -279,11 +295,15 @@ func (o *FileOnce) outcome(key string) (*Outcome, bool, error) {
 	if !ok || r.value == fileClaimed {
 		return nil, ok, nil
 	}
-	b, err := base64.RawURLEncoding.DecodeString(r.value)
-	if err != nil {
-		return nil, true, fmt.Errorf("store: outcome of %s: %w", key, err)
+	v := r.value
+	if !strings.HasPrefix(v, "{") {
+		b, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil {
+			return nil, true, fmt.Errorf("store: outcome of %s: %w", key, err)
+		}
+		v = string(b)
 	}
-	out, err := decodeOutcome(key, string(b))
+	out, err := decodeOutcome(key, v)
 	return out, true, err
 }
 

@@ -7,6 +7,16 @@ import (
 	"time"
 )
 
+// What every store takes, whatever keeps it (memory, the data folder,
+// Redis): a key is any non-empty text of at most MaxKey bytes, a value any
+// text of at most MaxValue bytes: spaces, newlines, Cyrillic and long ids
+// included. A key or value a store cannot keep as it is, it encodes; it
+// never refuses one within these bounds.
+const (
+	MaxKey   = 1 << 10
+	MaxValue = 64 << 10
+)
+
 // Limiter counts events (a code sent, a code entered) under keys in sliding
 // windows, so that the sign-in limits hold however many requests arrive at
 // once: a limit is taken before the provider is called, in one atomic step
@@ -26,7 +36,8 @@ type Limiter interface {
 	Wait(ctx context.Context, now time.Time, rule Rule) (time.Duration, error)
 }
 
-// Rule is one limit: at most Max events under Key within Window.
+// Rule is one limit: at most Max events under Key (any key, see MaxKey)
+// within Window.
 type Rule struct {
 	Name   string // which limit, for metrics, logs and the customer's message
 	Key    string // what is counted, e.g. "wrong:s:79001234567"
@@ -82,7 +93,8 @@ func (o Outcome) Succeeded() bool { return o.Location != "" }
 // Once remembers what became of work done once per key (a one-time action
 // token, a sign-in code), so that a repeat never does the work again and
 // gets the first outcome. Claim is one atomic step: of any number of
-// parallel callers exactly one is first.
+// parallel callers exactly one is first. Keys are any key (see MaxKey); an
+// Outcome's Message and Location any value.
 type Once interface {
 	// Claim takes key for ttl. first is true for the first caller only;
 	// later callers get the first one's outcome, or nil while it still runs.
@@ -137,7 +149,8 @@ func Do(ctx context.Context, o Once, key string, claim time.Duration, keep func(
 // Leases let one piece of work at a time run on a key (an order) among
 // everyone sharing them, across instances. A lease ends when its holder
 // releases it or, should the holder crash, when its time is up, so that
-// nothing stays locked for longer than the work could take.
+// nothing stays locked for longer than the work could take. Keys and
+// holders are any key (see MaxKey).
 type Leases interface {
 	// Take gives key to holder for ttl, in one atomic step, when nobody
 	// holds it; otherwise taken is false and current names the holder.
@@ -163,7 +176,9 @@ type RefundFile struct {
 // one session's refund of one order; its owner is the customer, whose keys
 // together hold at most what one refund may send, whatever their sessions.
 // The whole store holds at most its ceiling. Every limit is checked in the
-// same atomic step that keeps the bytes.
+// same atomic step that keeps the bytes. Owners and keys are any key (see
+// MaxKey), a file's name any value; its bytes are bounded by
+// RefundBytesPerKey alone.
 type RefundFiles interface {
 	// Put adds f under key, owned by owner, and keeps the key for ttl from
 	// now. Putting the same name and bytes again returns the file already
@@ -201,7 +216,10 @@ var ErrRefundStoreFull = errors.New("store: refund files: the store is full")
 
 // Moves remembers the first id of a booking the provider gave a new id
 // when it moved (a lesson or a rent), so that its calendar event keeps one
-// UID along any chain of moves. Keys are "{kind}-{id}".
+// UID along any chain of moves, and an old link finds where its booking
+// went. Keys and values are any key and value (see MaxKey): the handlers
+// write "{kind}-{id}" → first id and "next-{kind}-{id}" → "{new id} {owner
+// mark}".
 type Moves interface {
 	// Moved records that the booking key was first the booking first,
 	// until a time when no calendar file is offered for it any more.
@@ -212,7 +230,8 @@ type Moves interface {
 
 // Revoker remembers signed-out sessions until they would have expired, so
 // a replayed cookie no longer opens the account. An error means the store
-// could not answer: the session is then not let in.
+// could not answer: the session is then not let in. Ids are any key (see
+// MaxKey).
 type Revoker interface {
 	Revoke(ctx context.Context, id string, until time.Time) error
 	Revoked(ctx context.Context, id string) (bool, error)

@@ -35,13 +35,11 @@ func TestFileRevokerSurvivesRestart(t *testing.T) {
 	if got, _ := r.Revoked(ctx, "short"); got {
 		t.Error("an expired entry came back")
 	}
-	if err := r.Revoke(ctx, "bad id\nx", now.Add(time.Hour)); err == nil {
-		t.Error("an id that would break the file was taken")
-	}
 }
 
 // The first ids of moved bookings outlive a restart too, with the
-// revoker's file format plus a value.
+// revoker's file format plus a value (any value: see
+// TestFileStoresKeepAnyValueOverARestart).
 func TestFileMovesSurviveRestart(t *testing.T) {
 	ctx := context.Background()
 	path := tempFile(t, "moved")
@@ -58,9 +56,6 @@ func TestFileMovesSurviveRestart(t *testing.T) {
 	defer m.Close()
 	if got, _ := m.First(ctx, "pavilion-9"); got != "7" {
 		t.Errorf("after a restart: %q, want 7", got)
-	}
-	if err := m.Moved(ctx, "glk-1", "a b", time.Now().Add(time.Hour)); err == nil {
-		t.Error("a value that would break the file was taken")
 	}
 }
 

@@ -79,7 +79,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
 	{"LK_DEBUG_TOKEN_FILE", "", "a file holding a secret that LK_DEBUG_ADDR then asks of every request (Authorization: Bearer, or Basic with it as the password); empty: the address alone guards it"},
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
-	{"LK_SMS_PER_HOUR", strconv.Itoa(handlers.DefaultCodesPerHour), "SMS codes the whole service (every instance on one Redis) sends in an hour at most; beyond it sign-in codes wait, and the log warns at 80 %"},
+	{"LK_SMS_PER_HOUR", strconv.Itoa(handlers.DefaultCodesPerHour), "SMS codes the whole service (every instance on one Redis) sends in an hour at most; beyond it sign-in codes wait, and the log warns at 80 %. Sign-ups may spend half of it, sign-ups and unknown browsers three quarters; the rest is kept for customers on a browser they signed in from before"},
 	{"LK_SMS_PER_DAY", strconv.Itoa(handlers.DefaultCodesPerDay), "SMS codes the whole service sends in 24 hours at most, as LK_SMS_PER_HOUR"},
 }
 

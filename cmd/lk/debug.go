@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/http/pprof"
 	"strings"
 	"time"
@@ -41,6 +42,9 @@ func serveDebug(addr, token string, g prometheus.Gatherer, log *slog.Logger) (fu
 	var h http.Handler = mux
 	if token != "" {
 		h = requireToken(token, mux)
+	} else if ap, err := netip.ParseAddrPort(ln.Addr().String()); err != nil || !ap.Addr().Unmap().IsLoopback() {
+		log.Warn("LK_DEBUG_ADDR listens beyond this machine without LK_DEBUG_TOKEN_FILE: whoever reaches it reads the metrics and profiles the process; set a token or listen on 127.0.0.1",
+			"addr", ln.Addr().String())
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()

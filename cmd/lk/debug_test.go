@@ -5,6 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"lk/internal/testkit"
 )
 
 func body(t *testing.T, url string) string {
@@ -72,6 +76,30 @@ func TestMetricsAndProfilingOnlyOnTheDebugAddress(t *testing.T) {
 	for _, want := range []string{`lk_build_info{commit="`, `lk_http_requests_total{method="GET",route="/*",status="404"}`, "lk_provider_up", "go_goroutines"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("LK_DEBUG_ADDR /metrics lacks %s", want)
+		}
+	}
+}
+
+// A debug listener any machine may reach, without a token, is a warning at
+// start; on loopback, or with a token, it is not.
+func TestDebugAddressBeyondLoopbackWarns(t *testing.T) {
+	for _, tc := range []struct {
+		addr, token string
+		warn        bool
+	}{
+		{"0.0.0.0:0", "", true},
+		{"[::]:0", "", true},
+		{"127.0.0.1:0", "", false},
+		{"0.0.0.0:0", "secret", false},
+	} {
+		var out testkit.Buffer
+		stop, err := serveDebug(tc.addr, tc.token, prometheus.NewRegistry(), newLogger("info", &out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		if got := strings.Contains(out.String(), `"level":"WARN","msg":"LK_DEBUG_ADDR listens beyond this machine without LK_DEBUG_TOKEN_FILE`); got != tc.warn {
+			t.Errorf("%s with token %q: warned %v, want %v:\n%s", tc.addr, tc.token, got, tc.warn, out.String())
 		}
 	}
 }

@@ -64,7 +64,7 @@ func registeredDescs(t *testing.T) []*prometheus.Desc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.Files(), moves: rs, limiter: rs, ping: rs.Ping}
+	st := store.InRedis(rs, store.RefundStoreLimit)
 	if _, err := newHandler(cfg, client, st, health, "", rec, noop.NewTracerProvider(), log); err != nil {
 		t.Fatal(err)
 	}

@@ -40,9 +40,37 @@ func isPhone(run string) bool {
 	return len(run) == 11 && (run[0] == '7' || run[0] == '8') || len(run) == 10 && run[0] == '9'
 }
 
+// A run of digits inside a longer word of hex digits (a build's commit,
+// a digest) is part of that word, not a phone: masking it would make the
+// commit in the first log line unreadable.
+func inHexWord(s string, i, j int) bool {
+	a, b := i, j
+	for a > 0 && isAlnum(s[a-1]) {
+		a--
+	}
+	for b < len(s) && isAlnum(s[b]) {
+		b++
+	}
+	if b-a == j-i || b-a < 16 {
+		return false
+	}
+	for k := a; k < b; k++ {
+		if !isHex(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool { return isHex(c) || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' }
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func phoneAt(s string, i, j int) bool { return isPhone(s[i:j]) && !inHexWord(s, i, j) }
+
 func hasPhone(s string) bool {
 	found := false
-	digitRuns(s, func(i, j int) { found = found || isPhone(s[i:j]) })
+	digitRuns(s, func(i, j int) { found = found || phoneAt(s, i, j) })
 	return found
 }
 
@@ -50,7 +78,7 @@ func maskPhones(s string) string {
 	var b strings.Builder
 	last := 0
 	digitRuns(s, func(i, j int) {
-		if isPhone(s[i:j]) {
+		if phoneAt(s, i, j) {
 			b.WriteString(s[last:i])
 			b.WriteString(gateway.MaskPhone(s[i:j]))
 			last = j

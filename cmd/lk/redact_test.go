@@ -34,7 +34,23 @@ func TestLogMasksEveryPhone(t *testing.T) {
 	}
 }
 
-// Redis fails a phone's own key (it holds the wrong kind of value) while
+// A build's commit (and any digest) is no phone, whatever digits it has in
+// a row: the first log line carries it whole, and a phone beside it is
+// still masked.
+func TestLogKeepsTheCommitWhole(t *testing.T) {
+	var out testkit.Buffer
+	log := newLogger("info", &out)
+	commit := "3fe429c138bc50a809cba79111234564a2250f7f"
+	log.Info("starting", "commit", commit, "dirty", commit+"+dirty", "sum", "sha256:"+commit[8:], "phone", "79111234564")
+	got := out.String()
+	for _, want := range []string{`"commit":"` + commit + `"`, `"dirty":"` + commit + `+dirty"`, `"sum":"sha256:` + commit[8:] + `"`, `"phone":"+7 911 ***-**-64"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s missing: %s", want, got)
+		}
+	}
+}
+
+// Redis fails a key of the phone's limits (it holds the wrong kind of value) while
 // the customer asks for a code: the customer is told to try later, and the
 // log, which says why, holds no whole phone.
 func TestRedisFailureLogsNoPhone(t *testing.T) {
@@ -46,7 +62,7 @@ func TestRedisFailureLogsNoPhone(t *testing.T) {
 	b, _ := sandboxBrowser(t, addrs, out.String())
 	rc := redis.NewClient(&redis.Options{Addr: rs.Addr()})
 	defer rc.Close()
-	if err := rc.Set(context.Background(), "lk:{limit}:next:s:79000000000", "not a sorted set", 0).Err(); err != nil {
+	if err := rc.Set(context.Background(), "lk:{limit}:prefix:7900000", "not a sorted set", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if r := b.post("/login", url.Values{"phone": {"+7 (900) 000-00-00"}}); r != http.StatusServiceUnavailable {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -77,74 +79,48 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 	)
 }
 
-// stores is the shared state the handlers keep beyond a request.
-type stores struct {
-	revoker store.Revoker
-	once    store.Once   // nil: in memory
-	leases  store.Leases // nil: in memory
-	files   store.RefundFiles
-	moves   store.Moves
-	acts    store.Acts
-	limiter store.Limiter
-	ping    func(context.Context) error // nil: nothing shared to ask
-}
-
 // openStore opens the shared state: in Redis for several instances, else
 // in this process and the data folder. The returned function closes it.
-func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *slog.Logger) (stores, func(), error) {
+func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *slog.Logger) (store.Set, func(), error) {
 	if cfg.RedisURL != "" {
 		store.LogRedis(log)
 		rs, err := store.OpenRedis(cfg.RedisURL, reg)
 		if err != nil {
-			return stores{}, nil, err
+			return store.Set{}, nil, err
 		}
 		if err := rs.CheckAtStart(ctx, log); err != nil {
 			rs.Close()
-			return stores{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
+			return store.Set{}, nil, fmt.Errorf("LK_REDIS_URL: %w", err)
 		}
 		log.Info("shared state in Redis")
-		return stores{revoker: rs, once: rs, leases: rs.Leases(), files: rs.FilesWithin(cfg.KeptDocuments), moves: rs, acts: rs, limiter: rs, ping: rs.Ping},
-			func() { rs.Close() }, nil
+		return store.InRedis(rs, cfg.KeptDocuments), func() { rs.Close() }, nil
 	}
-	fr, err := store.OpenFileRevoker(filepath.Join(cfg.DataDir, "revoked-sessions"), cfg.Now)
+	st, err := store.Folder{Dir: cfg.DataDir, Now: cfg.Now, KeptDocuments: cfg.KeptDocuments}.Open()
 	if err != nil {
-		return stores{}, nil, err
+		return store.Set{}, nil, dataDirError(cfg.DataDir, err)
 	}
-	fm, err := store.OpenFileMoves(filepath.Join(cfg.DataDir, "moved-bookings"), cfg.Now)
-	if err != nil {
-		fr.Close()
-		return stores{}, nil, err
+	return st, func() { st.Close() }, nil
+}
+
+// dataDirError names the folder and what to do when the data folder is
+// full, the one cause of a failed start an operator must act on at once.
+func dataDirError(dir string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, store.ErrFolderFull) {
+		abs, _ := filepath.Abs(dir)
+		return fmt.Errorf("LK_DATA_DIR: the data folder %s is full (no space left on its disk): free some space there and start again: %w", abs, err)
 	}
-	// One-time action tokens and their outcomes: a form used before a
-	// restart is not used again after it.
-	fo, err := store.OpenFileOnce(filepath.Join(cfg.DataDir, "action-outcomes"), cfg.Now)
-	if err != nil {
-		fm.Close()
-		fr.Close()
-		return stores{}, nil, err
-	}
-	// What customers did to their orders: still said after a restart.
-	fa, err := store.OpenFileActs(filepath.Join(cfg.DataDir, "order-acts"), cfg.Now)
-	if err != nil {
-		fo.Close()
-		fm.Close()
-		fr.Close()
-		return stores{}, nil, err
-	}
-	return stores{revoker: fr, moves: fm, once: fo, acts: fa, limiter: store.NewMemoryLimiter(),
-			files: store.NewMemoryRefundFilesWithin(cfg.Now, cfg.KeptDocuments)},
-		func() { fa.Close(); fo.Close(); fm.Close(); fr.Close() }, nil
+	return err
 }
 
 // newHandler builds the product's HTTP handler: sessions, assets, pages.
-func newHandler(cfg config, provider handlers.Provider, st stores, health *handlers.Health, sandboxURL string,
+func newHandler(cfg config, provider handlers.Provider, st store.Set, health *handlers.Health, sandboxURL string,
 	reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (http.Handler, error) {
 	keys := cfg.CookieKeys
 	if len(keys) == 0 {
 		keys = []handlers.Key{handlers.RandomKey()}
 		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
 	}
-	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.revoker, cfg.Now)
+	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.Revoker, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +136,8 @@ func newHandler(cfg config, provider handlers.Provider, st stores, health *handl
 		log.Warn("pages are served without islands", "err", err)
 	}
 	return handlers.New(handlers.Options{
-		Provider: provider, Sessions: sessions, Limiter: st.limiter, Once: st.once, Leases: st.leases, Files: st.files,
-		Moves: st.moves, Acts: st.acts, StorePing: st.ping, Health: health, Tracer: tp,
+		Provider: provider, Sessions: sessions, Limiter: st.Limiter, Once: st.Once, Leases: st.Leases, Files: st.Files,
+		Moves: st.Moves, Acts: st.Acts, StorePing: st.Ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,

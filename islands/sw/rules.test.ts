@@ -115,6 +115,13 @@ describe("for how long", () => {
     expect(expired(NOW - MAX_AGE_MS - 1, NOW)).toBe(true);
     expect(MAX_AGE_MS).toBe(7 * 24 * HOUR);
   });
+  it("a copy is not shown once its sign-in has ended, offline or not", () => {
+    const owner = `abc.${(NOW + HOUR) / 1000}`;
+    expect(expired(NOW - HOUR, NOW, owner)).toBe(false);
+    expect(expired(NOW - HOUR, NOW + HOUR, owner)).toBe(true);
+    expect(expired(NOW - HOUR, NOW + 2 * HOUR, "abc")).toBe(false); // an owner without an end: the week alone
+    expect(toDrop([{ path: "/", keptAt: NOW - HOUR, owner }], NOW + HOUR, owner)).toEqual(["/"]);
+  });
   it("a copy without a time is never shown", () => {
     expect(expired(Number("x"), NOW)).toBe(true);
     expect(expired(NaN, NOW)).toBe(true);

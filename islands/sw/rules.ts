@@ -91,9 +91,18 @@ export interface Copy {
   owner: string;
 }
 
-/** Whether a copy kept at keptAt is too old to show at now. */
-export function expired(keptAt: number, now: number): boolean {
-  return !Number.isFinite(keptAt) || now - keptAt > MAX_AGE_MS;
+/** When the sign-in named by owner ends, in ms since the epoch: the server
+ *  writes it after a dot (LK-Session "token.seconds"); Infinity if not. */
+export function sessionEnd(owner: string | null | undefined): number {
+  const m = /\.(\d+)$/.exec(owner ?? "");
+  return m ? Number(m[1]) * 1000 : Infinity;
+}
+
+/** Whether a copy kept at keptAt is too old to show at now, or its sign-in
+ *  has ended (a cookie expired while the phone was offline: no server
+ *  could say "none"). */
+export function expired(keptAt: number, now: number, owner?: string | null): boolean {
+  return !Number.isFinite(keptAt) || now - keptAt > MAX_AGE_MS || now >= sessionEnd(owner);
 }
 
 /**
@@ -105,7 +114,7 @@ export function toDrop(copies: Copy[], now: number, owner: string, incoming = 0)
   const drop: string[] = [];
   const stay: Copy[] = [];
   for (const c of copies) {
-    if (c.owner !== owner || expired(c.keptAt, now)) drop.push(c.path);
+    if (c.owner !== owner || expired(c.keptAt, now, c.owner)) drop.push(c.path);
     else stay.push(c);
   }
   stay.sort((a, b) => a.keptAt - b.keptAt);

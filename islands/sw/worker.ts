@@ -106,7 +106,7 @@ async function kept(path: string): Promise<Response | undefined> {
   const cache = await caches.open(COPIES);
   const res = await cache.match(path);
   if (!res) return undefined;
-  if (expired(Number(res.headers.get(KEPT_AT_HEADER)), Date.now())) {
+  if (expired(Number(res.headers.get(KEPT_AT_HEADER)), Date.now(), res.headers.get(SESSION_HEADER))) {
     await serial(() => cache.delete(path));
     return undefined;
   }
@@ -182,7 +182,7 @@ sw.addEventListener("activate", (e) => {
       await serial(async () => {
         const cache = await caches.open(COPIES);
         const now = Date.now();
-        for (const c of await copies(cache)) if (expired(c.keptAt, now)) await cache.delete(c.path);
+        for (const c of await copies(cache)) if (expired(c.keptAt, now, c.owner)) await cache.delete(c.path);
       });
       await sw.clients.claim();
     })(),
