@@ -27,16 +27,43 @@ func (s *Server) admit(next echo.HandlerFunc) echo.HandlerFunc {
 		if (r.Method != http.MethodGet && r.Method != http.MethodHead) || !s.shed[c.Path()] {
 			return next(c)
 		}
-		done, ok := s.admission.Admit(r.Context())
+		var done func()
+		var ok bool
+		if speculativePurpose(r) != "" { // fetched ahead: never waits
+			done, ok = s.admission.TryAdmit()
+		} else {
+			done, ok = s.admission.Admit(r.Context())
+		}
 		if !ok {
 			s.metrics.shed.WithLabelValues(c.Path()).Inc()
 			s.shedWarn.note(s, c.Path())
-			c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry)
-			return errBusy
+			return s.refuse(c)
 		}
 		defer done()
 		return next(c)
 	}
+}
+
+// keyShed marks a request refused by admit: its access log line is at
+// debug level, since the refusals are counted and said every 10 s.
+const keyShed = "lk.shed"
+
+// refuse answers a page there is no room for with the Russian 503 and
+// Retry-After at next to no cost: the page is prepared once (the shell of
+// nobody signed in, as the session is not read for it) and only its nonce
+// filled in. An island's JSON gets its JSON as any refusal.
+func (s *Server) refuse(c *echo.Context) error {
+	c.Set(keyShed, true)
+	w := c.Response()
+	w.Header().Set(echo.HeaderRetryAfter, busyRetry)
+	if c.Request().Method == http.MethodHead || wantsJSON(c) {
+		return errBusy
+	}
+	f, err := s.frames.busy(s)
+	if err != nil {
+		return errBusy
+	}
+	return f.whole(w, http.StatusServiceUnavailable, nonce(c))
 }
 
 // shedLog says in one WARN line at most every shedWarnEvery how many pages

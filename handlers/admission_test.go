@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,17 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 			t.Errorf("page %d beyond the limit: %d, Retry-After %q, %q", i, r.StatusCode, r.Header.Get("Retry-After"), r.text("main"))
 		}
 	}
+	// The refusal is prepared once: one gzip stream, its length known, the
+	// answer's own nonce in it.
+	res, raw := a.gzipGet("/orders")
+	body := gunzip(t, raw)
+	nonce := between(res.Header.Get("Content-Security-Policy"), "'nonce-", "'")
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Content-Length") != strconv.Itoa(len(raw)) ||
+		!strings.Contains(body, "Сейчас очень много обращений. Попробуйте через минуту.") || nonce == "" ||
+		!strings.Contains(body, `nonce="`+nonce+`"`) || strings.Contains(body, "FRAME") {
+		t.Errorf("the prepared refusal: %d, length %q of %d, nonce %q:\n%.600s", res.StatusCode,
+			res.Header.Get("Content-Length"), len(raw), nonce, body)
+	}
 	if n := a.sb.Calls("aqua/getAquaOrders") - lists; n != 0 {
 		t.Errorf("%d provider calls for pages refused", n)
 	}
@@ -57,7 +69,7 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 		t.Errorf("a form sent while the pages are refused: %d %s", r.StatusCode, r.text("main"))
 	}
 	m := a.metrics()
-	if !strings.Contains(m, `lk_http_shed_total{route="/orders"} 20`) {
+	if !strings.Contains(m, `lk_http_shed_total{route="/orders"} 21`) {
 		t.Errorf("the refusals are not counted by route:\n%s", grepLines(m, "lk_http_shed_total"))
 	}
 	if !strings.Contains(a.logs.String(), `"msg":"shedding pages: more asked than the cores can serve"`) {
@@ -70,6 +82,37 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 	}
 	if r := a.get("/orders"); r.StatusCode != http.StatusOK {
 		t.Errorf("/orders once the place is free: %d", r.StatusCode)
+	}
+}
+
+// A page fetched ahead of a tap never waits for a place: with one page
+// being worked on, it is refused at once, while the customer's own may
+// wait its turn.
+func TestPagesFetchedAheadGoFirst(t *testing.T) {
+	gate := make(chan struct{})
+	a := newAppOptions(t, func(p handlers.Provider) handlers.Provider { return heldAqua{p, gate} }, func(o *handlers.Options) {
+		o.Admission = web.NewAdmission(web.AdmissionConfig{Min: 1, Initial: 1, Max: 8, Fixed: true, MaxWait: time.Minute})
+	})
+	a.signIn(a.client, demoPhone)
+	held := make(chan *resp, 1)
+	go func() { held <- a.get("/orders/aqua/" + sandbox.DemoAquaPaid) }()
+	for !strings.Contains(a.metrics(), "lk_admission_in_flight 1") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if r := a.send(http.MethodGet, "/orders", http.Header{"Sec-Purpose": {"prefetch;prerender"}}); r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a page fetched ahead while no place is free: %d", r.StatusCode)
+	}
+	waiting := make(chan *resp, 1)
+	go func() { waiting <- a.get("/orders") }()
+	for !strings.Contains(a.metrics(), "lk_admission_queued 1") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(gate)
+	if r := <-held; r.StatusCode != http.StatusOK {
+		t.Errorf("the page held: %d", r.StatusCode)
+	}
+	if r := <-waiting; r.StatusCode != http.StatusOK {
+		t.Errorf("the customer's own page that waited its turn: %d", r.StatusCode)
 	}
 }
 

@@ -246,6 +246,17 @@ func (f *frameStream) flush() error {
 	return err
 }
 
+// closeEmpty ends the stream with nothing more: in gzip, an empty final
+// block and the trailer.
+func (f *frameStream) closeEmpty() {
+	if !f.gz {
+		return
+	}
+	f.buf = append(f.buf, 1, 0, 0, 0xff, 0xff)
+	f.buf = binary.LittleEndian.AppendUint32(f.buf, f.crc)
+	f.buf = binary.LittleEndian.AppendUint32(f.buf, f.size)
+}
+
 // end sends the page after the frame and closes the stream.
 func (f *frameStream) end(page []byte) error {
 	if !f.gz {

@@ -183,8 +183,25 @@ func (s *Server) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 // same bytes for every page of a kind but for its nonce and the customer's
 // name, which fill holes left in them.
 type frames struct {
-	mu sync.Mutex
-	m  map[frameKind]*frame
+	mu   sync.Mutex
+	m    map[frameKind]*frame
+	shed *frame // the busy page of a refused page, whole
+}
+
+// busy is the Russian 503 page, prepared once.
+func (fs *frames) busy(s *Server) (*frame, error) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.shed != nil {
+		return fs.shed, nil
+	}
+	p := views.Page{Title: msgServerTitle, Nonce: nonceMark, Site: s.site, Assets: s.assets}
+	var b bytes.Buffer
+	if err := views.ErrorPage(p, msgServerTitle, msgBusy).Render(templ.WithNonce(context.Background(), nonceMark), &b); err != nil {
+		return nil, err
+	}
+	fs.shed = prepareFrame(b.Bytes())
+	return fs.shed, nil
 }
 
 type frameKind struct {
@@ -269,6 +286,15 @@ func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream,
 		h.Set(echo.HeaderContentEncoding, "gzip")
 	}
 	out.WriteHeader(http.StatusOK)
+	st.fill(f, nonce, name)
+	if err := st.flush(); err != nil {
+		return nil, err
+	}
+	return st, http.NewResponseController(out).Flush()
+}
+
+// fill adds the frame's parts with its holes filled.
+func (st *frameStream) fill(f *frame, nonce, name string) {
 	if st.gz {
 		st.buf = append(st.buf, gzipHeader[:]...)
 	}
@@ -282,10 +308,22 @@ func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream,
 			st.addStored([]byte(html.EscapeString(v)))
 		}
 	}
-	if err := st.flush(); err != nil {
-		return nil, err
+}
+
+// whole writes a prepared page as a whole answer with status: its length
+// known, gzip-compressed from its prepared parts when the browser takes it.
+func (f *frame) whole(out http.ResponseWriter, status int, nonce string) error {
+	h := out.Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	st := &frameStream{w: out, gz: gzipAccepted(out)}
+	if st.gz {
+		h.Set(echo.HeaderContentEncoding, "gzip")
 	}
-	return st, http.NewResponseController(out).Flush()
+	st.fill(f, nonce, "")
+	st.closeEmpty()
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(st.buf)))
+	out.WriteHeader(status)
+	return st.flush()
 }
 
 // pageRecorder keeps a page's answer until it is known whether the frame

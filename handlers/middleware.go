@@ -125,8 +125,10 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		s.metrics.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 		s.metrics.duration.WithLabelValues(route, method).Observe(d.Seconds())
 		level := slog.LevelInfo
-		if route == routeHealthz || route == routeReadyz {
-			level = slog.LevelDebug // a balancer probes every few seconds
+		if shed, _ := c.Get(keyShed).(bool); shed || route == routeHealthz || route == routeReadyz {
+			// A balancer probes every few seconds; refusals under overload are
+			// counted and said every 10 s, not a line each.
+			level = slog.LevelDebug
 		}
 		attrs := []any{"id", id, "method", method, "path", c.Request().URL.Path, "route", route, "status", status}
 		if sent != status {

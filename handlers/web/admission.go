@@ -183,6 +183,22 @@ func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
 	return nil, false
 }
 
+// TryAdmit admits a page only if a place is free now and nobody waits for
+// one: for a page the customer has not asked for yet (one fetched ahead),
+// which is the first to go when there is not room for everything.
+func (a *Admission) TryAdmit() (done func(), ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.adjust()
+	if a.inflight < int(a.limit) && a.queue.Len() == 0 {
+		a.inflight++
+		a.peak = max(a.peak, a.inflight)
+		return a.leave, true
+	}
+	a.refused++
+	return nil, false
+}
+
 // mayWait tells whether one more page can expect its turn within MaxWait:
 // the queue ahead of it is shorter than what was finished in MaxWait
 // lately. Before that was measured, every page may wait (MaxWait still
@@ -233,12 +249,15 @@ func (a *Admission) adjust() {
 	full := a.peak >= int(a.limit) || a.queue.Len() > 0
 	// The pages finished say what the server can do only while it had
 	// more than it let in, and over an interval it was asked all along.
+	// It follows a rise at once and a fall slowly: an interval in which
+	// the refusals of a burst took the cores is no measure of what the
+	// server can do, and forgetting it at once would refuse still more.
 	if full && elapsed < 3*a.cfg.Interval {
 		rate := float64(a.done) / elapsed.Seconds()
-		if a.rate == 0 {
+		if rate >= a.rate {
 			a.rate = rate
 		} else {
-			a.rate = 0.7*a.rate + 0.3*rate
+			a.rate = 0.9*a.rate + 0.1*rate
 		}
 	}
 	latency, measured := a.cfg.Latency()
