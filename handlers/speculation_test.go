@@ -232,8 +232,8 @@ func TestSpeculationVisitCalls(t *testing.T) {
 		a.get("/orders")
 		if ahead {
 			a.send(http.MethodGet, "/orders/hotel/"+sandbox.DemoHotelPaid, asPrerender) // rested on, not opened
-			a.send(http.MethodGet, order, asPrerender)                                     // then opened: the browser shows this one
-			a.send(http.MethodGet, order+"/transfer", asPrerender)                         // the order's move, once it loaded
+			a.send(http.MethodGet, order, asPrerender)                                  // then opened: the browser shows this one
+			a.send(http.MethodGet, order+"/transfer", asPrerender)                      // the order's move, once it loaded
 		} else {
 			a.get(order)
 			a.get(order + "/transfer")

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/http/pprof"
+	"net/netip"
 	"strings"
 	"time"
 
