@@ -7,7 +7,20 @@ import { test as base } from "@playwright/test";
 
 export { expect } from "@playwright/test";
 
+// Every test is a customer of its own address: the server takes the
+// address from X-Forwarded-For, trusting loopback as a proxy (global-setup),
+// so the sign-in limit per address (30 code requests an hour) counts each
+// test apart, as it counts customers, not the whole suite on 127.0.0.1.
+let customers = 0;
+function addressOf(worker: number): string {
+  const n = ++customers;
+  return `10.${100 + (worker % 100)}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+}
+
 export const test = base.extend<{ fakeClock: void }>({
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, info) => {
+    await use({ ...extraHTTPHeaders, "X-Forwarded-For": addressOf(info.workerIndex) });
+  },
   fakeClock: [
     async ({ context }, use) => {
       const now = process.env.LK_TEST_NOW;

@@ -83,6 +83,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | voi
     // A short wait between codes, so a test can resend without waiting a
     // minute; the 60-second default is covered by the Go and Vitest tests.
     LK_CODE_INTERVAL: "2s",
+    // Each test sends an address of its own (fixtures.ts).
+    LK_TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
   };
   // The tests read SMS codes from the sandbox, so never aim at a real gateway.
   delete env.LK_GATEWAY_URL;

@@ -80,6 +80,7 @@ type CalendarProps = {
   min: string;
   max: string;
   today: string;
+  value?: string;
   days?: { date: string; vacant: number; family: number }[];
   rooms?: number;
   family?: number;
@@ -101,6 +102,27 @@ async function movePage(page: Page, kind: string): Promise<string> {
 }
 
 /** The iso day of every calendar day marked as today. */
+/** The months the calendar shows, as YYYY-MM. */
+async function shownMonths(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const input = document.querySelector(".cal input") as HTMLInputElement & { _flatpickr?: { currentMonth: number; currentYear: number } };
+    const n = Number(document.querySelector(".cal")?.getAttribute("data-months") ?? "1");
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const d = new Date(input._flatpickr?.currentYear ?? 0, (input._flatpickr?.currentMonth ?? 0) + i, 1);
+      out.push(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`);
+    }
+    return out;
+  });
+}
+
+/** The resort's today is ringed, whatever the browser's zone (LK_E2E_TZ),
+ *  when its month is shown (a calendar opens where the booking is). */
+async function expectTodayRinged(page: Page, today: string): Promise<void> {
+  const shown = await shownMonths(page);
+  expect(await ringed(page)).toEqual(shown.includes(today.slice(0, 7)) ? [today] : []);
+}
+
 async function ringed(page: Page): Promise<string[]> {
   await expect(page.locator(".cal .flatpickr-calendar")).toHaveCount(1);
   return page.evaluate(() =>
@@ -125,8 +147,7 @@ test("the hotel calendar answers every tap, and offers 'Готово' only for a
     await page.goto(url);
     await expect(page.locator("[data-island=calendar]")).toHaveAttribute("data-island-state", "mounted");
     const p = await calendarProps(page);
-    // The resort's today is ringed, whatever the browser's zone (LK_E2E_TZ).
-    expect(await ringed(page)).toEqual([p.today]);
+    await expectTodayRinged(page, p.today);
     const free = (d: string) => {
       const day = p.days?.find((x) => x.date === d);
       return !!day && day.vacant >= (p.rooms ?? 1) && day.family >= (p.family ?? 0);
@@ -154,18 +175,16 @@ test("the hotel calendar answers every tap, and offers 'Готово' only for a
   }
 });
 
-test("the rent calendar opens on the window's first month and rings the resort's today", async ({ page }) => {
+test("the rent calendar opens on the window's first month when it shows the booked day, else on the booked day's, and rings the resort's today", async ({ page }) => {
   await signIn(page);
   const url = await movePage(page, "pavilion");
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto(url);
   const p = await calendarProps(page);
-  expect(await ringed(page)).toEqual([p.today]);
-  const month = await page.evaluate(() => {
-    const input = document.querySelector(".cal input") as HTMLInputElement & { _flatpickr?: { currentMonth: number; currentYear: number } };
-    return `${input._flatpickr?.currentYear}-${String((input._flatpickr?.currentMonth ?? 0) + 1).padStart(2, "0")}`;
-  });
-  expect(month).toBe(p.min.slice(0, 7));
+  await expectTodayRinged(page, p.today);
+  const [month] = await shownMonths(page);
+  const booked = p.value ?? p.min;
+  expect(month).toBe(booked.slice(0, 7) === p.min.slice(0, 7) ? p.min.slice(0, 7) : booked.slice(0, 7));
 });
 
 test("JavaScript off: the hotel move page lists the nights above the buttons", async ({ browser }, info) => {
