@@ -38,12 +38,16 @@ type Redis struct {
 // redis-sentinel://[password@]host:port[,host:port…][/db]#master) with
 // short deadlines: a page waits at most about a second for a Redis that
 // does not answer. Calls, errors and latency are counted in reg.
-func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
-	c, sentinel, err := openRedisClient(rawURL, time.Second)
+func OpenRedis(rawURL string, reg prometheus.Registerer, opts ...RedisOption) (*Redis, error) {
+	var o redisOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	c, sentinel, err := openRedisClient(rawURL, time.Second, o.password)
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := openRedisClient(rawURL, docsTimeout)
+	docs, _, err := openRedisClient(rawURL, docsTimeout, o.password)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -58,6 +62,15 @@ func OpenRedis(rawURL string, reg prometheus.Registerer) (*Redis, error) {
 	docs.AddHook(m)
 	return &Redis{c: c, docs: docs, prefix: "lk:", sentinel: sentinel}, nil
 }
+
+// RedisOption sets what the URL does not say.
+type RedisOption func(*redisOptions)
+
+type redisOptions struct{ password string }
+
+// RedisPassword is the data servers' password, kept out of the URL (read
+// from LK_REDIS_PASSWORD_FILE); it takes the place of one in the URL.
+func RedisPassword(p string) RedisOption { return func(o *redisOptions) { o.password = p } }
 
 // readyGrace is how long, with Sentinel, Ping still says ready while
 // Redis does not answer. A failover takes a few seconds, during which

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -12,28 +13,46 @@ import (
 
 // openRedisClient connects to LK_REDIS_URL: one server
 // (redis://[:password@]host:port/db, rediss:// with TLS), or a master
-// watched by Sentinels in the form
-// redis-sentinel://[password@]host:26379[,host:26379…][/db]#mastername,
-// where the client asks the Sentinels which server is the master now and
-// follows it across a failover. The password is the data servers' (the
-// Sentinels are asked without one). sentinel tells which it was.
-// Commands wait at most timeout for Redis.
-func openRedisClient(rawURL string, timeout time.Duration) (c *redis.Client, sentinel bool, err error) {
-	if !strings.HasPrefix(rawURL, "redis-sentinel://") {
-		opt, err := redis.ParseURL(rawURL)
+// watched by Sentinels, in either of two forms:
+// redis-sentinel://[password@]host:26379[,host:26379…][/db]#mastername, or
+// go-redis's own redis[s]://[user:password@]host:26379[/db]?master_name=…
+// [&addr=host:26379…][&password=…], whose user and password are the
+// Sentinels' and whose rediss:// speaks TLS to the Sentinels and the data
+// servers. The client asks the Sentinels which server is the master now and
+// follows it across a failover. password, when not empty, is the data
+// servers' password (LK_REDIS_PASSWORD_FILE), in place of one in the URL.
+// sentinel tells which it was. Commands wait at most timeout for Redis.
+func openRedisClient(rawURL string, timeout time.Duration, password string) (c *redis.Client, sentinel bool, err error) {
+	var opt *redis.FailoverOptions
+	switch {
+	case strings.HasPrefix(rawURL, "redis-sentinel://"):
+		if opt, err = ParseSentinelURL(rawURL); err != nil {
+			return nil, true, err
+		}
+	case strings.Contains(rawURL, "master_name="):
+		if opt, err = redis.ParseFailoverURL(rawURL); err != nil {
+			return nil, true, fmt.Errorf("store: LK_REDIS_URL: %w", err)
+		}
+		if opt.MasterName == "" {
+			return nil, true, errors.New("store: LK_REDIS_URL: master_name is empty")
+		}
+	default:
+		one, err := redis.ParseURL(rawURL)
 		if err != nil {
 			return nil, false, fmt.Errorf("store: LK_REDIS_URL: %w", err)
 		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, timeout, timeout
-		opt.MaxRetries = 1
-		return redis.NewClient(opt), false, nil
-	}
-	opt, err := ParseSentinelURL(rawURL)
-	if err != nil {
-		return nil, true, err
+		one.DialTimeout, one.ReadTimeout, one.WriteTimeout = time.Second, timeout, timeout
+		one.MaxRetries = 1
+		if password != "" {
+			one.Password = password
+		}
+		return redis.NewClient(one), false, nil
 	}
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = time.Second, timeout, timeout
 	opt.MaxRetries = 1
+	if password != "" {
+		opt.Password = password
+	}
 	return redis.NewFailoverClient(opt), true, nil
 }
 

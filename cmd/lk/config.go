@@ -40,6 +40,7 @@ type config struct {
 	CodeInterval   time.Duration  // LK_CODE_INTERVAL
 	TrustedProxies []*net.IPNet   // LK_TRUSTED_PROXIES
 	RedisURL       string         // LK_REDIS_URL
+	RedisPassword  string         // from LK_REDIS_PASSWORD_FILE; empty: the URL's own, if any
 	KeptDocuments  int            // LK_KEPT_DOCUMENTS_MB, in bytes
 	DebugAddr      string         // LK_DEBUG_ADDR; empty: no profiling
 	DebugToken     string         // from LK_DEBUG_TOKEN_FILE; empty: the address alone guards it
@@ -74,6 +75,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_CODE_INTERVAL", "60s", "how long a phone waits between SMS codes (60 s; the browser tests shorten it)"},
 	{"LK_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; empty: the connection's address and scheme"},
 	{"LK_REDIS_URL", "", "redis://host:port/db, or redis-sentinel://[password@]host:26379[,host:26379…][/db]#master for a Sentinel-managed master with replicas, shared by several instances (sign-in limits, sign-outs, one-time tokens, refund files), run with appendonly yes and maxmemory-policy noeviction; empty: one instance, state in memory and the data folder"},
+	{"LK_REDIS_PASSWORD_FILE", "", "a file holding the password of the Redis data servers (the master and its replicas), read at start, so that it need not sit in LK_REDIS_URL or the environment; it takes the place of one in the URL. The Sentinels' own password and TLS go in the URL's go-redis form, redis[s]://user:password@sentinel:26379/0?master_name=mymaster&addr=sentinel2:26379"},
 	{"LK_PUBLIC_URL", "", "where customers reach the account, such as https://lk.example.ru: the start of every absolute URL the server writes (the calendar file's link to the order), never taken from a request's Host; empty: http://localhost:<port of LK_ADDR>, or http://<host of LK_ADDR>:<port> when LK_ADDR names a host"},
 	{"LK_KEPT_DOCUMENTS_MB", "64", "megabytes of refund documents kept for a retry, for every customer together: in this instance's memory, or with LK_REDIS_URL in Redis over all instances (count them in Redis's maxmemory); beyond it a customer is told the server cannot keep documents now. One customer keeps at most 25 MB whatever this says"},
 	{"LK_DEBUG_ADDR", "", "private address of /metrics and net/http/pprof (/debug/pprof/), e.g. 127.0.0.1:6060; never the public one; empty: neither"},
@@ -237,6 +239,17 @@ func loadConfig(environ []string) (config, error) {
 	if c.DebugAddr = get("LK_DEBUG_ADDR"); c.DebugAddr != "" {
 		if _, _, err := net.SplitHostPort(c.DebugAddr); err != nil {
 			return c, fmt.Errorf("LK_DEBUG_ADDR: %q is not host:port such as 127.0.0.1:6060", c.DebugAddr)
+		}
+	}
+	if file := get("LK_REDIS_PASSWORD_FILE"); file != "" {
+		if c.RedisURL == "" {
+			return c, errors.New("LK_REDIS_PASSWORD_FILE: set without LK_REDIS_URL")
+		}
+		if c.RedisPassword, err = readSecret("LK_REDIS_PASSWORD_FILE", file); err != nil {
+			return c, err
+		}
+		if c.RedisPassword = strings.TrimRight(c.RedisPassword, "\r\n"); c.RedisPassword == "" {
+			return c, fmt.Errorf("LK_REDIS_PASSWORD_FILE: %s is empty", file)
 		}
 	}
 	if file := get("LK_DEBUG_TOKEN_FILE"); file != "" {

@@ -138,3 +138,30 @@ func TestHealthcheckMode(t *testing.T) {
 		t.Errorf("-healthcheck wrote the data folder: %v", err)
 	}
 }
+
+// LK_REDIS_PASSWORD_FILE gives the Redis data servers' password from a
+// file, its line end dropped; it makes sense only with LK_REDIS_URL, and an
+// error names the variable, never the password.
+func TestRedisPasswordFromAFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "redis-password")
+	if err := os.WriteFile(file, []byte("s3cret pass\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadConfig(env(map[string]string{"LK_DATA_DIR": dir, "LK_REDIS_URL": "redis://127.0.0.1:6379/0", "LK_REDIS_PASSWORD_FILE": file}))
+	if err != nil || c.RedisPassword != "s3cret pass" {
+		t.Errorf("the password from a file: %q %v", c.RedisPassword, err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "empty"), []byte("\n"), 0o600)
+	for name, vars := range map[string]map[string]string{
+		"no Redis": {"LK_REDIS_PASSWORD_FILE": file},
+		"missing":  {"LK_REDIS_URL": "redis://127.0.0.1:6379/0", "LK_REDIS_PASSWORD_FILE": filepath.Join(dir, "none")},
+		"empty":    {"LK_REDIS_URL": "redis://127.0.0.1:6379/0", "LK_REDIS_PASSWORD_FILE": filepath.Join(dir, "empty")},
+	} {
+		vars["LK_DATA_DIR"] = dir
+		_, err := loadConfig(env(vars))
+		if err == nil || !strings.HasPrefix(err.Error(), "LK_REDIS_PASSWORD_FILE:") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: %v; want an error naming LK_REDIS_PASSWORD_FILE without the password", name, err)
+		}
+	}
+}

@@ -84,7 +84,7 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *slog.Logger) (store.Set, func(), error) {
 	if cfg.RedisURL != "" {
 		store.LogRedis(log)
-		rs, err := store.OpenRedis(cfg.RedisURL, reg)
+		rs, err := store.OpenRedis(cfg.RedisURL, reg, store.RedisPassword(cfg.RedisPassword))
 		if err != nil {
 			return store.Set{}, nil, err
 		}
