@@ -47,7 +47,6 @@ for (const width of [360, 1280]) {
     test("one code per paid ticket, read from the screen as in the PDF", async ({ page }, info) => {
       const res = await page.goto(PAID);
       expect(res?.status()).toBe(200);
-      const html = (await res?.text()) ?? "";
       // The codes are the server's drawing: no island on the page. Its only
       // scripts tell the browser what comes next (the speculation rules and
       // the move's files fetched ahead), and JavaScript is off here anyway.
