@@ -104,6 +104,7 @@ async function movePage(page: Page, kind: string): Promise<string> {
 /** The iso day of every calendar day marked as today. */
 /** The months the calendar shows, as YYYY-MM. */
 async function shownMonths(page: Page): Promise<string[]> {
+  await expect(page.locator(".cal .flatpickr-calendar")).toHaveCount(1);
   return page.evaluate(() => {
     const input = document.querySelector(".cal input") as HTMLInputElement & { _flatpickr?: { currentMonth: number; currentYear: number } };
     const n = Number(document.querySelector(".cal")?.getAttribute("data-months") ?? "1");
