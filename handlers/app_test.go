@@ -25,6 +25,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/internal/testkit"
 	"lk/store"
 	"lk/store/redistest"
@@ -142,7 +143,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	if su.limiter == nil {
 		su.limiter = st.Limiter
 	}
-	sessions, err := handlers.NewSessions([]handlers.Key{handlers.RandomKey()}, "", su.revoker, clk.Now)
+	sessions, err := web.NewSessions([]web.Key{web.RandomKey()}, "", su.revoker, clk.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

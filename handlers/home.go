@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/internal/workers"
 	"lk/views"
 )
@@ -53,7 +54,7 @@ func (s *Server) home(c *echo.Context) error {
 // keepName takes the greeting's and the menu's name from the profile as
 // the resort has it now, and keeps it in the session for the other pages:
 // a name changed at the resort shows at once, not at the next sign-in.
-func (s *Server) keepName(c *echo.Context, sess *Session, info gateway.PersonalInfo) string {
+func (s *Server) keepName(c *echo.Context, sess *web.Session, info gateway.PersonalInfo) string {
 	name := firstName(info.FIO)
 	if name != sess.Name {
 		sess.Name = name

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store/redistest"
 )
 
@@ -38,12 +39,12 @@ func TestKeyRotationInTwoStepsSignsNobodyOut(t *testing.T) {
 		o.Once, o.Leases, o.Files, o.Moves = rs, rs.Leases(), rs.Files(), rs
 		opts = *o
 	}})
-	old, fresh := handlers.RandomKey(), handlers.RandomKey()
+	old, fresh := web.RandomKey(), web.RandomKey()
 	instances := [2]*restartable{{}, {}}
-	restart := func(i int, keys ...handlers.Key) {
+	restart := func(i int, keys ...web.Key) {
 		t.Helper()
 		o := opts
-		s, err := handlers.NewSessions(keys, "", rs, a.clock.Now)
+		s, err := web.NewSessions(keys, "", rs, a.clock.Now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,14 +133,14 @@ func TestKeyRotationInTwoStepsSignsNobodyOut(t *testing.T) {
 	for _, step := range []struct {
 		name     string
 		instance int
-		keys     []handlers.Key
+		keys     []web.Key
 	}{
 		// Step 1: the new key accepted everywhere, the old one still signing.
-		{"step 1, one instance updated", 0, []handlers.Key{old, fresh}},
-		{"step 1 done", 1, []handlers.Key{old, fresh}},
+		{"step 1, one instance updated", 0, []web.Key{old, fresh}},
+		{"step 1 done", 1, []web.Key{old, fresh}},
 		// Step 2: the new key signs.
-		{"step 2, one instance updated", 0, []handlers.Key{fresh, old}},
-		{"step 2 done", 1, []handlers.Key{fresh, old}},
+		{"step 2, one instance updated", 0, []web.Key{fresh, old}},
+		{"step 2 done", 1, []web.Key{fresh, old}},
 	} {
 		restart(step.instance, step.keys...)
 		time.Sleep(300 * time.Millisecond) // customers browse

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -236,7 +237,7 @@ func (aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([
 	return out, nil
 }
 
-func (aquaKind) change(ctx context.Context, s *Server, _ *Session, o order, a *dayAnswers) (string, string, error) {
+func (aquaKind) change(ctx context.Context, s *Server, _ *web.Session, o order, a *dayAnswers) (string, string, error) {
 	err := s.aqua.TransferTickets(ctx, gateway.TransferTicketRequest{
 		OrderID: o.id, Date: gateway.FormatDate(a.day, s.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
 	})

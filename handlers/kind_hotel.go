@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -109,7 +110,7 @@ func fullName(g gateway.Guest) string {
 
 // A paid stay's refund is registered right after, so that the customer need
 // not ask for the money apart.
-func (hotelKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+func (hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
 	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
 		if code := gateway.FailedStatus(err); code != 0 {
 			undone := msgCancelFailed
@@ -209,7 +210,7 @@ func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) 
 	return 0, ""
 }
 
-func (m hotelMove) call(ctx context.Context, s *Server, _ *Session, o order) (string, string, error) {
+func (m hotelMove) call(ctx context.Context, s *Server, _ *web.Session, o order) (string, string, error) {
 	a := m.a
 	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
 		OrderID:    o.id,

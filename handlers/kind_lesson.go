@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -50,11 +51,11 @@ func (lessonKind) one(ctx context.Context, s *Server, guid, id string) (order, e
 	return buildOne(o, err, s.lessonOrder)
 }
 
-func (lessonKind) confirm(ctx context.Context, s *Server, sess *Session, o order) error {
+func (lessonKind) confirm(ctx context.Context, s *Server, sess *web.Session, o order) error {
 	return s.lessons.ConfirmLesson(ctx, sess.GUID, o.id)
 }
 
-func (lessonKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+func (lessonKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
 	l := o.wire.(gateway.LessonOrder)
 	err := s.lessons.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
 	return withMoneyBack(msgLessonCanceled, o), err
@@ -138,7 +139,7 @@ func (lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) 
 	return out, nil
 }
 
-func (lessonKind) change(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (string, string, error) {
+func (lessonKind) change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (string, string, error) {
 	l, to := o.wire.(gateway.LessonOrder), a.chosen.wire.(gateway.Lesson)
 	newID, err := s.lessons.ChangeLesson(ctx, gateway.ChangeLessonRequest{
 		ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,

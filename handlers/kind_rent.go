@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -74,7 +75,7 @@ func (k rentKind) one(ctx context.Context, s *Server, guid, rentID string) (orde
 	return buildOne(o, err, s.pavilionOrder)
 }
 
-func (k rentKind) cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error) {
+func (k rentKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
 	r := gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount}
 	var err error
 	if k.room {
@@ -228,7 +229,7 @@ func (m rentMove) check(ctx context.Context, s *Server, o order) (int, string) {
 	return 0, ""
 }
 
-func (m rentMove) call(ctx context.Context, s *Server, sess *Session, o order) (string, string, error) {
+func (m rentMove) call(ctx context.Context, s *Server, sess *web.Session, o order) (string, string, error) {
 	r := o.wire.(rent)
 	newID, err := m.k.change(ctx, s, rentChange{
 		clientID: sess.GUID, rentID: o.id, facilityID: r.facilityID, facilityName: r.facilityName,

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -21,11 +22,11 @@ type kind interface {
 }
 
 type confirmer interface {
-	confirm(ctx context.Context, s *Server, sess *Session, o order) error
+	confirm(ctx context.Context, s *Server, sess *web.Session, o order) error
 }
 
 type canceler interface {
-	cancel(ctx context.Context, s *Server, sess *Session, o order) (string, error)
+	cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error)
 }
 
 type refunder interface {

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"lk/gateway"
+	"lk/handlers/web"
 )
 
 const (
@@ -98,7 +99,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		start := time.Now()
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if id == "" || len(id) > 64 {
-			id = randomID()
+			id = web.RandomID()
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
@@ -320,15 +321,15 @@ func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // The cookie goes whatever the store says: the token is no good any more.
-func (s *Server) endSession(c *echo.Context, sess *Session) {
+func (s *Server) endSession(c *echo.Context, sess *web.Session) {
 	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
 		s.log.Error("sign-out not stored", "err", err)
 		s.sessions.Clear(c.Response())
 	}
 }
 
-func session(c *echo.Context) *Session {
-	s, _ := c.Get(keySession).(*Session)
+func session(c *echo.Context) *web.Session {
+	s, _ := c.Get(keySession).(*web.Session)
 	return s
 }
 

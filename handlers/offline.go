@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -55,7 +56,7 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) clearsSession(h http.Header) bool {
 	for _, v := range h.Values("Set-Cookie") {
-		if strings.HasPrefix(v, s.sessions.name+"=;") {
+		if s.sessions.Clears(v) {
 			return true
 		}
 	}
@@ -66,7 +67,7 @@ func (s *Server) clearsSession(h http.Header) bool {
 // which signs the session out. After a dot, when the sign-in ends (Unix
 // seconds): a phone offline when its cookie expires can tell no server, so
 // the worker stops showing the copies by itself then.
-func copyOwner(sess *Session) string {
+func copyOwner(sess *web.Session) string {
 	sum := sha256.Sum256([]byte("lk offline copies\x00" + sess.ID))
 	return base64.RawURLEncoding.EncodeToString(sum[:12]) + "." + strconv.FormatInt(sess.Expires.Unix(), 10)
 }

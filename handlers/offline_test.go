@@ -16,7 +16,7 @@ import (
 
 	"lk"
 	"lk/gateway/sandbox"
-	"lk/handlers"
+	"lk/handlers/web"
 )
 
 // The offline worker learns whose pages it keeps from LK-Session: a token
@@ -41,9 +41,9 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	// It says when the sign-in ends, so that copies on a phone offline at
 	// that moment stop being shown.
 	_, end, _ := strings.Cut(first, ".")
-	if n, err := strconv.ParseInt(end, 10, 64); err != nil || time.Unix(n, 0).After(a.clock.Now().Add(handlers.SessionTTL)) ||
-		time.Unix(n, 0).Before(a.clock.Now().Add(handlers.SessionTTL-time.Hour)) {
-		t.Errorf("LK-Session %q: the sign-in's end %q, want %v (signed in just now)", first, end, a.clock.Now().Add(handlers.SessionTTL))
+	if n, err := strconv.ParseInt(end, 10, 64); err != nil || time.Unix(n, 0).After(a.clock.Now().Add(web.SessionTTL)) ||
+		time.Unix(n, 0).Before(a.clock.Now().Add(web.SessionTTL-time.Hour)) {
+		t.Errorf("LK-Session %q: the sign-in's end %q, want %v (signed in just now)", first, end, a.clock.Now().Add(web.SessionTTL))
 	}
 	for _, p := range []string{"/orders", "/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "/no-such-page"} {
 		if got := a.get(p).Header.Get("LK-Session"); got != first {

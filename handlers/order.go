@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -16,7 +17,7 @@ const routeOrder = "/orders/:type/:id"
 
 // ownOrder never takes a client id from the request: a stranger's order is
 // simply not found.
-func (s *Server) ownOrder(ctx context.Context, sess *Session, k kind, id string) (order, error) {
+func (s *Server) ownOrder(ctx context.Context, sess *web.Session, k kind, id string) (order, error) {
 	o, err := orderOf(ctx, s, k, sess.GUID, id)
 	if err != nil {
 		return o, s.gone(ctx, sess.GUID, k, id, fetchError(k, err))

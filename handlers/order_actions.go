@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -351,8 +352,8 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 // token's nonce), which an upload's URL carries instead of the token: a
 // long token would stay in the address bar after a refused upload.
 func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
-	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: randomID(), Issued: s.now().Unix()}
-	v, err := s.sessions.seal(tokenName, t)
+	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
+	v, err := s.sessions.Seal(tokenName, t)
 	if err != nil {
 		s.log.Error("action token", "err", err)
 	}
@@ -386,7 +387,7 @@ func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
 	var t actionToken
-	ok := s.sessions.open(tokenName, formToken(c), &t) && t.Session == session(c).ID &&
+	ok := s.sessions.Open(tokenName, formToken(c), &t) && t.Session == session(c).ID &&
 		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
 	return t, ok
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -30,7 +31,7 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 type moveForm interface {
 	// check's status 0 lets the move go ahead; any other shows the form again.
 	check(ctx context.Context, s *Server, o order) (status int, msg string)
-	call(ctx context.Context, s *Server, sess *Session, o order) (next, msg string, err error)
+	call(ctx context.Context, s *Server, sess *web.Session, o order) (next, msg string, err error)
 	show(s *Server, c *echo.Context, o order, status int, msg string) error
 	texts() moveTexts
 }
@@ -108,7 +109,7 @@ type dayKind interface {
 	firstDay(s *Server, o order) time.Time
 	options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
 	original(o order) string
-	change(ctx context.Context, s *Server, sess *Session, o order, a *dayAnswers) (next, msg string, err error)
+	change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (next, msg string, err error)
 }
 
 type dayPage struct {
@@ -148,7 +149,7 @@ func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 
 func (m dayMove) texts() moveTexts { return m.k.dayTexts().moveTexts }
 
-func (m dayMove) call(ctx context.Context, s *Server, sess *Session, o order) (string, string, error) {
+func (m dayMove) call(ctx context.Context, s *Server, sess *web.Session, o order) (string, string, error) {
 	return m.k.change(ctx, s, sess, o, m.a)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -290,13 +291,13 @@ func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 // again. Kept files count against what their customer may keep over every
 // session, and the server's room for everyone; when the server has none
 // left, the customer is told so once, not that they sent too much.
-func (s *Server) keepRefundFiles(ctx context.Context, sess *Session, key string, in *refundInput) views.Errors {
+func (s *Server) keepRefundFiles(ctx context.Context, sess *web.Session, key string, in *refundInput) views.Errors {
 	var e views.Errors
 	if in.tooMany {
 		return nil
 	}
 	for _, f := range in.files {
-		f.ID = randomID()
+		f.ID = web.RandomID()
 		_, err := s.files.Put(ctx, sess.GUID, key, f, refundFilesTTL)
 		switch {
 		case errors.Is(err, store.ErrRefundStoreFull):
@@ -315,11 +316,11 @@ func (s *Server) keepRefundFiles(ctx context.Context, sess *Session, key string,
 	return e
 }
 
-func refundFilesKey(sess *Session, o order) string {
+func refundFilesKey(sess *web.Session, o order) string {
 	return sess.ID + "/" + string(o.kind.info().id) + "/" + o.id
 }
 
-func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *Session) refundInput {
+func (s *Server) newRefundInput(o order, info gateway.PersonalInfo, sess *web.Session) refundInput {
 	in := refundInput{form: refundContact(info, sess, o.id), mode: s.refundMode(o)}
 	in.form.Name = cmp.Or(in.form.Name, sess.Name)
 	in.form.Phone = views.Phone(in.form.Phone)
@@ -392,7 +393,7 @@ func (o order) paidTicket(id string) bool {
 	return slices.ContainsFunc(o.tickets, func(t ticket) bool { return t.id == id && t.paid })
 }
 
-func refundContact(info gateway.PersonalInfo, sess *Session, orderID string) gateway.RefundForm {
+func refundContact(info gateway.PersonalInfo, sess *web.Session, orderID string) gateway.RefundForm {
 	f := gateway.RefundForm{Email: info.Email, Phone: cmp.Or(info.Tel, sess.Phone), OrderID: orderID}
 	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO, sess.Name)
 	return f

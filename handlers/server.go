@@ -44,7 +44,7 @@ type accountProvider interface {
 // Options are the server's dependencies, built by cmd/lk.
 type Options struct {
 	Provider    Provider
-	Sessions    *Sessions
+	Sessions    *web.Sessions
 	Limiter     store.Limiter
 	Once        store.Once        // one-time action tokens; nil means in memory
 	Files       store.RefundFiles // refund documents kept after a refusal; nil means in memory
@@ -93,7 +93,7 @@ type Server struct {
 	rents        rentProvider
 	aqua         aquaProvider
 	hotel        hotelProvider
-	sessions     *Sessions
+	sessions     *web.Sessions
 	speculation  speculation
 	limits       store.Limiter
 	interval     time.Duration

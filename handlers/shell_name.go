@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 )
 
 // nameKept is how long this instance shares a customer's name read from
@@ -54,14 +55,14 @@ func (n *names) put(guid, name string, now time.Time) {
 }
 
 // heard keeps the name of a profile a page has just read.
-func (s *Server) heard(sess *Session, info gateway.PersonalInfo) {
+func (s *Server) heard(sess *web.Session, info gateway.PersonalInfo) {
 	s.names.put(sess.GUID, firstName(info.FIO), s.now())
 }
 
 // shellName is the customer's first name for the page's shell, from the
 // profile as the resort has it now, shared for nameKept; the session keeps
 // it, so that a page whose read fails shows the last one known.
-func (s *Server) shellName(c *echo.Context, sess *Session) string {
+func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 	name, ok := s.names.get(sess.GUID, s.now())
 	if !ok {
 		info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)

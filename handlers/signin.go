@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -69,7 +70,7 @@ func (s *Server) loginSubmit(c *echo.Context) error {
 	if status != http.StatusOK {
 		return show(status, retry)
 	}
-	return s.codeSent(c, pending{Phone: phone, Mode: "login", SentAt: s.now()})
+	return s.codeSent(c, web.Pending{Phone: phone, Mode: "login", SentAt: s.now()})
 }
 
 func validPhone(raw string, errs *views.Errors) (string, bool) {
@@ -107,7 +108,7 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views.Errors,
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
-	known := s.sessions.knownDevice(c.Request(), phone)
+	known := s.sessions.KnownDevice(c.Request(), phone)
 	class := classUnknown
 	switch {
 	case step == "signup":
@@ -169,19 +170,19 @@ func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 	}
 }
 
-func (s *Server) codeSent(c *echo.Context, p pending) error {
-	p.ID = randomID()
-	if err := s.sessions.writePending(c.Response(), p); err != nil {
+func (s *Server) codeSent(c *echo.Context, p web.Pending) error {
+	p.ID = web.RandomID()
+	if err := s.sessions.WritePending(c.Response(), p); err != nil {
 		return err
 	}
 	return respondOK(c, answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.interval / time.Second)}, views.PathLoginCode)
 }
 
-func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.CodeForm {
+func (s *Server) codePage(c *echo.Context, p web.Pending, f views.CodeForm) views.CodeForm {
 	f.Masked = views.MaskedPhone(p.Phone)
 	f.Mode = p.Mode
 	f.Confirmed = p.Token != ""
-	known := s.sessions.knownDevice(c.Request(), p.Phone)
+	known := s.sessions.KnownDevice(c.Request(), p.Phone)
 	if wait, err := s.newCodeWait(c.Request().Context(), p.Phone, known); err == nil && wait > 0 {
 		f.ResendAfter = seconds(wait)
 	}
@@ -191,14 +192,14 @@ func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.Co
 	return f
 }
 
-func (s *Server) renderCode(c *echo.Context, status int, p pending, f views.CodeForm) error {
+func (s *Server) renderCode(c *echo.Context, status int, p web.Pending, f views.CodeForm) error {
 	pg := s.page(c, "Код из SMS", "Введите код из SMS, чтобы войти в личный кабинет.")
 	pg.Invalid = len(f.Errors) > 0
 	return render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
 }
 
 func (s *Server) codeForm(c *echo.Context) error {
-	p, ok := s.sessions.readPending(c.Request())
+	p, ok := s.sessions.ReadPending(c.Request())
 	if !ok {
 		return seeOther(c, views.PathLogin)
 	}
@@ -210,10 +211,10 @@ func (s *Server) codeForm(c *echo.Context) error {
 }
 
 type confirmResult struct {
-	sess    *Session // signed in
-	token   string   // the code was right, the profile did not load: kept for a retry
-	signOut string   // the provider refused the client (hasErrors): its message
-	status  int      // otherwise the answer's status …
+	sess    *web.Session // signed in
+	token   string       // the code was right, the profile did not load: kept for a retry
+	signOut string       // the provider refused the client (hasErrors): its message
+	status  int          // otherwise the answer's status …
 	errs    views.Errors
 	retry   time.Duration
 }
@@ -225,7 +226,7 @@ func (r confirmResult) keep() bool {
 }
 
 func (s *Server) codeSubmit(c *echo.Context) error {
-	p, ok := s.sessions.readPending(c.Request())
+	p, ok := s.sessions.ReadPending(c.Request())
 	if sess := session(c); sess != nil && (!ok || sess.Phone == p.Phone) {
 		return s.signedIn(c)
 	}
@@ -245,7 +246,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 		f.Code = code
 		key = p.ID + ":" + code
 	}
-	known := s.sessions.knownDevice(c.Request(), p.Phone)
+	known := s.sessions.KnownDevice(c.Request(), p.Phone)
 	// The work goes on when this browser gives up (a double click cancels the
 	// first request): the other submissions share its outcome.
 	ctx := context.WithoutCancel(c.Request().Context())
@@ -256,7 +257,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	return s.answerConfirm(c, p, f, s.confirmOnce(c.Request().Context(), key, work))
 }
 
-func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code string, known bool) confirmResult {
+func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, code string, known bool) confirmResult {
 	token := p.Token
 	if token == "" {
 		replaced := known && s.strangersCode(ctx, p.Phone)
@@ -319,24 +320,24 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code s
 	return confirmResult{sess: sess}
 }
 
-func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res confirmResult) error {
+func (s *Server) answerConfirm(c *echo.Context, p web.Pending, f views.CodeForm, res confirmResult) error {
 	w := c.Response()
 	switch {
 	case res.sess != nil:
 		if err := s.sessions.Write(w, res.sess); err != nil {
 			return err
 		}
-		if err := s.sessions.rememberDevice(w, c.Request(), p.Phone); err != nil {
+		if err := s.sessions.RememberDevice(w, c.Request(), p.Phone); err != nil {
 			return err
 		}
-		s.sessions.clearPending(w)
+		s.sessions.ClearPending(w)
 		return s.signedIn(c)
 	case res.signOut != "":
-		s.sessions.clearPending(w)
+		s.sessions.ClearPending(w)
 		return s.signedOutWith(c, res.signOut)
 	case res.token != "":
 		p.Token = res.token
-		if err := s.sessions.writePending(w, p); err != nil {
+		if err := s.sessions.WritePending(w, p); err != nil {
 			return err
 		}
 	}
@@ -354,7 +355,7 @@ func (s *Server) signedIn(c *echo.Context) error {
 }
 
 func (s *Server) codeResend(c *echo.Context) error {
-	p, ok := s.sessions.readPending(c.Request())
+	p, ok := s.sessions.ReadPending(c.Request())
 	if !ok {
 		return s.lostPending(c)
 	}
@@ -365,8 +366,8 @@ func (s *Server) codeResend(c *echo.Context) error {
 			return s.renderCode(c, status, p, views.CodeForm{Errors: errs})
 		})
 	}
-	p.ID, p.SentAt, p.Token = randomID(), s.now(), "" // a new code, a new sign-in of this browser
-	if err := s.sessions.writePending(c.Response(), p); err != nil {
+	p.ID, p.SentAt, p.Token = web.RandomID(), s.now(), "" // a new code, a new sign-in of this browser
+	if err := s.sessions.WritePending(c.Response(), p); err != nil {
 		return err
 	}
 	return respondOK(c, answer{ResendIn: int(s.interval / time.Second)}, views.PathLoginCode+"?sent=1")

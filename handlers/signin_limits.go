@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -99,7 +100,7 @@ func class(known bool) string {
 
 // The limits of a phone are kept under its tag, never the number itself.
 func (s *Server) phoneKey(name, phone string, known bool) string {
-	return name + ":" + class(known) + ":" + s.sessions.phoneTag(phone)
+	return name + ":" + class(known) + ":" + s.sessions.PhoneTag(phone)
 }
 
 func (s *Server) intervalRule(phone string, known bool) store.Rule {
@@ -289,7 +290,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	run := func(context.Context) store.Outcome {
 		res := work()
 		mine = &res
-		v, err := s.sessions.seal(sharedConfirmName, res.shared())
+		v, err := s.sessions.Seal(sharedConfirmName, res.shared())
 		if err != nil {
 			s.log.Error("sign-in outcome not sealed", "err", err)
 			return store.Outcome{Status: http.StatusServiceUnavailable}
@@ -315,7 +316,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 		return failed(err)
 	}
 	var sc sharedConfirm
-	if !s.sessions.open(sharedConfirmName, out.Message, &sc) {
+	if !s.sessions.Open(sharedConfirmName, out.Message, &sc) {
 		return failed(errors.New("a shared sign-in outcome does not open"))
 	}
 	return sc.result()
@@ -324,7 +325,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 const sharedConfirmName = "lk-confirm"
 
 type sharedConfirm struct {
-	Sess    *Session      `json:"s,omitempty"`
+	Sess    *web.Session  `json:"s,omitempty"`
 	Token   string        `json:"t,omitempty"`
 	SignOut string        `json:"o,omitempty"`
 	Status  int           `json:"c,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -68,7 +69,7 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 	if status != http.StatusOK {
 		return show(status, retry)
 	}
-	return s.codeSent(c, pending{Phone: phone, Mode: "signup", SentAt: s.now()})
+	return s.codeSent(c, web.Pending{Phone: phone, Mode: "signup", SentAt: s.now()})
 }
 
 // logout revokes the session on our side too and deletes the cookie. It
@@ -81,7 +82,7 @@ func (s *Server) logout(c *echo.Context) error {
 		// The store could not say whether the cookie was signed out
 		// already; revoking it again is harmless, and the only way to know
 		// that it is out.
-		sess = s.sessions.cookieSession(c.Request())
+		sess = s.sessions.CookieSession(c.Request())
 	}
 	if sess != nil {
 		s.log.InfoContext(c.Request().Context(), "sign-out", "phone", gateway.MaskPhone(sess.Phone))
@@ -91,7 +92,7 @@ func (s *Server) logout(c *echo.Context) error {
 		c.Response().Header().Set("Retry-After", "60")
 		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
 	}
-	s.sessions.clearPending(c.Response())
+	s.sessions.ClearPending(c.Response())
 	c.Response().Header().Set("Clear-Site-Data", clearSiteData) // the offline copies go too
 	return seeOther(c, views.PathLogin)
 }

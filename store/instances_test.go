@@ -18,6 +18,7 @@ import (
 	"lk/gateway"
 	"lk/gateway/sandbox"
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/store/redistest"
 	"lk/views"
@@ -55,7 +56,7 @@ func sandboxServer(t *testing.T) (*sandbox.Sandbox, *httptest.Server) {
 func newClusterOn(t *testing.T, srv *redisServer) *cluster {
 	t.Helper()
 	sb, sbSrv := sandboxServer(t)
-	key := handlers.RandomKey()
+	key := web.RandomKey()
 	static, _ := fs.Sub(lk.Static, "static")
 	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
 	c := &cluster{t: t, sb: sb, redis: srv}
@@ -70,7 +71,7 @@ func newClusterOn(t *testing.T, srv *redisServer) *cluster {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { r.Close() })
-		sessions, err := handlers.NewSessions([]handlers.Key{key}, "", r, time.Now)
+		sessions, err := web.NewSessions([]web.Key{key}, "", r, time.Now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +312,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 // cookie stays refused after the server restarts with the same keys.
 func TestSignOutSurvivesRestart(t *testing.T) {
 	sb, sbSrv := sandboxServer(t)
-	key, path := handlers.RandomKey(), tempFile(t, "revoked-sessions")
+	key, path := web.RandomKey(), tempFile(t, "revoked-sessions")
 	static, _ := fs.Sub(lk.Static, "static")
 	assets, _ := views.LoadAssets(static, "css/app.css", "dist", "/static/dist/")
 	start := func() (*httptest.Server, func()) {
@@ -320,7 +321,7 @@ func TestSignOutSurvivesRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		gw, _ := gateway.NewClient(sbSrv.URL + "/v1")
-		sessions, _ := handlers.NewSessions([]handlers.Key{key}, "", rev, time.Now)
+		sessions, _ := web.NewSessions([]web.Key{key}, "", rev, time.Now)
 		e, err := handlers.New(handlers.Options{Provider: gw, Sessions: sessions, Site: &views.Site{}, Assets: assets, Static: static})
 		if err != nil {
 			t.Fatal(err)

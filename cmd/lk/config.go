@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -23,7 +24,7 @@ type config struct {
 	Sandbox        string         // why the bundled sandbox runs ("" when a real gateway is configured)
 	SandboxAddr    string         // LK_SANDBOX_ADDR
 	DataDir        string         // LK_DATA_DIR
-	CookieKeys     []handlers.Key // LK_COOKIE_KEYS or LK_COOKIE_KEYS_FILE
+	CookieKeys     []web.Key      // LK_COOKIE_KEYS or LK_COOKIE_KEYS_FILE
 	CookieDomain   string         // LK_COOKIE_DOMAIN
 	MainSiteURL    string         // LK_MAIN_SITE_URL
 	SupportPhone   string         // LK_SUPPORT_PHONE
@@ -159,7 +160,7 @@ func loadConfig(environ []string) (config, error) {
 	}
 	if keys != "" {
 		for i, k := range strings.Split(keys, ",") {
-			key, err := handlers.ParseKey(strings.TrimSpace(k))
+			key, err := web.ParseKey(strings.TrimSpace(k))
 			if err != nil {
 				return c, fmt.Errorf("%s: key %d: %v (make one with: head -c 64 /dev/urandom | base64 -w0)", keysFrom, i+1, err)
 			}

@@ -117,10 +117,10 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *ha
 	reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (http.Handler, error) {
 	keys := cfg.CookieKeys
 	if len(keys) == 0 {
-		keys = []handlers.Key{handlers.RandomKey()}
+		keys = []web.Key{web.RandomKey()}
 		log.Warn("LK_COOKIE_KEYS is not set: using random cookie keys, every session ends when the server restarts")
 	}
-	sessions, err := handlers.NewSessions(keys, cfg.CookieDomain, st.Revoker, cfg.Now)
+	sessions, err := web.NewSessions(keys, cfg.CookieDomain, st.Revoker, cfg.Now)
 	if err != nil {
 		return nil, err
 	}

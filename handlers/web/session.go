@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"lk/store"
@@ -34,7 +35,7 @@ type Session struct {
 
 const deviceTTL = 365 * 24 * time.Hour
 
-type pending struct {
+type Pending struct {
 	ID     string    `json:"i"` // random: one sign-in of one browser, for double submissions
 	Phone  string    `json:"p"`
 	Mode   string    `json:"m"` // "login" or "signup"
@@ -95,7 +96,7 @@ func RandomKey() Key {
 // on every instance (accepted), then moved first (signing).
 func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
-		return nil, errors.New("handlers: no cookie keys")
+		return nil, errors.New("web: no cookie keys")
 	}
 	if revoker == nil {
 		revoker = store.NewMemoryRevoker(now)
@@ -121,13 +122,13 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 	return s, nil
 }
 
-// phoneTag stands for a phone in the names the shared store keeps (the
+// PhoneTag stands for a phone in the names the shared store keeps (the
 // sign-in limits), so that a list of Redis keys or its append-only file
 // holds no phone number: a hash keyed with the first cookie key, which a
 // phone cannot be guessed back from without that key. A rotation that puts
 // a new key first starts the phones' counts afresh, as a restart of an
 // instance without Redis does.
-func (s *Sessions) phoneTag(phone string) string {
+func (s *Sessions) PhoneTag(phone string) string {
 	mac := hmac.New(sha256.New, s.tagKey)
 	mac.Write([]byte(phone))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:16])
@@ -136,13 +137,13 @@ func (s *Sessions) phoneTag(phone string) string {
 // Read returns the valid, unrevoked session of r, or nil. An error is a
 // revocation that could not be checked: not let in, not signed out either.
 func (s *Sessions) Read(r *http.Request) (*Session, error) {
-	sess := s.cookieSession(r)
+	sess := s.CookieSession(r)
 	if sess == nil {
 		return nil, nil
 	}
 	revoked, err := s.revoker.Revoked(r.Context(), sess.ID)
 	if err != nil {
-		return nil, fmt.Errorf("handlers: check sign-out: %w", err)
+		return nil, fmt.Errorf("web: check sign-out: %w", err)
 	}
 	if revoked {
 		return nil, nil
@@ -150,7 +151,7 @@ func (s *Sessions) Read(r *http.Request) (*Session, error) {
 	return sess, nil
 }
 
-func (s *Sessions) cookieSession(r *http.Request) *Session {
+func (s *Sessions) CookieSession(r *http.Request) *Session {
 	var sess Session
 	if !s.decode(r, s.name, &sess) || sess.Token == "" || sess.GUID == "" || !s.now().Before(sess.Expires) {
 		return nil
@@ -160,14 +161,14 @@ func (s *Sessions) cookieSession(r *http.Request) *Session {
 
 // New makes a new session for a client; Write sets its cookie.
 func (s *Sessions) New(token, guid, name, phone string) *Session {
-	return &Session{ID: randomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
+	return &Session{ID: RandomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
 }
 
 // Write stores sess in its cookie.
 func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	v, err := securecookie.EncodeMulti(s.name, sess, s.codecs[0])
 	if err != nil {
-		return fmt.Errorf("handlers: encode session: %w", err)
+		return fmt.Errorf("web: encode session: %w", err)
 	}
 	http.SetCookie(w, s.cookie(s.name, v, sess.Expires))
 	return nil
@@ -184,36 +185,39 @@ const revokedBeyond = 30 * 24 * time.Hour
 func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session) error {
 	if sess != nil {
 		if err := s.revoker.Revoke(ctx, sess.ID, sess.Expires.Add(revokedBeyond)); err != nil {
-			return fmt.Errorf("handlers: sign out: %w", err)
+			return fmt.Errorf("web: sign out: %w", err)
 		}
 	}
 	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
 	return nil
 }
 
+// Clears tells whether a Set-Cookie value deletes the session cookie.
+func (s *Sessions) Clears(setCookie string) bool { return strings.HasPrefix(setCookie, s.name+"=;") }
+
 // Clear deletes the cookie without revoking it.
 func (s *Sessions) Clear(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
 }
 
-func (s *Sessions) readPending(r *http.Request) (pending, bool) {
-	var p pending
+func (s *Sessions) ReadPending(r *http.Request) (Pending, bool) {
+	var p Pending
 	if !s.decode(r, s.pending, &p) || p.Phone == "" || s.now().Sub(p.SentAt) > pendingTTL {
-		return pending{}, false
+		return Pending{}, false
 	}
 	return p, true
 }
 
-func (s *Sessions) writePending(w http.ResponseWriter, p pending) error {
+func (s *Sessions) WritePending(w http.ResponseWriter, p Pending) error {
 	v, err := securecookie.EncodeMulti(s.pending, p, s.codecs[0])
 	if err != nil {
-		return fmt.Errorf("handlers: encode pending sign-in: %w", err)
+		return fmt.Errorf("web: encode pending sign-in: %w", err)
 	}
 	http.SetCookie(w, s.cookie(s.pending, v, p.SentAt.Add(pendingTTL)))
 	return nil
 }
 
-func (s *Sessions) clearPending(w http.ResponseWriter) {
+func (s *Sessions) ClearPending(w http.ResponseWriter) {
 	http.SetCookie(w, s.cookie(s.pending, "", time.Unix(0, 0)))
 }
 
@@ -221,7 +225,7 @@ const noticeTTL = time.Minute
 
 // WriteNotice carries msg, signed, to the next page the customer sees, once.
 func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
-	v, err := s.seal(s.notice, msg)
+	v, err := s.Seal(s.notice, msg)
 	if err != nil {
 		return err
 	}
@@ -243,37 +247,37 @@ func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	}
 	http.SetCookie(w, s.cookie(s.notice, "", time.Unix(0, 0)))
 	var msg string
-	if !s.open(s.notice, c.Value, &msg) {
+	if !s.Open(s.notice, c.Value, &msg) {
 		return ""
 	}
 	return msg
 }
 
-func (s *Sessions) seal(name string, v any) (string, error) {
+func (s *Sessions) Seal(name string, v any) (string, error) {
 	out, err := securecookie.EncodeMulti(name, v, s.codecs[0])
 	if err != nil {
-		return "", fmt.Errorf("handlers: encode %s: %w", name, err)
+		return "", fmt.Errorf("web: encode %s: %w", name, err)
 	}
 	return out, nil
 }
 
-func (s *Sessions) open(name, value string, dst any) bool {
+func (s *Sessions) Open(name, value string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(name, value, dst, s.codecs...) == nil
 }
 
-func (s *Sessions) knownDevice(r *http.Request, phone string) bool {
+func (s *Sessions) KnownDevice(r *http.Request, phone string) bool {
 	var d device
 	return s.decodeWith(r, s.device, &d, s.devices) && slices.Contains(d.Phones, phone)
 }
 
-func (s *Sessions) rememberDevice(w http.ResponseWriter, r *http.Request, phone string) error {
+func (s *Sessions) RememberDevice(w http.ResponseWriter, r *http.Request, phone string) error {
 	var d device
 	s.decodeWith(r, s.device, &d, s.devices)
 	d.Phones = slices.DeleteFunc(d.Phones, func(p string) bool { return p == phone })
 	d.Phones = append([]string{phone}, d.Phones[:min(len(d.Phones), devicePhones-1)]...)
 	v, err := securecookie.EncodeMulti(s.device, d, s.devices[0])
 	if err != nil {
-		return fmt.Errorf("handlers: encode device: %w", err)
+		return fmt.Errorf("web: encode device: %w", err)
 	}
 	http.SetCookie(w, s.cookie(s.device, v, s.now().Add(deviceTTL)))
 	return nil
@@ -308,7 +312,7 @@ func (s *Sessions) cookie(name, value string, expires time.Time) *http.Cookie {
 	return c
 }
 
-func randomID() string {
+func RandomID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
