@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -69,7 +70,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 			rec.to = to
 		}
 	}
-	if err := s.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.String(), s.now().Add(actsKept)); err != nil {
+	if err := s.stores.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.String(), s.now().Add(actsKept)); err != nil {
 		s.log.Warn("what was done to an order is not kept", "action", a, "kind", string(o.kind.info().id), "err", err)
 	}
 }
@@ -77,7 +78,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 // lastAct is what the customer last did to the order in the account, if
 // it is remembered.
 func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (act, bool) {
-	v, err := s.acts.Recall(ctx, actsKey(guid, k, id))
+	v, err := s.stores.acts.Recall(ctx, actsKey(guid, k, id))
 	if err != nil {
 		s.log.Warn("acts store", "err", err)
 		return act{}, false
@@ -108,15 +109,15 @@ func (a act) text(s *Server) string {
 // gone is the answer for an order the provider does not find: what the
 // customer did to it, when that is known (409), else err as it was.
 func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err error) error {
-	var he *httpError
-	if !errors.As(err, &he) || he.status != http.StatusNotFound {
+	var he *web.Error
+	if !errors.As(err, &he) || he.Status != http.StatusNotFound {
 		return err
 	}
 	a, ok := s.lastAct(ctx, guid, k, id)
 	if !ok {
 		return err
 	}
-	return &httpError{http.StatusConflict, actTitles[a.what], a.text(s)}
+	return &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
 }
 
 // refusedText is why a form may not act on an order that no longer allows

@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -18,7 +17,7 @@ import (
 	"github.com/labstack/echo/v5/middleware"
 
 	"lk/gateway/sandbox"
-	"lk/handlers"
+	"lk/handlers/web"
 )
 
 // gzipGet asks for path as a browser does, accepting gzip, and answers the
@@ -154,7 +153,7 @@ func TestCompressionHoldsNoWriterWhileWaiting(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector drops pooled writers on purpose")
 	}
-	ours := allocatedPerRequest(handlers.Compress(5))
+	ours := allocatedPerRequest(web.Compress(5))
 	echos := allocatedPerRequest(middleware.Gzip())
 	t.Logf("allocated per request in flight: %d KB here, %d KB with echo's Gzip", ours>>10, echos>>10)
 	if ours > 128<<10 {
@@ -179,7 +178,7 @@ func BenchmarkCompressPage(b *testing.B) {
 		cases = append(cases, struct {
 			name string
 			mw   echo.MiddlewareFunc
-		}{fmt.Sprintf("gzhttp-level-%d", level), handlers.Compress(level)})
+		}{fmt.Sprintf("gzhttp-level-%d", level), web.Compress(level)})
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -250,36 +249,6 @@ func TestPageIsWrittenOnceWithItsLength(t *testing.T) {
 				!strings.Contains(html, ".field-label{font-weight:600}") {
 				t.Errorf("%s (%q): not a whole page:\n%.300s", path, enc, html)
 			}
-		}
-	}
-}
-
-// A page compressed with its stylesheet spliced in reads back byte for byte
-// with any gzip reader, whatever its shape.
-func TestGzipPageReadsBack(t *testing.T) {
-	css := strings.Repeat(".card{margin:0 0 1rem;border:1px solid var(--c-line)}\n", 60)
-	body := strings.Repeat("<li class=card>Заказ № 400001, 2 500 ₽</li>\n", 200)
-	pages := map[string]string{
-		"stylesheet":         `<!doctype html><html><head><style nonce="abc">` + css + `</style></head><body>` + body + `</body></html>`,
-		"another nonce":      `<!doctype html><html><head><style nonce="xyz">` + css + `</style></head><body>` + body[:99] + `</body></html>`,
-		"small stylesheet":   `<html><head><style>a{color:red}</style></head><body>` + body + `</body></html>`,
-		"no stylesheet":      `<html><body>` + body + `</body></html>`,
-		"two stylesheets":    `<style>` + css + `</style><style>` + css + `</style>` + body,
-		"stylesheet at end":  body + `<style>` + css + `</style>`,
-		"unclosed style":     `<style>` + css + body,
-		"nothing after":      `<style>` + css + `</style>`,
-		"stylesheet changed": `<style>` + css + `b{}</style>` + body,
-	}
-	for name, page := range pages {
-		var out bytes.Buffer
-		if err := handlers.GzipPage(&out, []byte(page)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if got := gunzip(t, out.Bytes()); got != page {
-			t.Errorf("%s: read back %d bytes, want %d", name, len(got), len(page))
-		}
-		if out.Len() > len(page)/2 {
-			t.Errorf("%s: %d bytes compressed to %d", name, len(page), out.Len())
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store"
 )
 
@@ -21,9 +22,9 @@ func TestFullDataFolderIsNotReady(t *testing.T) {
 	var need atomic.Uint64
 	need.Store(math.MaxUint64)
 	room := func(ctx context.Context) error { return store.Folder{Dir: dir, MinFree: need.Load()}.Room(ctx) }
-	var health *handlers.Health
+	var health *web.Health
 	a := newAppSetup(t, setup{options: func(o *handlers.Options) {
-		health, _ = handlers.NewHealth(nil)
+		health, _ = web.NewHealth(nil)
 		o.Health, o.StorePing = health, room
 	}})
 	health.SetServing(true)

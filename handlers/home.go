@@ -15,7 +15,7 @@ import (
 // and the active orders. The profile and the five kinds of orders are asked
 // for at once.
 func (s *Server) home(c *echo.Context) error {
-	sess := session(c)
+	sess := web.SessionOf(c)
 	ctx := c.Request().Context()
 	var (
 		info    gateway.PersonalInfo
@@ -30,7 +30,7 @@ func (s *Server) home(c *echo.Context) error {
 	h := views.Home{Name: sess.Name}
 	if infoErr != nil {
 		if msg, out := profileRefused(infoErr); out {
-			s.endSession(c, sess)
+			s.web.EndSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
 		s.log.Warn("profile not loaded", "err", infoErr)
@@ -48,7 +48,7 @@ func (s *Server) home(c *echo.Context) error {
 	if p.User != nil {
 		p.User.Name = h.Name
 	}
-	return render(c, http.StatusOK, views.HomePage(p, h))
+	return s.web.Render(c, http.StatusOK, views.HomePage(p, h))
 }
 
 // keepName takes the greeting's and the menu's name from the profile as
@@ -58,7 +58,7 @@ func (s *Server) keepName(c *echo.Context, sess *web.Session, info gateway.Perso
 	name := firstName(info.FIO)
 	if name != sess.Name {
 		sess.Name = name
-		if err := s.sessions.Write(c.Response(), sess); err != nil {
+		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
 			s.log.Warn("session name not kept", "err", err)
 		}
 	}
@@ -69,7 +69,7 @@ func (s *Server) keepName(c *echo.Context, sess *web.Session, info gateway.Perso
 // the provider refusing the client (the customer reads its text) or no
 // longer taking the token; an outage never does.
 func profileRefused(err error) (msg string, signOut bool) {
-	f := explain(err, msgRequestFailed, "")
+	f := explain(err, web.MsgRequestFailed, "")
 	return f.message, f.refused || f.signOut
 }
 

@@ -134,9 +134,9 @@ func (hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o ord
 	if err != nil {
 		// The order no longer offers a refund: the resort's staff finish it.
 		s.log.Error("hotel cancelled without its refund", "id", o.id, "err", err)
-		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, msgRequestFailed).message, ".") + "."
-		if s.site.SupportPhone != "" {
-			msg += " Позвоните в службу поддержки: " + s.site.SupportPhone + "."
+		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, web.MsgRequestFailed).message, ".") + "."
+		if s.web.Site.SupportPhone != "" {
+			msg += " Позвоните в службу поддержки: " + s.web.Site.SupportPhone + "."
 		}
 		return "", providerFailed(msg)
 	}
@@ -325,7 +325,7 @@ func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg str
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
 	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, hotelInfo.moveIslands
-	return render(c, status, views.HotelTransferPage(p, v))
+	return s.web.Render(c, status, views.HotelTransferPage(p, v))
 }
 
 var weekdays = [...]string{"вс", "пн", "вт", "ср", "чт", "пт", "сб"}

@@ -97,7 +97,7 @@ var lessonDays = &dayPage{
 	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
 	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
 	field: "lessonId", pick: "Выбрать",
-	moveTexts: moveTexts{refused: msgLessonMoveFail, unreachable: msgRequestFailed, done: msgMoved},
+	moveTexts: moveTexts{refused: msgLessonMoveFail, unreachable: web.MsgRequestFailed, done: msgMoved},
 }
 
 func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }

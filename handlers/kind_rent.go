@@ -179,7 +179,7 @@ type rentMove struct {
 }
 
 func (rentMove) texts() moveTexts {
-	return moveTexts{refused: msgRentMoveFailed, unreachable: msgRequestFailed, done: msgMoved}
+	return moveTexts{refused: msgRentMoveFailed, unreachable: web.MsgRequestFailed, done: msgMoved}
 }
 
 func (k rentKind) readMove(c *echo.Context) moveForm {
@@ -365,11 +365,11 @@ func (m rentMove) show(s *Server, c *echo.Context, o order, status int, msg stri
 	}{status == http.StatusOK, d.view}
 	switch {
 	case f.posted: // the slot picker may try again with the fresh token
-		data = answer{Message: cmp.Or(msg, firstError(f.errs)), Token: s.token(c, o, actTransfer)}
+		data = web.Answer{Message: cmp.Or(msg, firstError(f.errs)), Token: s.token(c, o, actTransfer)}
 	case !f.dayOK:
-		data = answer{Message: firstError(f.errs)}
+		data = web.Answer{Message: firstError(f.errs)}
 	}
-	return respond(c, status, data, func() error { return m.page(s, c, o, status, msg) })
+	return web.Respond(c, status, data, func() error { return m.page(s, c, o, status, msg) })
 }
 
 func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg string) error {
@@ -399,5 +399,5 @@ func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg stri
 	}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands
-	return render(c, status, views.RentMovePage(pg, v))
+	return s.web.Render(c, status, views.RentMovePage(pg, v))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -40,10 +41,10 @@ func (s *Server) movedTo(ctx context.Context, guid string, o order, newID string
 	until := start.Add(movesKept)
 	first, err := s.firstID(ctx, o.kind, o.id)
 	if err == nil {
-		err = s.moves.Moved(ctx, movedKey(o.kind, newID), first, until)
+		err = s.stores.moves.Moved(ctx, movedKey(o.kind, newID), first, until)
 	}
 	if err == nil {
-		err = s.moves.Moved(ctx, nextKey(o.kind, o.id), newID+" "+ownerMark(guid), until)
+		err = s.stores.moves.Moved(ctx, nextKey(o.kind, o.id), newID+" "+ownerMark(guid), until)
 	}
 	if err != nil {
 		s.log.Warn("the first id of a moved booking is not kept", "kind", string(o.kind.info().id), "err", err)
@@ -51,7 +52,7 @@ func (s *Server) movedTo(ctx context.Context, guid string, o order, newID string
 }
 
 func (s *Server) firstID(ctx context.Context, k kind, id string) (string, error) {
-	first, err := s.moves.First(ctx, movedKey(k, id))
+	first, err := s.stores.moves.First(ctx, movedKey(k, id))
 	if err != nil || first == "" {
 		return id, err
 	}
@@ -68,7 +69,7 @@ func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (s
 	}
 	now, mark := id, ownerMark(guid)
 	for range movesFollowed {
-		v, err := s.moves.First(ctx, nextKey(k, now))
+		v, err := s.stores.moves.First(ctx, nextKey(k, now))
 		if err != nil { // the old link fails as it did before moves were kept
 			s.log.Warn("moves store", "err", err)
 			break
@@ -78,7 +79,7 @@ func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (s
 			break
 		}
 		if owner != mark {
-			return "", errNotFound
+			return "", web.ErrNotFound
 		}
 		now = next
 	}
@@ -91,7 +92,7 @@ func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (s
 // redirectMoved sends the owner of a moved booking's old link to the same
 // page of the booking it became (part: "" for the order, or its file).
 func (s *Server) redirectMoved(c *echo.Context, k kind, id, part string) (bool, error) {
-	to, err := s.movedOn(c.Request().Context(), session(c).GUID, k, id)
+	to, err := s.movedOn(c.Request().Context(), web.SessionOf(c).GUID, k, id)
 	if err != nil || to == "" {
 		return err != nil, err
 	}

@@ -39,8 +39,8 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		h := r.Header()
 		r.Before(func() {
-			unknown, _ := c.Get(keySessionUnknown).(bool)
-			sess := session(c)
+			unknown := web.SessionUnknown(c)
+			sess := web.SessionOf(c)
 			switch {
 			case s.clearsSession(h):
 				h.Set(hdrSession, sessionNone)
@@ -56,7 +56,7 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) clearsSession(h http.Header) bool {
 	for _, v := range h.Values("Set-Cookie") {
-		if s.sessions.Clears(v) {
+		if s.web.Sessions.Clears(v) {
 			return true
 		}
 	}
@@ -98,13 +98,13 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 // From the root, so that its scope is the whole site; no-cache, so a new
 // build replaces the old worker at once.
 func (s *Server) worker(c *echo.Context) error {
-	file, ok := s.assets.File(views.WorkerEntry)
+	file, ok := s.web.Assets.File(views.WorkerEntry)
 	if !ok {
-		return errNotFound
+		return web.ErrNotFound
 	}
-	body, err := fs.ReadFile(s.static, "dist/"+file)
+	body, err := fs.ReadFile(s.web.Static, "dist/"+file)
 	if err != nil {
-		return errNotFound
+		return web.ErrNotFound
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderCacheControl, "no-cache")
@@ -156,8 +156,8 @@ func (s *Server) manifest(c *echo.Context) error {
 
 // Built without the session, so the worker's copy names nobody.
 func (s *Server) offline(c *echo.Context) error {
-	p := views.Page{Title: "Нет соединения", Description: "Страница без интернета.", Nonce: nonce(c), Site: s.site, Assets: s.assets}
-	return render(c, http.StatusOK, views.OfflinePage(p))
+	p := views.Page{Title: "Нет соединения", Description: "Страница без интернета.", Nonce: web.Nonce(c), Site: s.web.Site, Assets: s.web.Assets}
+	return s.web.Render(c, http.StatusOK, views.OfflinePage(p))
 }
 
 const clearSiteData = `"cache", "storage"`

@@ -4,15 +4,46 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"lk/handlers/web"
 	"lk/store"
 )
+
+// metrics count the sign-in's steps and what its limits refused.
+type metrics struct {
+	refusals *prometheus.CounterVec
+	signins  *prometheus.CounterVec
+	budget   *prometheus.GaugeVec
+	spent    *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_signin_limit_refusals_total", Help: "Sign-in steps refused by a limit, by limit.",
+		}, []string{"limit"}),
+		signins: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_signin_attempts_total", Help: "Sign-in steps by step and outcome.",
+		}, []string{"step", "outcome"}),
+		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day, and the shares sms_hour_signup, sms_hour_unknown, …), as of a code this instance sent lately.",
+		}, []string{"budget"}),
+		spent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_sms_budget_refusals_total", Help: "Codes refused because an SMS budget was spent, by who asked (signup, unknown_browser, known_browser) and budget.",
+		}, []string{"class", "budget"}),
+	}
+	for _, c := range []prometheus.Collector{m.refusals, m.signins, m.budget, m.spent} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
 
 // opsMetrics count what an operator must act on besides requests: a
 // ceiling that refused a customer, and the outcome of every order action.
 type opsMetrics struct {
-	keptRefused   prometheus.Counter // a document not kept: everyone's ceiling is full
-	uploadRefused prometheus.Counter // a refund upload refused: the uploads' room is full
-	actions       *prometheus.CounterVec
+	keptRefused prometheus.Counter // a document not kept: everyone's ceiling is full
+	actions     *prometheus.CounterVec
 }
 
 func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
@@ -21,16 +52,12 @@ func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
 			Name: "lk_kept_documents_refused_total",
 			Help: "Refund documents not kept for a retry because the ceiling of everyone's kept documents (LK_KEPT_DOCUMENTS_MB) was reached.",
 		}),
-		uploadRefused: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "lk_uploads_refused_total",
-			Help: "Refund uploads refused because the room for uploads in flight was full.",
-		}),
 		actions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lk_actions_total",
 			Help: "Order actions (confirm, transfer, cancel, refund) by kind of order and outcome; a form sent again is a replay.",
 		}, []string{"kind", "action", "outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.keptRefused, m.uploadRefused, m.actions} {
+	for _, c := range []prometheus.Collector{m.keptRefused, m.actions} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -47,7 +74,7 @@ func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
 func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
 	kind := string(ref.kind.info().id)
 	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
-	s.log.Info("order action", "id", c.Get(keyRequestID), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
+	s.log.Info("order action", "id", web.RequestID(c), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
 }
 
 // outcome names what became of one attempt's POST.

@@ -15,6 +15,7 @@ import (
 
 	"lk/gateway"
 	"lk/handlers"
+	"lk/handlers/web"
 )
 
 // metrics is what the debug listener's /metrics shows of this app. A
@@ -41,7 +42,7 @@ func (a *app) metrics() string {
 // that can be stopped, traces into memory, and logs at debug.
 type opsApp struct {
 	*app
-	health *handlers.Health
+	health *web.Health
 	spans  *tracetest.InMemoryExporter
 }
 
@@ -49,11 +50,11 @@ func newOpsApp(t *testing.T) *opsApp {
 	t.Helper()
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	var health *handlers.Health
+	var health *web.Health
 	a := newAppSetup(t, setup{debug: true, gateway: []gateway.Option{gateway.WithRetries(0), gateway.WithBreaker(0, 0), gateway.WithTracerProvider(tp)},
 		options: func(o *handlers.Options) {
 			var err error
-			if health, err = handlers.NewHealth(o.Registry); err != nil {
+			if health, err = web.NewHealth(o.Registry); err != nil {
 				t.Fatal(err)
 			}
 			o.Health, o.Tracer = health, tp

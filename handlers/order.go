@@ -29,14 +29,14 @@ func orderParams(c *echo.Context) (kind, string, error) {
 	id, ok := gateway.ParseKind(c.Param("type"))
 	k := kindOf(id)
 	if !ok || k == nil || !validID(c.Param("id")) {
-		return nil, "", errNotFound
+		return nil, "", web.ErrNotFound
 	}
 	return k, c.Param("id"), nil
 }
 
 func (s *Server) orderView(c *echo.Context, status int, o order, msg string) error {
 	d := s.orderDetail(c, o, msg)
-	return render(c, status, views.OrderPage(s.orderPage(c, d), d))
+	return s.web.Render(c, status, views.OrderPage(s.orderPage(c, d), d))
 }
 
 // orderDetail is the order page's model: its buttons, what they do with
@@ -72,20 +72,20 @@ func (s *Server) order(c *echo.Context) error {
 	if moved, err := s.redirectMoved(c, k, id, ""); moved {
 		return err
 	}
-	o, err := orderOf(c.Request().Context(), s, k, session(c).GUID, id)
+	o, err := orderOf(c.Request().Context(), s, k, web.SessionOf(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
 		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
 		// A booking the customer has just cancelled or refunded may be gone
 		// from the provider's list: its page says what became of it.
-		if a, ok := s.lastAct(c.Request().Context(), session(c).GUID, k, id); ok && status == http.StatusNotFound {
+		if a, ok := s.lastAct(c.Request().Context(), web.SessionOf(c).GUID, k, id); ok && status == http.StatusNotFound {
 			d.Error, d.Done = "", []string{a.text(s), msgActGone}
-			return render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
+			return s.web.Render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
 		}
 		if msg == "" {
-			return errNotFound
+			return web.ErrNotFound
 		}
-		return render(c, status, views.OrderPage(s.orderPage(c, d), d))
+		return s.web.Render(c, status, views.OrderPage(s.orderPage(c, d), d))
 	}
 	return s.orderView(c, http.StatusOK, o, "")
 }
@@ -97,19 +97,19 @@ func (s *Server) orderDocument(c *echo.Context) error {
 		return err
 	}
 	if k.info().document == nil || strings.TrimPrefix(c.Path(), routeOrder+"/") != k.info().document.file {
-		return errNotFound
+		return web.ErrNotFound
 	}
-	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
+	o, err := s.ownOrder(c.Request().Context(), web.SessionOf(c), k, id)
 	if err != nil {
 		return err
 	}
 	if o.noDoc != "" {
-		return &httpError{http.StatusConflict, msgDocTitle, o.noDoc}
+		return &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc}
 	}
 	pdf, err := k.(documenter).document(c.Request().Context(), s, id)
 	if err != nil {
 		s.log.Warn("document not fetched", "kind", k.info().id, "id", id, "err", err)
-		return &httpError{http.StatusBadGateway, msgDocTitle, msgDocFailed}
+		return &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed}
 	}
 	name := string(k.info().id) + "-" + id + ".pdf" // id is checked by validID
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
@@ -130,9 +130,9 @@ func orderFailure(k kind, err error) (status int, msg string) {
 func fetchError(k kind, err error) error {
 	status, msg := orderFailure(k, err)
 	if msg == "" {
-		return errNotFound
+		return web.ErrNotFound
 	}
-	return &httpError{status, "Заказ недоступен", msg}
+	return &web.Error{Status: status, Title: "Заказ недоступен", Message: msg}
 }
 
 // Ids as the provider issues them are safe in a file name and a header.

@@ -84,7 +84,7 @@ func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
 func actionParams(c *echo.Context, a action) (kind, string, error) {
 	k, id, err := orderParams(c)
 	if err != nil || !offers(k, a) {
-		return nil, "", errNotFound
+		return nil, "", web.ErrNotFound
 	}
 	return k, id, nil
 }
@@ -97,12 +97,12 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 		if err != nil {
 			return err
 		}
-		o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
+		o, err := s.ownOrder(c.Request().Context(), web.SessionOf(c), k, id)
 		if err != nil {
 			return err
 		}
 		if !o.can[a] {
-			return s.orderError(c, http.StatusConflict, o, s.refusedText(c.Request().Context(), session(c).GUID, o, a, actionTexts[a].never))
+			return s.orderError(c, http.StatusConflict, o, s.refusedText(c.Request().Context(), web.SessionOf(c).GUID, o, a, actionTexts[a].never))
 		}
 		return page(c, o)
 	}
@@ -196,13 +196,13 @@ func (at *attempt) once() (store.Outcome, error) {
 	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
 	for {
-		out, err := store.Do(wait, at.s.once, at.key, at.s.claimTTL(), keepOutcome, at.work)
+		out, err := store.Do(wait, at.s.stores.once, at.key, at.s.claimTTL(), keepOutcome, at.work)
 		switch {
 		case at.mine && err != nil && at.reply == nil:
 			at.s.log.Error("action outcome not kept", "action", at.a, "err", err)
 		case at.mine || err == nil && out.Status != 0:
 		case wait.Err() != nil && ctx.Err() == nil: // the first is still running
-			return out, &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
+			return out, &web.Error{Status: http.StatusConflict, Title: web.MsgServerTitle, Message: msgInProgress}
 		case err != nil:
 			return out, at.s.storeFailed(at.c, err)
 		default: // released without acting: ours to try
@@ -224,12 +224,12 @@ func (at *attempt) work(ctx context.Context) store.Outcome {
 }
 
 func (at *attempt) leased(ctx context.Context) store.Outcome {
-	o, err := at.s.ownOrder(ctx, session(at.c), at.ref.kind, at.ref.id)
+	o, err := at.s.ownOrder(ctx, web.SessionOf(at.c), at.ref.kind, at.ref.id)
 	switch {
 	case err != nil:
 		at.reply = err
 	case !o.can[at.a]:
-		at.reply = at.s.orderError(at.c, http.StatusConflict, o, at.s.refusedText(ctx, session(at.c).GUID, o, at.a, actionTexts[at.a].refused))
+		at.reply = at.s.orderError(at.c, http.StatusConflict, o, at.s.refusedText(ctx, web.SessionOf(at.c).GUID, o, at.a, actionTexts[at.a].refused))
 	default:
 		at.now, at.reply = &o, at.p.check(ctx, o)
 	}
@@ -237,7 +237,7 @@ func (at *attempt) leased(ctx context.Context) store.Outcome {
 		return store.Outcome{}
 	}
 	out := at.p.call(ctx, o)
-	at.s.recordAct(ctx, session(at.c).GUID, o, at.a, out)
+	at.s.recordAct(ctx, web.SessionOf(at.c).GUID, o, at.a, out)
 	return out
 }
 
@@ -271,7 +271,7 @@ func (s *Server) fetchFor(c *echo.Context, ref order, p poster) (order, error) {
 	if pr, ok := p.(preparer); ok {
 		return pr.prepare(c.Request().Context())
 	}
-	return s.ownOrder(c.Request().Context(), session(c), ref.kind, ref.id)
+	return s.ownOrder(c.Request().Context(), web.SessionOf(c), ref.kind, ref.id)
 }
 
 // A refund reads its upload before the lease, once the order is known to be
@@ -281,7 +281,7 @@ type preparer interface {
 }
 
 func quiet(err error) error {
-	if errors.Is(err, errAnswered) {
+	if errors.Is(err, web.ErrAnswered) {
 		return nil
 	}
 	return err
@@ -299,7 +299,7 @@ func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *
 		seen = &o
 	}
 	if !seen.can[a] {
-		return s.orderError(c, http.StatusConflict, *seen, s.refusedText(ctx, session(c).GUID, *seen, a, actionTexts[a].refused))
+		return s.orderError(c, http.StatusConflict, *seen, s.refusedText(ctx, web.SessionOf(c).GUID, *seen, a, actionTexts[a].refused))
 	}
 	if err := p.check(ctx, *seen); err != nil {
 		return quiet(err)
@@ -311,17 +311,17 @@ func answered(err error) error {
 	if err != nil {
 		return err
 	}
-	return errAnswered
+	return web.ErrAnswered
 }
 
 func (s *Server) storeFailed(c *echo.Context, err error) error {
 	s.log.Error("action token store failed", "path", c.Request().URL.Path, "err", err)
-	return errStoreDown
+	return web.ErrStoreDown
 }
 
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
 	d := s.orderDetail(c, o, msg)
-	return &pageError{status: status, message: msg, page: views.OrderPage(s.orderPage(c, d), d)}
+	return &web.PageError{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
 // Sealed with the cookie keys and bound to the session, the order and the
@@ -352,8 +352,8 @@ func (s *Server) token(c *echo.Context, o order, a action) string {
 // token's nonce), which an upload's URL carries instead of the token: a
 // long token would stay in the address bar after a refused upload.
 func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
-	t := actionToken{Session: session(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
-	v, err := s.sessions.Seal(tokenName, t)
+	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
+	v, err := s.web.Sessions.Seal(tokenName, t)
 	if err != nil {
 		s.log.Error("action token", "err", err)
 	}
@@ -373,10 +373,10 @@ func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
 	defer cancel()
-	out, err := s.once.Await(ctx, onceKey(actionToken{Nonce: form}))
+	out, err := s.stores.once.Await(ctx, onceKey(actionToken{Nonce: form}))
 	switch {
 	case ctx.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
-		return nil, &httpError{http.StatusConflict, msgServerTitle, msgInProgress}
+		return nil, &web.Error{Status: http.StatusConflict, Title: web.MsgServerTitle, Message: msgInProgress}
 	case err != nil:
 		return nil, s.storeFailed(c, err)
 	case out != nil && out.Status == 0:
@@ -387,7 +387,7 @@ func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
 	var t actionToken
-	ok := s.sessions.Open(tokenName, formToken(c), &t) && t.Session == session(c).ID &&
+	ok := s.web.Sessions.Open(tokenName, formToken(c), &t) && t.Session == web.SessionOf(c).ID &&
 		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
 	return t, ok
 }
@@ -400,7 +400,7 @@ func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t
 	}
-	if r := c.Request(); isUpload(r) && r.PostForm == nil {
+	if r := c.Request(); web.IsUpload(r) && r.PostForm == nil {
 		return ""
 	}
 	return c.FormValue("token")
@@ -421,10 +421,10 @@ func backTo(c *echo.Context, fallback string) string {
 func (s *Server) leased(ctx context.Context, o order, a action, key string, do func(context.Context) store.Outcome) store.Outcome {
 	busy := store.Outcome{Status: http.StatusConflict, Message: msgOrderBusy}
 	lease, me := leaseKey(o), string(a)+" "+key
-	taken, cur, err := s.leases.Take(ctx, lease, me, s.leaseTTL())
+	taken, cur, err := s.stores.leases.Take(ctx, lease, me, s.leaseTTL())
 	if err != nil {
 		s.log.Error("order lease failed", "action", a, "err", err)
-		return store.Outcome{Status: http.StatusServiceUnavailable, Message: msgStoreDown}
+		return store.Outcome{Status: http.StatusServiceUnavailable, Message: web.MsgStoreDown}
 	}
 	if !taken {
 		act, other, _ := strings.Cut(cur, " ")
@@ -433,14 +433,14 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 		}
 		wait, cancel := context.WithTimeout(ctx, s.leaseTTL())
 		defer cancel()
-		out, err := s.once.Await(wait, other)
+		out, err := s.stores.once.Await(wait, other)
 		if err != nil || out == nil || out.Status == 0 {
 			return busy // the lease ends by itself if its holder is gone
 		}
 		return *out
 	}
 	defer func() {
-		if err := s.leases.Release(ctx, lease, me); err != nil {
+		if err := s.stores.leases.Release(ctx, lease, me); err != nil {
 			s.log.Warn("order lease not released", "err", err)
 		}
 	}()
@@ -463,17 +463,17 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p
 		return s.checkOrder(c, o, out)
 	}
 	if !out.Succeeded() {
-		return respond(c, out.Status, answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
+		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
 			return p.again(o, out.Status, out.Message)
 		})
 	}
 	if out.Message != "" {
-		if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
+		if err := s.web.Sessions.WriteNotice(c.Response(), out.Message); err != nil {
 			return err
 		}
 	}
-	return respond(c, http.StatusOK, answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
-		return seeOther(c, out.Location)
+	return web.Respond(c, http.StatusOK, web.Answer{OK: true, Message: out.Message, Redirect: out.Location}, func() error {
+		return web.SeeOther(c, out.Location)
 	})
 }
 
@@ -481,16 +481,16 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p
 // the order fetched afresh, or on the list when the order is gone (a move
 // gives a new id).
 func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
-	now, err := orderOf(c.Request().Context(), s, o.kind, session(c).GUID, o.id)
+	now, err := orderOf(c.Request().Context(), s, o.kind, web.SessionOf(c).GUID, o.id)
 	if err != nil {
-		return respond(c, out.Status, answer{Message: out.Message, Redirect: views.PathOrders}, func() error {
-			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
+		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Redirect: views.PathOrders}, func() error {
+			if err := s.web.Sessions.WriteNotice(c.Response(), out.Message); err != nil {
 				return err
 			}
-			return seeOther(c, views.PathOrders)
+			return web.SeeOther(c, views.PathOrders)
 		})
 	}
-	return respond(c, out.Status, answer{Message: out.Message, Redirect: now.url()}, func() error {
+	return web.Respond(c, out.Status, web.Answer{Message: out.Message, Redirect: now.url()}, func() error {
 		return s.orderView(c, out.Status, now, out.Message)
 	})
 }

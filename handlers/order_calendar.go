@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -58,19 +59,19 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if moved, err := s.redirectMoved(c, k, id, calendarFile); moved {
 		return err
 	}
-	o, err := s.ownOrder(c.Request().Context(), session(c), k, id)
+	o, err := s.ownOrder(c.Request().Context(), web.SessionOf(c), k, id)
 	if err != nil {
 		return err
 	}
 	if !s.inCalendar(o) {
-		return &httpError{http.StatusConflict, calendarLabel, msgNoCalendar}
+		return &web.Error{Status: http.StatusConflict, Title: calendarLabel, Message: msgNoCalendar}
 	}
 	first, err := s.firstID(c.Request().Context(), k, o.id)
 	if err != nil { // a second event in the customer's calendar is worse than a wait
 		s.log.Warn("moves store", "err", err)
-		return errStoreDown
+		return web.ErrStoreDown
 	}
-	page := s.absolute(o.url())
+	page := s.web.Absolute(o.url())
 	body := s.calendar(o, movedKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.info().id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones add a text/calendar they open, but save an attachment.
@@ -99,7 +100,7 @@ func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	notes := append(e.Notes, "Заказ в личном кабинете: "+page)
 	// An event of the demo, added to a real calendar or forwarded, must not
 	// pass for a booking.
-	if s.site.Demo() {
+	if s.web.Site.Demo() {
 		e.Summary = "(демо) " + e.Summary
 		notes = append([]string{views.DemoNotice}, notes...)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -32,7 +33,7 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 	}
 	p := s.page(c, a.Heading, "Отмена заказа в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, msg != ""
-	return render(c, status, views.ActionPage(p, a))
+	return s.web.Render(c, status, views.ActionPage(p, a))
 }
 
 // orderCancel is POST …/cancel: the kind's provider calls, once per token.
@@ -46,9 +47,9 @@ func (s *Server) orderCancel(c *echo.Context) error {
 type cancelPost struct{ formPost }
 
 func (p cancelPost) call(ctx context.Context, o order) store.Outcome {
-	msg, err := o.kind.(canceler).cancel(ctx, p.s, session(p.c), o)
+	msg, err := o.kind.(canceler).cancel(ctx, p.s, web.SessionOf(p.c), o)
 	if err != nil {
-		return p.s.failed(o, actCancel, err, msgCancelFailed, msgRequestFailed)
+		return p.s.failed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: msg}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"lk/handlers/web"
 	"lk/store"
 )
 
@@ -19,7 +20,7 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 type confirmPost struct{ formPost }
 
 func (p confirmPost) call(ctx context.Context, o order) store.Outcome {
-	if err := o.kind.(confirmer).confirm(ctx, p.s, session(p.c), o); err != nil {
+	if err := o.kind.(confirmer).confirm(ctx, p.s, web.SessionOf(p.c), o); err != nil {
 		out := p.s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 		if !out.Unknown {
 			out.Message = msgConfirmFailed // this text, whatever the provider said

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
 )
@@ -19,13 +20,13 @@ import (
 // The profile is asked for only once the order is known to be the
 // customer's.
 func (s *Server) orderRefundForm(c *echo.Context, o order) error {
-	info, err := s.account.ClientInfo(c.Request().Context(), session(c).Token)
+	info, err := s.account.ClientInfo(c.Request().Context(), web.SessionOf(c).Token)
 	if err != nil {
 		s.log.Warn("refund form without the profile", "err", err)
 	} else {
-		s.heard(session(c), info)
+		s.heard(web.SessionOf(c), info)
 	}
-	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, session(c)), nil, "")
+	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, web.SessionOf(c)), nil, "")
 }
 
 // orderRefund is POST …/refund (multipart/form-data). The order is the
@@ -53,7 +54,7 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 	k, id, err := actionParams(c, actRefund)
 	if err == nil {
 		var o order
-		if o, err = s.ownOrder(ctx, session(c), k, id); err == nil {
+		if o, err = s.ownOrder(ctx, web.SessionOf(c), k, id); err == nil {
 			return o, p.read(ctx, o)
 		}
 	}
@@ -66,8 +67,8 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 func (p *refundPost) read(ctx context.Context, o order) error {
 	s, c := p.s, p.c
 	mode := s.refundMode(o)
-	p.key = refundFilesKey(session(c), o)
-	kept, err := s.files.List(ctx, p.key)
+	p.key = refundFilesKey(web.SessionOf(c), o)
+	kept, err := s.stores.files.List(ctx, p.key)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 			return err
 		}
 		in.mode = mode
-		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
+		c.Response().Header().Set(echo.HeaderRetryAfter, web.UploadRetry)
 		return answered(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
 	}
 	// A form that takes no documents has none read, kept or sent.
@@ -99,8 +100,8 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	if _, ok := s.readToken(c, o, actRefund); !ok {
 		return answered(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
 	}
-	errs := s.keepRefundFiles(ctx, session(c), p.key, &in)
-	if err := s.files.Remove(ctx, p.key, in.remove); err != nil {
+	errs := s.keepRefundFiles(ctx, web.SessionOf(c), p.key, &in)
+	if err := s.stores.files.Remove(ctx, p.key, in.remove); err != nil {
 		return err
 	}
 	return answered(s.refundPage(c, http.StatusOK, o, in, errs, ""))
@@ -110,7 +111,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 // in flight waits for it, then reads its first outcome.
 func (p *refundPost) takeRoom(ctx context.Context) bool {
 	for {
-		ok, same := p.s.uploads.take(session(p.c).ID, p.c.QueryParam("form"), p.weight)
+		ok, same := p.s.web.Uploads().Take(web.SessionOf(p.c).ID, p.c.QueryParam("form"), p.weight)
 		if ok || same == nil {
 			return ok
 		}
@@ -124,7 +125,7 @@ func (p *refundPost) takeRoom(ctx context.Context) bool {
 
 func (p *refundPost) done() {
 	if p.took {
-		p.s.uploads.release(session(p.c).ID, p.weight)
+		p.s.web.Uploads().Release(web.SessionOf(p.c).ID, p.weight)
 	}
 	_, _ = io.Copy(io.Discard, p.c.Request().Body)
 }
@@ -136,12 +137,12 @@ func (p *refundPost) check(ctx context.Context, o order) error {
 	// way, which is no mistake of the customer's form.
 	if numbers, rest := o.refunding(p.in.tickets); len(numbers) > 0 {
 		p.in.tickets = rest
-		p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)
+		p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)
 		msg := fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))
 		return answered(p.s.refundPage(p.c, http.StatusConflict, o, *p.in, nil, msg))
 	}
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
-		errs = append(errs, p.s.keepRefundFiles(ctx, session(p.c), p.key, p.in)...)
+		errs = append(errs, p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)...)
 		return answered(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
 	}
 	return nil
@@ -150,17 +151,17 @@ func (p *refundPost) check(ctx context.Context, o order) error {
 func (p *refundPost) call(ctx context.Context, o order) store.Outcome {
 	s := p.s
 	// The kept files' bytes are read only now, to be sent.
-	kept, err := s.files.Read(ctx, p.key)
+	kept, err := s.stores.files.Read(ctx, p.key)
 	if err != nil {
 		s.log.Error("kept refund files not read", "err", err)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, kept))
 	if err != nil {
-		s.keepRefundFiles(ctx, session(p.c), p.key, p.in)
+		s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
-	if err := s.files.Clear(ctx, p.key); err != nil {
+	if err := s.stores.files.Clear(ctx, p.key); err != nil {
 		s.log.Warn("refund files not cleared", "err", err)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
@@ -171,7 +172,7 @@ func (p *refundPost) again(o order, status int, msg string) error {
 }
 
 func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput, errs views.Errors, msg string) error {
-	kept, err := s.files.List(c.Request().Context(), refundFilesKey(session(c), o))
+	kept, err := s.stores.files.List(c.Request().Context(), refundFilesKey(web.SessionOf(c), o))
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if in.mode == gateway.RefundModeration {
 		p.Islands = []string{views.FilesEnhance}
 	}
-	return render(c, status, views.RefundPage(p, a, in.view(o, kept)))
+	return s.web.Render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }
 
 // The refund's mode comes from the server's clock, never the form.

@@ -51,7 +51,7 @@ func (p movePost) check(ctx context.Context, o order) error {
 }
 
 func (p movePost) call(ctx context.Context, o order) store.Outcome {
-	next, msg, err := p.m.call(ctx, p.s, session(p.c), o)
+	next, msg, err := p.m.call(ctx, p.s, web.SessionOf(p.c), o)
 	if err != nil {
 		return p.s.failed(o, actTransfer, err, p.m.texts().refused, p.m.texts().unreachable)
 	}
@@ -233,7 +233,7 @@ func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg strin
 	if ch.Choices == nil {
 		ch.Choices = []views.TransferChoice{}
 	}
-	return respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, ch, msg) })
+	return web.Respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, ch, msg) })
 }
 
 // page is the HTML page: ch as the page lists it, and first as the island
@@ -268,5 +268,5 @@ func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Ti
 	v.Action.NothingToSubmit = !slices.ContainsFunc(ch.Choices, func(c views.TransferChoice) bool { return c.Disabled == "" })
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, o.kind.info().moveIslands
-	return render(c, status, views.TransferPage(pg, v))
+	return s.web.Render(c, status, views.TransferPage(pg, v))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/internal/workers"
 	"lk/views"
 )
@@ -217,7 +218,7 @@ func (s *Server) orders(c *echo.Context) error {
 	if q.kind != nil {
 		ks = []kind{q.kind}
 	}
-	set := s.fetchKinds(c.Request().Context(), session(c).GUID, ks)
+	set := s.fetchKinds(c.Request().Context(), web.SessionOf(c).GUID, ks)
 	o := views.Orders{Filter: s.filter(&set, q), Page: q.page, Failed: len(set.failed) > 0, AllFailed: set.allFailed(), Problems: set.problems()}
 	active, history := s.activeAndHistory(c, set)
 	if q.number != "" {
@@ -235,7 +236,7 @@ func (s *Server) orders(c *echo.Context) error {
 	}
 	if to < len(history) {
 		o.More, o.MoreFrom = q.url(q.page+1), strconv.Itoa(to+1)
-		o.MoreScript = s.assets.Script(views.MoreEnhance)
+		o.MoreScript = s.web.Assets.Script(views.MoreEnhance)
 	}
 	if len(history) > historyPage && to > 0 {
 		o.Shown = fmt.Sprintf("Показаны %d из %d", to, len(history))
@@ -247,7 +248,7 @@ func (s *Server) orders(c *echo.Context) error {
 	if set.allFailed() {
 		status = http.StatusServiceUnavailable
 	}
-	return render(c, status, views.OrdersPage(p, o))
+	return s.web.Render(c, status, views.OrdersPage(p, o))
 }
 
 // moreAnchor is the id of the card at index i, where a page of the history

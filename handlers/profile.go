@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -22,14 +23,14 @@ func (s *Server) profilePage(c *echo.Context, invalid bool) views.Page {
 }
 
 func (s *Server) profileForm(c *echo.Context) error {
-	sess := session(c)
+	sess := web.SessionOf(c)
 	info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 	if err != nil {
 		if msg, out := profileRefused(err); out {
-			s.endSession(c, sess)
+			s.web.EndSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
-		return &httpError{http.StatusServiceUnavailable, msgServerTitle, msgProfileFailed}
+		return &web.Error{Status: http.StatusServiceUnavailable, Title: web.MsgServerTitle, Message: msgProfileFailed}
 	}
 	f := views.ProfileForm{Gender: info.Gender, Phone: views.Phone(cmp.Or(info.Tel, sess.Phone))}
 	f.LastName, f.FirstName, f.MiddleName = splitFIO(info.FIO, sess.Name)
@@ -38,11 +39,11 @@ func (s *Server) profileForm(c *echo.Context) error {
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
-	return render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
+	return s.web.Render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
 }
 
 func (s *Server) profileSubmit(c *echo.Context) error {
-	sess := session(c)
+	sess := web.SessionOf(c)
 	f := views.ProfileForm{
 		LastName:   strings.TrimSpace(c.FormValue("lastName")),
 		FirstName:  strings.TrimSpace(c.FormValue("firstName")),
@@ -52,7 +53,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		Phone:      views.Phone(sess.Phone),
 	}
 	show := func(status int) error {
-		return render(c, status, views.ProfilePage(s.profilePage(c, true), f))
+		return s.web.Render(c, status, views.ProfilePage(s.profilePage(c, true), f))
 	}
 	checkName(&f.Errors, "lastName", &f.LastName, msgLastNameEmpty, msgNameTooLong)
 	checkName(&f.Errors, "firstName", &f.FirstName, msgFirstNameEmpty, msgNameTooLong)
@@ -77,9 +78,9 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 	if err != nil {
 		// The provider's refusal or failure is no fault of the answers: its
 		// text in red above the form, never among the answers to check.
-		fail := explain(err, msgRequestFailed, msgRequestFailed)
+		fail := explain(err, web.MsgRequestFailed, web.MsgRequestFailed)
 		if fail.signOut {
-			s.endSession(c, sess)
+			s.web.EndSession(c, sess)
 			return s.signedOutWith(c, fail.message)
 		}
 		s.log.Warn("profile not saved", "refused", fail.refused, "err", err)
@@ -90,14 +91,14 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		return show(http.StatusServiceUnavailable)
 	}
 	sess.Name = f.FirstName
-	s.names.put(sess.GUID, f.FirstName, s.now())
-	if err := s.sessions.Write(c.Response(), sess); err != nil {
+	s.web.Names().Put(sess.GUID, f.FirstName, s.now())
+	if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
 		return err
 	}
-	if err := s.sessions.WriteNotice(c.Response(), msgProfileDone); err != nil {
+	if err := s.web.Sessions.WriteNotice(c.Response(), msgProfileDone); err != nil {
 		return err
 	}
-	return seeOther(c, views.PathHome)
+	return web.SeeOther(c, views.PathHome)
 }
 
 func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg string) {

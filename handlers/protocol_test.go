@@ -3,6 +3,7 @@ package handlers
 import (
 	"bufio"
 	"io"
+	"lk/handlers/web"
 	"net"
 	"net/http"
 	"strings"
@@ -19,7 +20,7 @@ func TestRussianProtocolErrors(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok")
 	}), ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 1 << 10}
-	go srv.Serve(RussianProtocolErrors(ln))
+	go srv.Serve(web.RussianProtocolErrors(ln))
 	t.Cleanup(func() { srv.Close() })
 	for _, tc := range []struct{ raw, status, body string }{
 		{"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", "400", "Запрос не удалось прочитать (ошибка 400)"},

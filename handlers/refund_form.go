@@ -77,7 +77,7 @@ func readRefundInput(c *echo.Context, files bool) (refundInput, error) {
 		return in, bodyError(err)
 	default:
 		if err := in.readParts(mr, values); err != nil || body.hit {
-			return in, cmp.Or(err, error(errTooLarge))
+			return in, cmp.Or(err, error(web.ErrTooLarge))
 		}
 		r.Form, r.PostForm, r.MultipartForm = values, values, &multipart.Form{Value: values}
 	}
@@ -99,7 +99,7 @@ func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error 
 			return in.unreadable(err)
 		}
 		if n > 200 { // no form of ours has that many fields
-			return errTooLarge
+			return web.ErrTooLarge
 		}
 		if p.FormName() == "documents" {
 			if err := in.readFile(p); err != nil {
@@ -107,12 +107,12 @@ func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error 
 			}
 			continue
 		}
-		b, err := io.ReadAll(io.LimitReader(p, formLimit+1))
+		b, err := io.ReadAll(io.LimitReader(p, web.FormLimit+1))
 		switch {
 		case err != nil:
 			return in.unreadable(err)
-		case len(b) > formLimit:
-			return errTooLarge
+		case len(b) > web.FormLimit:
+			return web.ErrTooLarge
 		case p.FileName() == "": // a file under another name is not ours to keep
 			values.Add(p.FormName(), string(b))
 		}
@@ -122,7 +122,7 @@ func (in *refundInput) readParts(mr *multipart.Reader, values url.Values) error 
 // Over the route's limit is 413; anything else keeps what was read.
 func (in *refundInput) unreadable(err error) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return errTooLarge
+		return web.ErrTooLarge
 	}
 	in.fileErrs.Add("documents", msgFilesUnreadable)
 	return nil
@@ -198,9 +198,9 @@ func (o *overLimit) Read(p []byte) (int, error) {
 
 func bodyError(err error) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return errTooLarge
+		return web.ErrTooLarge
 	}
-	return &httpError{http.StatusBadRequest, "Недопустимый запрос", msgMethod}
+	return &web.Error{Status: http.StatusBadRequest, Title: "Недопустимый запрос", Message: web.MsgMethod}
 }
 
 func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
@@ -298,7 +298,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, sess *web.Session, key str
 	}
 	for _, f := range in.files {
 		f.ID = web.RandomID()
-		_, err := s.files.Put(ctx, sess.GUID, key, f, refundFilesTTL)
+		_, err := s.stores.files.Put(ctx, sess.GUID, key, f, refundFilesTTL)
 		switch {
 		case errors.Is(err, store.ErrRefundStoreFull):
 			s.ops.keptRefused.Inc()

@@ -6,18 +6,20 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
+	"lk/handlers/web"
 	"lk/views"
 )
 
 func (s *Server) routes(e *echo.Echo) {
-	e.Use(s.observe, s.traced, s.secure, compress(gzipLevel), s.handleErrors, s.admit, middleware.Recover(),
-		crossOrigin(), s.bodyLimit, s.loadSession, s.offlineMarks)
+	w := s.web
+	e.Use(w.Observe, w.Traced, w.Secure, web.Compress(web.GzipLevel), w.HandleErrors, w.Admit, middleware.Recover(),
+		web.CrossOrigin(), w.BodyLimit, w.LoadSession, s.offlineMarks)
 
 	// Operations.
-	e.GET(routeHealthz, func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET(routeReadyz, s.readyz)
+	e.GET(web.RouteHealthz, func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET(web.RouteReadyz, w.Readyz)
 	e.GET("/robots.txt", robots)
-	e.GET("/static/*", s.staticFiles)
+	e.GET("/static/*", w.StaticFiles)
 	e.GET("/favicon.ico", func(c *echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, "/static/img/favicon-32.png")
 	})
@@ -37,30 +39,29 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// The account, guarded. Its pages and documents take their turn when
 	// more are asked than the cores can serve (admit).
-	g := e.Group("", requireSession, s.markSpeculative)
-	s.shed = map[string]bool{}
+	g := e.Group("", web.RequireSession, w.MarkSpeculative)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
-		s.shed[path] = true
+		w.Hold(path)
 	}
 	// Pages that wait for the provider show that they are loading.
-	read(views.PathHome, s.loading(s.home))
-	read(views.PathProfileEdit, s.loading(s.profileForm))
+	read(views.PathHome, w.Loading(s.home))
+	read(views.PathProfileEdit, w.Loading(s.profileForm))
 	g.POST(views.PathProfileEdit, s.profileSubmit)
-	read(views.PathOrders, s.loading(s.orders))
-	read(routeOrder, s.loading(s.order))
+	read(views.PathOrders, w.Loading(s.orders))
+	read(routeOrder, w.Loading(s.order))
 	g.POST(routeOrder+"/confirm", s.orderConfirm)
-	read(routeOrder+"/cancel", s.loading(s.withOrder(actCancel, s.orderCancelForm)))
+	read(routeOrder+"/cancel", w.Loading(s.withOrder(actCancel, s.orderCancelForm)))
 	g.POST(routeOrder+"/cancel", s.orderCancel)
-	read(routeOrder+"/refund", s.loading(s.withOrder(actRefund, s.orderRefundForm)))
+	read(routeOrder+"/refund", w.Loading(s.withOrder(actRefund, s.orderRefundForm)))
 	g.POST(routeOrder+"/refund", s.orderRefund)
-	read(routeOrder+"/transfer", s.loading(s.withOrder(actTransfer, s.orderTransferForm)))
+	read(routeOrder+"/transfer", w.Loading(s.withOrder(actTransfer, s.orderTransferForm)))
 	g.POST(routeOrder+"/transfer", s.orderTransfer)
 	read(routeOrder+"/ticket.pdf", s.orderDocument)
 	read(routeOrder+"/voucher.pdf", s.orderDocument)
 	read(routeOrder+"/"+calendarFile, s.orderCalendar)
 
-	e.RouteNotFound("/*", notFound)
+	e.RouteNotFound("/*", web.NotFound)
 }
 
 // robots lets search engines see the public pages only.

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -71,7 +70,7 @@ type Options struct {
 	// else's word is not taken, so the per-IP limit cannot be dodged.
 	TrustedProxies []*net.IPNet
 
-	Health *Health
+	Health *web.Health
 	Tracer trace.TracerProvider
 	// PublicURL starts every absolute URL the server writes, never the
 	// request's Host, which anyone can set. Empty: http://localhost.
@@ -85,76 +84,49 @@ type Options struct {
 	Admission *web.Admission
 }
 
-// Server is the personal account's HTTP handler.
+// Server is the personal account's HTTP handler: its pages, sign-in and
+// order actions, on the request plumbing of web.Kit.
 type Server struct {
-	gw           Provider // for readiness only; the handlers use their own part:
-	account      accountProvider
-	lessons      lessonProvider
-	rents        rentProvider
-	aqua         aquaProvider
-	hotel        hotelProvider
-	sessions     *web.Sessions
-	speculation  speculation
-	limits       store.Limiter
-	interval     time.Duration
-	budget       SMSBudget
-	budgetGauge  budgetGauge
-	once         store.Once
-	files        store.RefundFiles
-	moves        store.Moves
-	acts         store.Acts
-	storePing    func(context.Context) error
-	health       *Health
-	tracer       trace.Tracer // nil: no spans
-	site         *views.Site
-	assets       *views.Assets
-	static       fs.FS
-	gzipped      gzipCache // static files compressed once
-	log          *slog.Logger
-	loc          *time.Location
-	now          func() time.Time
-	metrics      *metrics
-	ops          *opsMetrics
-	trusted      []*net.IPNet // reverse proxies whose X-Forwarded-* are believed
-	publicURL    string       // without a trailing slash
-	formBodyTime time.Duration
-	loadingAfter time.Duration
-	uploads      *uploads
-	leases       store.Leases
-	callTimeout  time.Duration
-	admission    *web.Admission
-	shed         map[string]bool // routes whose pages wait their turn or are refused
-	shedWarn     shedLog
-	frames       frames // the loading frames, prepared once
-	names        names  // the shell's names, read from the profiles
+	web         *web.Kit
+	account     accountProvider
+	lessons     lessonProvider
+	rents       rentProvider
+	aqua        aquaProvider
+	hotel       hotelProvider
+	codes       codeRules // the limits on SMS codes
+	stores      stores    // what outlives a request
+	log         *slog.Logger
+	loc         *time.Location
+	now         func() time.Time
+	metrics     *metrics
+	ops         *opsMetrics
+	callTimeout time.Duration
+}
+
+// stores keep what an action leaves behind for the requests after it.
+type stores struct {
+	once   store.Once        // one-time action tokens
+	files  store.RefundFiles // refund documents kept after a refusal
+	moves  store.Moves       // first ids of moved bookings
+	acts   store.Acts        // what each customer last did to an order
+	leases store.Leases      // one action at a time per order
 }
 
 // New builds the echo instance with every route and middleware.
 func New(o Options) (*echo.Echo, error) {
-	if o.Provider == nil || o.Sessions == nil || o.Site == nil || o.Assets == nil || o.Static == nil {
-		return nil, errors.New("handlers: provider, sessions, site, assets and static are required")
+	if o.Provider == nil {
+		return nil, errors.New("handlers: a provider is required")
 	}
 	s := &Server{
-		gw: o.Provider, account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider, sessions: o.Sessions, limits: o.Limiter, once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, storePing: o.StorePing, health: o.Health, site: o.Site, assets: o.Assets,
-		static: o.Static, log: o.Logger, loc: o.Location, now: o.Now,
-		interval: o.CodeInterval, uploads: newUploads(o.UploadBudget), leases: o.Leases, callTimeout: o.CallTimeout, trusted: o.TrustedProxies, publicURL: strings.TrimRight(o.PublicURL, "/"),
+		account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider,
+		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: cmp.Or(o.CallTimeout, 10*time.Second),
+		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases},
+		codes: codeRules{limits: o.Limiter, interval: cmp.Or(o.CodeInterval, CodeInterval),
+			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
 	}
-	s.formBodyTime = cmp.Or(o.FormBodyTime, formBodyTime)
-	s.admission = o.Admission
-	if s.admission == nil {
-		s.admission = web.NewAdmission(web.AdmissionConfig{})
+	if s.codes.limits == nil {
+		s.codes.limits = store.NewMemoryLimiter()
 	}
-	s.loadingAfter = cmp.Or(o.LoadingAfter, loadingAfter)
-	if s.publicURL == "" {
-		s.publicURL = "http://localhost"
-	}
-	if s.limits == nil {
-		s.limits = store.NewMemoryLimiter()
-	}
-	if s.interval <= 0 {
-		s.interval = CodeInterval
-	}
-	s.budget = SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -166,56 +138,31 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	clock := s.now
 	s.now = func() time.Time { return clock().In(s.loc) } // the date rules take today in now's zone
-	if o.Tracer != nil {
-		s.tracer = o.Tracer.Tracer("lk/handlers")
-	}
-	if s.health == nil {
-		s.health, _ = NewHealth(nil) // nothing registered: cannot fail
-		s.health.SetServing(true)
-	}
-	if s.once == nil {
-		s.once = store.NewMemoryOnce(s.now)
-	}
-	if s.leases == nil {
-		s.leases = store.NewMemoryLeases(s.now)
-	}
-	if s.callTimeout <= 0 {
-		s.callTimeout = 10 * time.Second
-	}
-	if s.files == nil {
-		s.files = store.NewMemoryRefundFiles(s.now)
-	}
-	if s.moves == nil {
-		s.moves = store.NewMemoryMoves(s.now)
-	}
-	if s.acts == nil {
-		s.acts = store.NewMemoryActs(s.now)
-	}
+	s.stores.fill(s.now)
 	reg := o.Registry
 	if reg == nil { // counted where nobody reads: tests that do not look
 		reg = prometheus.NewRegistry()
 	}
-	m, err := newMetrics(reg)
+	var err error
+	s.web, err = web.New(web.Config{
+		Sessions: o.Sessions, Calls: providerCalls{}, Site: o.Site, Assets: o.Assets, Static: o.Static,
+		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, StorePing: o.StorePing, Admission: o.Admission,
+		TrustedProxies: o.TrustedProxies, PublicURL: o.PublicURL, FormBodyTime: o.FormBodyTime, LoadingAfter: o.LoadingAfter,
+		CallTimeout: s.callTimeout, UploadBudget: o.UploadBudget, Now: s.now,
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.metrics = m
-	for _, c := range admissionMetrics(s.admission) {
-		if err := reg.Register(c); err != nil {
-			return nil, err
-		}
-	}
-	if s.speculation, err = newSpeculation(reg); err != nil {
+	if s.metrics, err = newMetrics(reg); err != nil {
 		return nil, err
 	}
 	if s.ops, err = newOpsMetrics(reg); err != nil {
 		return nil, err
 	}
-	s.uploads.full = s.ops.uploadRefused
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
-	e.HTTPErrorHandler = s.handleError
+	e.HTTPErrorHandler = s.web.HandleError
 	if len(o.TrustedProxies) > 0 {
 		trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
 		for _, n := range o.TrustedProxies {
@@ -227,62 +174,31 @@ func New(o Options) (*echo.Echo, error) {
 	return e, nil
 }
 
+// fill puts the in-memory store in place of each that was not given.
+func (st *stores) fill(now func() time.Time) {
+	if st.once == nil {
+		st.once = store.NewMemoryOnce(now)
+	}
+	if st.leases == nil {
+		st.leases = store.NewMemoryLeases(now)
+	}
+	if st.files == nil {
+		st.files = store.NewMemoryRefundFiles(now)
+	}
+	if st.moves == nil {
+		st.moves = store.NewMemoryMoves(now)
+	}
+	if st.acts == nil {
+		st.acts = store.NewMemoryActs(now)
+	}
+}
+
 // page is a page's frame; its shell names the customer as the profile does
 // (shellName).
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
-	p := s.knownPage(c, title, description)
+	p := s.web.Page(c, title, description)
 	if p.User != nil {
-		p.User.Name = s.shellName(c, session(c))
+		p.User.Name = s.shellName(c, web.SessionOf(c))
 	}
 	return p
 }
-
-// knownPage is a page's frame with the name already known, asking the
-// provider nothing: an error's page, which may answer a stranger's request.
-func (s *Server) knownPage(c *echo.Context, title, description string) views.Page {
-	p := views.Page{Title: title, Description: description, Nonce: nonce(c), Site: s.site, Assets: s.assets}
-	if sess := session(c); sess != nil {
-		name, ok := s.names.get(sess.GUID, s.now())
-		if !ok {
-			name = sess.Name
-		}
-		p.User = &views.User{Name: name}
-		if !isSpeculative(c) {
-			p.Notice = s.sessions.TakeNotice(c.Response(), c.Request())
-		}
-		p.Speculate = !savesData(c.Request())
-	}
-	return p
-}
-
-// A plain-http client cannot make the server claim https (and send HSTS):
-// only TLS or a trusted proxy says so.
-func (s *Server) scheme(c *echo.Context) string {
-	r := c.Request()
-	if r.TLS != nil {
-		return "https"
-	}
-	if s.fromTrustedProxy(r.RemoteAddr) {
-		proto, _, _ := strings.Cut(r.Header.Get(echo.HeaderXForwardedProto), ",")
-		if strings.EqualFold(strings.TrimSpace(proto), "https") {
-			return "https"
-		}
-	}
-	return "http"
-}
-
-func (s *Server) fromTrustedProxy(remoteAddr string) bool {
-	host, _, err := net.SplitHostPort(remoteAddr)
-	if err != nil {
-		host = remoteAddr
-	}
-	ip := net.ParseIP(host)
-	for _, n := range s.trusted {
-		if ip != nil && n.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *Server) absolute(path string) string { return s.publicURL + path }

@@ -23,8 +23,8 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 	if mode == "signup" {
 		p.RequestURL = views.PathSignup
 	}
-	if s.site.SandboxURL != "" {
-		p.SandboxHint = "SMS не отправляются, код можно посмотреть по адресу " + s.site.SandboxURL + "/sandbox/sms/{телефон}."
+	if s.web.Site.SandboxURL != "" {
+		p.SandboxHint = "SMS не отправляются, код можно посмотреть по адресу " + s.web.Site.SandboxURL + "/sandbox/sms/{телефон}."
 	}
 	return p
 }
@@ -38,8 +38,8 @@ func (s *Server) smsPage(c *echo.Context, title, description string) views.Page 
 
 func signedOut(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if session(c) != nil {
-			return seeOther(c, views.PathHome)
+		if web.SessionOf(c) != nil {
+			return web.SeeOther(c, views.PathHome)
 		}
 		return next(c)
 	}
@@ -50,16 +50,16 @@ func (s *Server) loginPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) loginForm(c *echo.Context) error {
-	return render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
+	return s.web.Render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
 }
 
 func (s *Server) loginSubmit(c *echo.Context) error {
-	f := views.LoginForm{Phone: strings.TrimSpace(c.FormValue("phone")), Title: msgOops, Props: s.smsProps("login")}
+	f := views.LoginForm{Phone: strings.TrimSpace(c.FormValue("phone")), Title: web.MsgOops, Props: s.smsProps("login")}
 	show := func(status int, retry time.Duration) error {
-		return respond(c, status, refusal(f.Errors, retry), func() error {
+		return web.Respond(c, status, refusal(f.Errors, retry), func() error {
 			p := s.loginPage(c)
 			p.Invalid = true
-			return render(c, status, views.LoginPage(p, f))
+			return s.web.Render(c, status, views.LoginPage(p, f))
 		})
 	}
 	phone, ok := validPhone(f.Phone, &f.Errors)
@@ -98,7 +98,7 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 		if own := providerText(err); refusedByProvider(err) && own != "" {
 			return http.StatusUnprocessableEntity, "phone", own
 		}
-		return http.StatusServiceUnavailable, "", msgRequestFailed
+		return http.StatusServiceUnavailable, "", web.MsgRequestFailed
 	})
 }
 
@@ -108,7 +108,7 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views.Errors,
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
-	known := s.sessions.KnownDevice(c.Request(), phone)
+	known := s.web.Sessions.KnownDevice(c.Request(), phone)
 	class := classUnknown
 	switch {
 	case step == "signup":
@@ -118,7 +118,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	rules, sender := s.codeRules(phone, c.RealIP(), known, class)
 	if !known { // a code the owner just asked for is not replaced at once
-		wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
+		wait, err := s.codes.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
 		if err == nil && wait > 0 {
 			r := &store.Refusal{Limit: "phone_interval", RetryAfter: wait}
 			r.Message = refusalMessage(r)
@@ -139,7 +139,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	if err != nil {
 		s.log.ErrorContext(c.Request().Context(), "sign-in limits unavailable", "step", step, "err", err)
-		errs.Add("", msgRequestFailed)
+		errs.Add("", web.MsgRequestFailed)
 		return http.StatusServiceUnavailable, 0
 	}
 	s.budgetUsed(step, class, hold)
@@ -160,10 +160,10 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 }
 
 func (s *Server) newCode(ctx context.Context, phone string, known bool) {
-	err := s.limits.Clear(ctx, s.perCodeKey(phone, true), s.perCodeKey(phone, false),
+	err := s.codes.limits.Clear(ctx, s.perCodeKey(phone, true), s.perCodeKey(phone, false),
 		s.senderRule(phone, true).Key, s.senderRule(phone, false).Key)
 	if err == nil {
-		_, err = s.limits.Take(ctx, s.now(), s.senderRule(phone, known))
+		_, err = s.codes.limits.Take(ctx, s.now(), s.senderRule(phone, known))
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "new code not recorded", "err", err)
@@ -172,22 +172,22 @@ func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 
 func (s *Server) codeSent(c *echo.Context, p web.Pending) error {
 	p.ID = web.RandomID()
-	if err := s.sessions.WritePending(c.Response(), p); err != nil {
+	if err := s.web.Sessions.WritePending(c.Response(), p); err != nil {
 		return err
 	}
-	return respondOK(c, answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.interval / time.Second)}, views.PathLoginCode)
+	return web.RespondOK(c, web.Answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode)
 }
 
 func (s *Server) codePage(c *echo.Context, p web.Pending, f views.CodeForm) views.CodeForm {
 	f.Masked = views.MaskedPhone(p.Phone)
 	f.Mode = p.Mode
 	f.Confirmed = p.Token != ""
-	known := s.sessions.KnownDevice(c.Request(), p.Phone)
+	known := s.web.Sessions.KnownDevice(c.Request(), p.Phone)
 	if wait, err := s.newCodeWait(c.Request().Context(), p.Phone, known); err == nil && wait > 0 {
 		f.ResendAfter = seconds(wait)
 	}
-	if s.site.SandboxURL != "" {
-		f.SandboxURL = s.site.SandboxURL + "/sandbox/sms/" + p.Phone
+	if s.web.Site.SandboxURL != "" {
+		f.SandboxURL = s.web.Site.SandboxURL + "/sandbox/sms/" + p.Phone
 	}
 	return f
 }
@@ -195,13 +195,13 @@ func (s *Server) codePage(c *echo.Context, p web.Pending, f views.CodeForm) view
 func (s *Server) renderCode(c *echo.Context, status int, p web.Pending, f views.CodeForm) error {
 	pg := s.page(c, "Код из SMS", "Введите код из SMS, чтобы войти в личный кабинет.")
 	pg.Invalid = len(f.Errors) > 0
-	return render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
+	return s.web.Render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
 }
 
 func (s *Server) codeForm(c *echo.Context) error {
-	p, ok := s.sessions.ReadPending(c.Request())
+	p, ok := s.web.Sessions.ReadPending(c.Request())
 	if !ok {
-		return seeOther(c, views.PathLogin)
+		return web.SeeOther(c, views.PathLogin)
 	}
 	f := views.CodeForm{}
 	if c.QueryParam("sent") == "1" {
@@ -226,8 +226,8 @@ func (r confirmResult) keep() bool {
 }
 
 func (s *Server) codeSubmit(c *echo.Context) error {
-	p, ok := s.sessions.ReadPending(c.Request())
-	if sess := session(c); sess != nil && (!ok || sess.Phone == p.Phone) {
+	p, ok := s.web.Sessions.ReadPending(c.Request())
+	if sess := web.SessionOf(c); sess != nil && (!ok || sess.Phone == p.Phone) {
 		return s.signedIn(c)
 	}
 	if !ok {
@@ -239,14 +239,14 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 		code, ok := parseCode(f.Code)
 		if !ok {
 			f.Errors.Add("code", msgCodeInvalid)
-			return respond(c, http.StatusUnprocessableEntity, refusal(f.Errors, 0), func() error {
+			return web.Respond(c, http.StatusUnprocessableEntity, refusal(f.Errors, 0), func() error {
 				return s.renderCode(c, http.StatusUnprocessableEntity, p, f)
 			})
 		}
 		f.Code = code
 		key = p.ID + ":" + code
 	}
-	known := s.sessions.KnownDevice(c.Request(), p.Phone)
+	known := s.web.Sessions.KnownDevice(c.Request(), p.Phone)
 	// The work goes on when this browser gives up (a double click cancels the
 	// first request): the other submissions share its outcome.
 	ctx := context.WithoutCancel(c.Request().Context())
@@ -278,7 +278,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 		if err != nil {
 			s.log.ErrorContext(ctx, "sign-in limits unavailable", "step", "code_confirm", "err", err)
 			res := confirmResult{status: http.StatusServiceUnavailable}
-			res.errs.Add("", msgRequestFailed)
+			res.errs.Add("", web.MsgRequestFailed)
 			return res
 		}
 		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
@@ -295,11 +295,11 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			}
 			s.release(ctx, hold) // a failure is no wrong entry
 			res := confirmResult{status: http.StatusServiceUnavailable}
-			res.errs.Add("", msgRequestFailed)
+			res.errs.Add("", web.MsgRequestFailed)
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
-		if err := s.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
+		if err := s.codes.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
 			s.senderRule(p.Phone, true).Key, s.senderRule(p.Phone, false).Key); err != nil {
 			s.log.ErrorContext(ctx, "per-code count not cleared", "err", err)
 		}
@@ -315,7 +315,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 		res.errs.Add("", msgProfileRetry)
 		return res
 	}
-	sess := s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)
+	sess := s.web.Sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)
 	s.heard(sess, info)
 	return confirmResult{sess: sess}
 }
@@ -324,25 +324,25 @@ func (s *Server) answerConfirm(c *echo.Context, p web.Pending, f views.CodeForm,
 	w := c.Response()
 	switch {
 	case res.sess != nil:
-		if err := s.sessions.Write(w, res.sess); err != nil {
+		if err := s.web.Sessions.Write(w, res.sess); err != nil {
 			return err
 		}
-		if err := s.sessions.RememberDevice(w, c.Request(), p.Phone); err != nil {
+		if err := s.web.Sessions.RememberDevice(w, c.Request(), p.Phone); err != nil {
 			return err
 		}
-		s.sessions.ClearPending(w)
+		s.web.Sessions.ClearPending(w)
 		return s.signedIn(c)
 	case res.signOut != "":
-		s.sessions.ClearPending(w)
+		s.web.Sessions.ClearPending(w)
 		return s.signedOutWith(c, res.signOut)
 	case res.token != "":
 		p.Token = res.token
-		if err := s.sessions.WritePending(w, p); err != nil {
+		if err := s.web.Sessions.WritePending(w, p); err != nil {
 			return err
 		}
 	}
 	f.Errors = res.errs
-	return respond(c, res.status, refusal(f.Errors, res.retry), func() error {
+	return web.Respond(c, res.status, refusal(f.Errors, res.retry), func() error {
 		if res.retry > 0 {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(res.retry)))
 		}
@@ -351,46 +351,46 @@ func (s *Server) answerConfirm(c *echo.Context, p web.Pending, f views.CodeForm,
 }
 
 func (s *Server) signedIn(c *echo.Context) error {
-	return respondOK(c, answer{Redirect: views.PathHome}, views.PathHome)
+	return web.RespondOK(c, web.Answer{Redirect: views.PathHome}, views.PathHome)
 }
 
 func (s *Server) codeResend(c *echo.Context) error {
-	p, ok := s.sessions.ReadPending(c.Request())
+	p, ok := s.web.Sessions.ReadPending(c.Request())
 	if !ok {
 		return s.lostPending(c)
 	}
 	var errs views.Errors
 	status, retry := s.sendCode(c, p.Phone, true, &errs)
 	if status != http.StatusOK {
-		return respond(c, status, refusal(errs, retry), func() error {
+		return web.Respond(c, status, refusal(errs, retry), func() error {
 			return s.renderCode(c, status, p, views.CodeForm{Errors: errs})
 		})
 	}
 	p.ID, p.SentAt, p.Token = web.RandomID(), s.now(), "" // a new code, a new sign-in of this browser
-	if err := s.sessions.WritePending(c.Response(), p); err != nil {
+	if err := s.web.Sessions.WritePending(c.Response(), p); err != nil {
 		return err
 	}
-	return respondOK(c, answer{ResendIn: int(s.interval / time.Second)}, views.PathLoginCode+"?sent=1")
+	return web.RespondOK(c, web.Answer{ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode+"?sent=1")
 }
 
 func (s *Server) lostPending(c *echo.Context) error {
-	return respond(c, http.StatusBadRequest, answer{Message: msgNoPending, Redirect: views.PathLogin}, func() error {
+	return web.Respond(c, http.StatusBadRequest, web.Answer{Message: msgNoPending, Redirect: views.PathLogin}, func() error {
 		return s.signedOutWith(c, msgNoPending)
 	})
 }
 
 func (s *Server) signedOutWith(c *echo.Context, msg string) error {
-	return respond(c, http.StatusUnauthorized, answer{Message: msg}, func() error {
-		f := views.LoginForm{Title: msgOops, Props: s.smsProps("login")}
+	return web.Respond(c, http.StatusUnauthorized, web.Answer{Message: msg}, func() error {
+		f := views.LoginForm{Title: web.MsgOops, Props: s.smsProps("login")}
 		f.Errors.Add("", msg)
 		p := s.loginPage(c)
 		p.Invalid = true
-		return render(c, http.StatusUnauthorized, views.LoginPage(p, f))
+		return s.web.Render(c, http.StatusUnauthorized, views.LoginPage(p, f))
 	})
 }
 
-func refusal(errs views.Errors, retry time.Duration) answer {
-	a := answer{Title: msgOops}
+func refusal(errs views.Errors, retry time.Duration) web.Answer {
+	a := web.Answer{Title: web.MsgOops}
 	for _, e := range errs {
 		if a.Message == "" {
 			a.Message = e.Message

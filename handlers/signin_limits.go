@@ -39,6 +39,15 @@ const (
 	confirmedFor   = 2 * time.Minute
 )
 
+// codeRules are the limits on SMS codes: per phone, browser and address,
+// and the ceiling for the whole service.
+type codeRules struct {
+	limits   store.Limiter
+	interval time.Duration // a new code per phone at most this often
+	budget   SMSBudget
+	gauge    budgetGauge
+}
+
 // Every SMS costs the resort money, so codes have a ceiling for the whole
 // service (all instances together) per hour and per day: beyond it, sign-in
 // by a new code waits. The defaults are about twice the codes of the
@@ -100,11 +109,11 @@ func class(known bool) string {
 
 // The limits of a phone are kept under its tag, never the number itself.
 func (s *Server) phoneKey(name, phone string, known bool) string {
-	return name + ":" + class(known) + ":" + s.sessions.PhoneTag(phone)
+	return name + ":" + class(known) + ":" + s.web.Sessions.PhoneTag(phone)
 }
 
 func (s *Server) intervalRule(phone string, known bool) store.Rule {
-	return store.Rule{Name: "phone_interval", Key: s.phoneKey("next", phone, known), Max: 1, Window: s.interval}
+	return store.Rule{Name: "phone_interval", Key: s.phoneKey("next", phone, known), Max: 1, Window: s.codes.interval}
 }
 
 // A code the owner asked for makes strangers wait too, so that a stranger
@@ -112,11 +121,11 @@ func (s *Server) intervalRule(phone string, known bool) store.Rule {
 // stranger's request never makes the owner wait.
 
 func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (time.Duration, error) {
-	wait, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, known))
+	wait, err := s.codes.limits.Wait(ctx, s.now(), s.intervalRule(phone, known))
 	if err != nil || known {
 		return wait, err
 	}
-	owner, err := s.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
+	owner, err := s.codes.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
 	return max(wait, owner), err
 }
 
@@ -129,7 +138,7 @@ func (s *Server) senderRule(phone string, known bool) store.Rule {
 // An owner's entry of a stranger's code counts against strangers, never
 // against the owner's browsers, which may have been sent the code it replaced.
 func (s *Server) strangersCode(ctx context.Context, phone string) bool {
-	wait, err := s.limits.Wait(ctx, s.now(), s.senderRule(phone, false))
+	wait, err := s.codes.limits.Wait(ctx, s.now(), s.senderRule(phone, false))
 	return err == nil && wait > 0
 }
 
@@ -150,7 +159,7 @@ func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []s
 	prefix := "prefix:" + phone[:max(len(phone)-4, 0)]
 	rules = append(rules, store.Rule{Name: "prefix_window", Key: prefix, Max: codesPerPrefix, Window: prefixWindow})
 	sender = append(sender, prefix)
-	return append(rules, s.budget.rules(c)...), sender
+	return append(rules, s.codes.budget.rules(c)...), sender
 }
 
 // An IPv6 client counts by its /64, the customer's own network, and by its
@@ -205,7 +214,7 @@ func refusalMessage(r *store.Refusal) string {
 func isBudget(limit string) bool { return strings.HasPrefix(limit, "sms_") }
 
 func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *store.Refusal, error) {
-	h, err := s.limits.Take(ctx, s.now(), rules...)
+	h, err := s.codes.limits.Take(ctx, s.now(), rules...)
 	var r *store.Refusal
 	if errors.As(err, &r) {
 		if r.Limit == "code_attempts" {
@@ -221,13 +230,13 @@ func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *sto
 // and the log once, when a budget reaches 80 %: the resort hears of a
 // flood before sign-ins stop.
 func (s *Server) budgetUsed(step string, c codeClass, h store.Hold) {
-	for _, rule := range s.budget.rules(c) {
+	for _, rule := range s.codes.budget.rules(c) {
 		i := slices.Index(h.Keys, rule.Key)
 		if i < 0 || i >= len(h.Counts) {
 			continue
 		}
 		n := h.Counts[i]
-		s.budgetGauge.show(rule.Name, s.now(), n, func() {
+		s.codes.gauge.show(rule.Name, s.now(), n, func() {
 			s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
 		})
 		if n == int(math.Ceil(budgetWarnShare*float64(rule.Max))) {
@@ -268,7 +277,7 @@ func (s *Server) release(ctx context.Context, h store.Hold) {
 	if len(h.Keys) == 0 {
 		return
 	}
-	if err := s.limits.Release(context.WithoutCancel(ctx), h); err != nil {
+	if err := s.codes.limits.Release(context.WithoutCancel(ctx), h); err != nil {
 		s.log.Error("sign-in limit not released", "err", err)
 	}
 }
@@ -283,14 +292,14 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	failed := func(err error) confirmResult {
 		s.log.Error("sign-in store unavailable", "step", "code_confirm", "err", err)
 		res := confirmResult{status: http.StatusServiceUnavailable}
-		res.errs.Add("", msgRequestFailed)
+		res.errs.Add("", web.MsgRequestFailed)
 		return res
 	}
 	var mine *confirmResult // the result of the work this caller ran
 	run := func(context.Context) store.Outcome {
 		res := work()
 		mine = &res
-		v, err := s.sessions.Seal(sharedConfirmName, res.shared())
+		v, err := s.web.Sessions.Seal(sharedConfirmName, res.shared())
 		if err != nil {
 			s.log.Error("sign-in outcome not sealed", "err", err)
 			return store.Outcome{Status: http.StatusServiceUnavailable}
@@ -305,7 +314,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	}
 	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
-	out, err := store.Do(wait, s.once, k, confirmedFor, keep, run)
+	out, err := store.Do(wait, s.stores.once, k, confirmedFor, keep, run)
 	switch {
 	case mine != nil:
 		if err != nil {
@@ -316,7 +325,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 		return failed(err)
 	}
 	var sc sharedConfirm
-	if !s.sessions.Open(sharedConfirmName, out.Message, &sc) {
+	if !s.web.Sessions.Open(sharedConfirmName, out.Message, &sc) {
 		return failed(errors.New("a shared sign-in outcome does not open"))
 	}
 	return sc.result()

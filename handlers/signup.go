@@ -20,7 +20,7 @@ func (s *Server) signupPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) signupForm(c *echo.Context) error {
-	return render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
+	return s.web.Render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
 }
 
 func (s *Server) signupSubmit(c *echo.Context) error {
@@ -28,14 +28,14 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 		Phone:     strings.TrimSpace(c.FormValue("phone")),
 		FirstName: strings.TrimSpace(c.FormValue("firstName")),
 		LastName:  strings.TrimSpace(c.FormValue("lastName")),
-		Title:     msgOops,
+		Title:     web.MsgOops,
 		Props:     s.smsProps("signup"),
 	}
 	show := func(status int, retry time.Duration) error {
-		return respond(c, status, refusal(f.Errors, retry), func() error {
+		return web.Respond(c, status, refusal(f.Errors, retry), func() error {
 			p := s.signupPage(c)
 			p.Invalid = true
-			return render(c, status, views.SignupPage(p, f))
+			return s.web.Render(c, status, views.SignupPage(p, f))
 		})
 	}
 	first, _ := cleanName(f.FirstName)
@@ -77,22 +77,22 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 // store cannot take it, the customer is told so and keeps the cookie, which
 // would otherwise open the account again for whoever holds a copy of it.
 func (s *Server) logout(c *echo.Context) error {
-	sess := session(c)
-	if unknown, _ := c.Get(keySessionUnknown).(bool); unknown && sess == nil {
+	sess := web.SessionOf(c)
+	if web.SessionUnknown(c) && sess == nil {
 		// The store could not say whether the cookie was signed out
 		// already; revoking it again is harmless, and the only way to know
 		// that it is out.
-		sess = s.sessions.CookieSession(c.Request())
+		sess = s.web.Sessions.CookieSession(c.Request())
 	}
 	if sess != nil {
 		s.log.InfoContext(c.Request().Context(), "sign-out", "phone", gateway.MaskPhone(sess.Phone))
 	}
-	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+	if err := s.web.Sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
 		s.log.ErrorContext(c.Request().Context(), "sign-out not stored", "err", err)
 		c.Response().Header().Set("Retry-After", "60")
-		return &httpError{http.StatusServiceUnavailable, "Выход не выполнен", msgSignOutFailed}
+		return &web.Error{Status: http.StatusServiceUnavailable, Title: "Выход не выполнен", Message: msgSignOutFailed}
 	}
-	s.sessions.ClearPending(c.Response())
+	s.web.Sessions.ClearPending(c.Response())
 	c.Response().Header().Set("Clear-Site-Data", clearSiteData) // the offline copies go too
-	return seeOther(c, views.PathLogin)
+	return web.SeeOther(c, views.PathLogin)
 }

@@ -16,7 +16,7 @@ import (
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
 
 	"lk/gateway"
-	"lk/handlers"
+	"lk/handlers/web"
 )
 
 func main() {
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 		return err
 	}
 	defer closeStore()
-	health, err := handlers.NewHealth(reg)
+	health, err := web.NewHealth(reg)
 	if err != nil {
 		return err
 	}

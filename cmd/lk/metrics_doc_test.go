@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace/noop"
 
-	"lk/handlers"
+	"lk/handlers/web"
 	"lk/store"
 )
 
@@ -60,7 +60,7 @@ func registeredDescs(t *testing.T) []*prometheus.Desc {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rs.Close() })
-	health, err := handlers.NewHealth(rec)
+	health, err := web.NewHealth(rec)
 	if err != nil {
 		t.Fatal(err)
 	}

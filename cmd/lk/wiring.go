@@ -113,7 +113,7 @@ func dataDirError(dir string, err error) error {
 }
 
 // newHandler builds the product's HTTP handler: sessions, assets, pages.
-func newHandler(cfg config, provider handlers.Provider, st store.Set, health *handlers.Health, sandboxURL string,
+func newHandler(cfg config, provider handlers.Provider, st store.Set, health *web.Health, sandboxURL string,
 	reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (http.Handler, error) {
 	keys := cfg.CookieKeys
 	if len(keys) == 0 {
@@ -150,12 +150,12 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *ha
 // /readyz says 503 from the start of the shutdown, pages are still served
 // for LK_SHUTDOWN_DRAIN (while the balancer notices), then the listener
 // closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish, refund
-// uploads in flight up to their own bound (handlers.UploadBound); new
+// uploads in flight up to their own bound (web.UploadBound); new
 // uploads are refused from the start of the shutdown.
 //
 // Under systemd (notify) it says READY=1 once it listens, feeds the
 // watchdog while its own /healthz answers, and says STOPPING=1 at shutdown.
-func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Health, notify notifier, log *slog.Logger) error {
+func serve(ctx context.Context, cfg config, h http.Handler, health *web.Health, notify notifier, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("LK_ADDR: listen on %s: %w", cfg.Addr, err)
@@ -170,7 +170,7 @@ func serve(ctx context.Context, cfg config, h http.Handler, health *handlers.Hea
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(handlers.RussianProtocolErrors(ln)) }()
+	go func() { errc <- srv.Serve(web.RussianProtocolErrors(ln)) }()
 	health.SetServing(true)
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 	if err := notify.send("READY=1"); err != nil {

@@ -1,21 +1,17 @@
-package handlers
+package web
 
 import (
 	"bytes"
 	"context"
 	"net/http"
 	"sync"
-	"time"
-
-	"lk/gateway"
-	"lk/views"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 )
 
-// answer is every JSON answer of the account but an island's data.
-type answer struct {
+// Answer is every JSON Answer of the account but an island's data.
+type Answer struct {
 	OK         bool              `json:"ok"`
 	Title      string            `json:"title,omitempty"`
 	Message    string            `json:"message,omitempty"`
@@ -27,25 +23,25 @@ type answer struct {
 	Token      string            `json:"token,omitempty"` // a fresh one-time token to try an action again
 }
 
-// respond is the one fork between an island's fetch, which asked for JSON,
+// Respond is the one fork between an island's fetch, which asked for JSON,
 // and a plain request, which gets the page.
-func respond(c *echo.Context, status int, data any, page func() error) error {
-	if !wantsJSON(c) {
+func Respond(c *echo.Context, status int, data any, page func() error) error {
+	if !WantsJSON(c) {
 		return page()
 	}
-	if a, ok := data.(answer); ok && !a.OK && a.Title == "" {
-		a.Title = msgOops
+	if a, ok := data.(Answer); ok && !a.OK && a.Title == "" {
+		a.Title = MsgOops
 		data = a
 	}
 	return c.JSON(status, data)
 }
 
-func respondOK(c *echo.Context, a answer, url string) error {
+func RespondOK(c *echo.Context, a Answer, url string) error {
 	a.OK = true
-	return respond(c, http.StatusOK, a, func() error { return seeOther(c, url) })
+	return Respond(c, http.StatusOK, a, func() error { return SeeOther(c, url) })
 }
 
-func wantsJSON(c *echo.Context) bool {
+func WantsJSON(c *echo.Context) bool {
 	for _, a := range c.Request().Header.Values(echo.HeaderAccept) {
 		if a == echo.MIMEApplicationJSON {
 			return true
@@ -63,30 +59,30 @@ func wantsJSON(c *echo.Context) bool {
 // missing answers, the Russian 503 with Retry-After: the customer tries
 // again in a minute rather than reading half a page. A form sent (POST)
 // keeps its page, with the same text at the failure, and Retry-After.
-func render(c *echo.Context, status int, comp templ.Component) error {
-	if m := c.Request().Method; gateway.Busy(c.Request().Context()) && (m == http.MethodGet || m == http.MethodHead) {
-		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry) // HEAD's answer has no page
-		return errBusy
+func (k *Kit) Render(c *echo.Context, status int, comp templ.Component) error {
+	if m := c.Request().Method; k.Calls.Refused(c.Request().Context()) && (m == http.MethodGet || m == http.MethodHead) {
+		c.Response().Header().Set(echo.HeaderRetryAfter, BusyRetry) // HEAD's answer has no page
+		return ErrBusy
 	}
-	return renderPage(c, status, comp)
+	return k.RenderPage(c, status, comp)
 }
 
-// busyRetry is Retry-After, in seconds, when the provider was not asked.
-const busyRetry = "60"
+// BusyRetry is Retry-After, in seconds, when the provider was not asked.
+const BusyRetry = "60"
 
-// renderPage is render without its look at the provider's calls: the
+// RenderPage is render without its look at the provider's calls: the
 // error pages' own. It adds Retry-After to any page answered after a call
 // was refused; that refusal cancelled the page's other calls, not its
 // rendering.
-func renderPage(c *echo.Context, status int, comp templ.Component) error {
+func (k *Kit) RenderPage(c *echo.Context, status int, comp templ.Component) error {
 	ctx := c.Request().Context()
-	if gateway.Busy(ctx) {
-		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry)
+	if k.Calls.Refused(ctx) {
+		c.Response().Header().Set(echo.HeaderRetryAfter, BusyRetry)
 		ctx = context.WithoutCancel(ctx)
 	}
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
-	ctx = templ.WithNonce(ctx, nonce(c))
+	ctx = templ.WithNonce(ctx, Nonce(c))
 	if err := comp.Render(ctx, buf); err != nil {
 		return err
 	}
@@ -104,17 +100,6 @@ func putPageBuffer(b *bytes.Buffer) {
 	pageBuffers.Put(b)
 }
 
-func seeOther(c *echo.Context, url string) error {
+func SeeOther(c *echo.Context, url string) error {
 	return c.Redirect(http.StatusSeeOther, url)
-}
-
-func seconds(d time.Duration) int {
-	return int((d + time.Second - 1) / time.Second)
-}
-
-func firstError(errs views.Errors) string {
-	if len(errs) == 0 {
-		return ""
-	}
-	return errs[0].Message
 }

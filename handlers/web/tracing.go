@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"strconv"
@@ -10,20 +10,20 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// traced makes each request an OpenTelemetry span, the parent of the
+// Traced makes each request an OpenTelemetry span, the parent of the
 // provider calls made for it, continuing a trace the balancer started
 // (W3C traceparent). Its name and attributes are the route, never the path
 // or the query: paths hold order ids, forms hold phones and codes. Without
 // a tracer it is not in the chain at all.
-func (s *Server) traced(next echo.HandlerFunc) echo.HandlerFunc {
-	if s.tracer == nil {
+func (k *Kit) Traced(next echo.HandlerFunc) echo.HandlerFunc {
+	if k.tracer == nil {
 		return next
 	}
 	return func(c *echo.Context) error {
 		r := c.Request()
 		ctx := propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-		method := metricMethod(r.Method)
-		ctx, span := s.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+		method := MetricMethod(r.Method)
+		ctx, span := k.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithAttributes(attribute.String("http.request.method", method)))
 		defer span.End()
 		if id, _ := c.Get(keyRequestID).(string); id != "" {

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"net/http"
@@ -9,15 +9,15 @@ import (
 )
 
 const (
-	routeHealthz = "/healthz"
-	routeReadyz  = "/readyz"
+	RouteHealthz = "/healthz"
+	RouteReadyz  = "/readyz"
 )
 
 // A client may send any token as a method: one label for all outside HTTP's
 // own keeps /metrics bounded.
 const methodOther = "other"
 
-func metricMethod(m string) string {
+func MetricMethod(m string) string {
 	switch m {
 	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
 		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
@@ -26,11 +26,11 @@ func metricMethod(m string) string {
 	return methodOther
 }
 
-var errNotImplemented = &httpError{http.StatusNotImplemented, "Недопустимый запрос", msgMethod}
+var ErrNotImplemented = &Error{http.StatusNotImplemented, "Недопустимый запрос", MsgMethod}
 
 // A path of other methods is 405 with Allow (a group's catch-all would
 // otherwise hide it).
-func notFound(c *echo.Context) error {
+func NotFound(c *echo.Context) error {
 	var allow []string
 	for _, r := range c.Echo().Router().Routes() {
 		if r.Path != "/*" && r.Method != echo.RouteNotFound && matchRoute(r.Path, c.Request().URL.Path) && !slices.Contains(allow, r.Method) {
@@ -38,14 +38,14 @@ func notFound(c *echo.Context) error {
 		}
 	}
 	if len(allow) == 0 {
-		return errNotFound
+		return ErrNotFound
 	}
 	slices.Sort(allow)
 	c.Response().Header().Set(echo.HeaderAllow, strings.Join(allow, ", "))
-	return errMethodNotAllowed
+	return ErrMethodNotAllowed
 }
 
-var errMethodNotAllowed = &httpError{http.StatusMethodNotAllowed, "Недопустимый запрос", msgMethod}
+var ErrMethodNotAllowed = &Error{http.StatusMethodNotAllowed, "Недопустимый запрос", MsgMethod}
 
 func matchRoute(pattern, path string) bool {
 	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"context"
@@ -146,31 +146,31 @@ func (h *Health) providerState() string {
 	return "unknown"
 }
 
-func (s *Server) readyz(c *echo.Context) error {
-	if !s.health.serving.Load() {
+func (k *Kit) Readyz(c *echo.Context) error {
+	if !k.Health.serving.Load() {
 		return c.String(http.StatusServiceUnavailable, "shutting down")
 	}
-	if s.storePing != nil {
+	if k.StorePing != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()
-		err := s.storePing(ctx)
-		s.storeState(err)
+		err := k.StorePing(ctx)
+		k.storeState(err)
 		if err != nil {
 			return c.String(http.StatusServiceUnavailable, "store unavailable")
 		}
 	}
-	return c.String(http.StatusOK, "ok\nprovider: "+s.health.providerState()+"\n")
+	return c.String(http.StatusOK, "ok\nprovider: "+k.Health.providerState()+"\n")
 }
 
 // storeState logs the shared store's readiness when it changes (not at
 // every probe), naming what is wrong: a Redis that does not answer, or one
 // that answers as a replica and takes no writes.
-func (s *Server) storeState(err error) {
-	if down := err != nil; s.health.storeDown.Swap(down) != down {
+func (k *Kit) storeState(err error) {
+	if down := err != nil; k.Health.storeDown.Swap(down) != down {
 		if down {
-			s.log.Error("shared store not ready: /readyz answers 503", "err", err)
+			k.Logger.Error("shared store not ready: /readyz answers 503", "err", err)
 		} else {
-			s.log.Info("shared store ready again")
+			k.Logger.Info("shared store ready again")
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"sync"
@@ -9,13 +9,13 @@ import (
 
 // Documents are held in memory while they are checked and sent on, so the
 // budget, not the number of customers, bounds the memory uploads take.
-const uploadBudget = 4 * uploadLimit
+const uploadBudget = 4 * UploadLimit
 
-const uploadRetry = "30"
+const UploadRetry = "30"
 
 // One upload at a time per session, so that one customer with many tabs or
 // a script cannot take the room of everyone.
-type uploads struct {
+type Uploads struct {
 	room *semaphore.Weighted
 	max  int64
 	mu   sync.Mutex
@@ -29,18 +29,18 @@ type upload struct {
 	done chan struct{}
 }
 
-func newUploads(budget int64) *uploads {
+func NewUploads(budget int64, full prometheus.Counter) *Uploads {
 	if budget <= 0 {
 		budget = uploadBudget
 	}
-	return &uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}}
+	return &Uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}, full: full}
 }
 
-// take finds room for an upload of form by session. When the session's
+// Take finds room for an upload of form by session. When the session's
 // upload in flight is the same form (a double click, a reload), same is
 // closed once that one ends: the repeat waits for it and then gets its
 // outcome, instead of a refusal.
-func (u *uploads) take(session, form string, size int64) (ok bool, same <-chan struct{}) {
+func (u *Uploads) Take(session, form string, size int64) (ok bool, same <-chan struct{}) {
 	u.mu.Lock()
 	if cur, dup := u.busy[session]; dup {
 		u.mu.Unlock()
@@ -61,19 +61,19 @@ func (u *uploads) take(session, form string, size int64) (ok bool, same <-chan s
 	return true, nil
 }
 
-func (u *uploads) release(session string, size int64) {
+func (u *Uploads) Release(session string, size int64) {
 	u.room.Release(u.weight(size))
 	u.free(session)
 }
 
-func (u *uploads) weight(size int64) int64 {
-	if size < 0 || size > uploadLimit {
-		size = uploadLimit
+func (u *Uploads) weight(size int64) int64 {
+	if size < 0 || size > UploadLimit {
+		size = UploadLimit
 	}
 	return min(size, u.max)
 }
 
-func (u *uploads) free(session string) {
+func (u *Uploads) free(session string) {
 	u.mu.Lock()
 	if cur, ok := u.busy[session]; ok {
 		close(cur.done)

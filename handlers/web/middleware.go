@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"context"
@@ -16,10 +16,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
-	"github.com/prometheus/client_golang/prometheus"
-
-	"lk/gateway"
-	"lk/handlers/web"
 )
 
 const (
@@ -28,8 +24,8 @@ const (
 	keySessionUnknown = "lk.session-unknown"
 	keyRequestID      = "lk.request_id"
 
-	formLimit   = 64 << 10 // plain forms
-	uploadLimit = 25 << 20 // refund documents
+	FormLimit   = 64 << 10 // plain forms
+	UploadLimit = 25 << 20 // refund documents
 	formMemory  = 32 << 20 // of a multipart form, kept in memory (echo's default)
 
 	// A small form that arrives slower than this holds the server rather than
@@ -48,69 +44,26 @@ func UploadBound(callTimeout time.Duration) time.Duration {
 	return uploadBodyTime + callTimeout + uploadMargin
 }
 
-type metrics struct {
-	requests *prometheus.CounterVec
-	duration *prometheus.HistogramVec
-	refusals *prometheus.CounterVec
-	signins  *prometheus.CounterVec
-	budget   *prometheus.GaugeVec
-	shed     *prometheus.CounterVec
-	spent    *prometheus.CounterVec
-}
-
-func newMetrics(reg prometheus.Registerer) (*metrics, error) {
-	m := &metrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_http_requests_total", Help: "HTTP requests by route, method and status.",
-		}, []string{"route", "method", "status"}),
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "lk_http_request_duration_seconds", Help: "HTTP request durations by route and method.",
-			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route", "method"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_signin_limit_refusals_total", Help: "Sign-in steps refused by a limit, by limit.",
-		}, []string{"limit"}),
-		signins: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_signin_attempts_total", Help: "Sign-in steps by step and outcome.",
-		}, []string{"step", "outcome"}),
-		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day, and the shares sms_hour_signup, sms_hour_unknown, …), as of a code this instance sent lately.",
-		}, []string{"budget"}),
-		shed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_http_shed_total", Help: "Pages refused with 503 because more were asked than the cores can serve, by route.",
-		}, []string{"route"}),
-		spent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_sms_budget_refusals_total", Help: "Codes refused because an SMS budget was spent, by who asked (signup, unknown_browser, known_browser) and budget.",
-		}, []string{"class", "budget"}),
-	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.refusals, m.signins, m.budget, m.shed, m.spent} {
-		if err := reg.Register(c); err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
-}
-
 // The log has the path without its query, never a cookie, token or code. A
 // method outside HTTP's own is answered 501 and counted under one label, so
 // no client can add series to the metrics.
-func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if id == "" || len(id) > 64 {
-			id = web.RandomID()
+			id = RandomID()
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		// A page whose provider call is refused (too many in flight) gives up
 		// its other calls; a form sent keeps them.
 		page := c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead
-		c.SetRequest(c.Request().WithContext(gateway.WatchBusy(gateway.WithRequestID(c.Request().Context(), id), page)))
-		method := metricMethod(c.Request().Method)
+		c.SetRequest(c.Request().WithContext(k.Calls.Watch(c.Request().Context(), id, page)))
+		method := MetricMethod(c.Request().Method)
 		var err error
 		if method == methodOther {
-			err = errNotImplemented
+			err = ErrNotImplemented
 		} else {
 			err = next(c)
 		}
@@ -123,10 +76,10 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			route = "unmatched"
 		}
 		d := time.Since(start)
-		s.metrics.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-		s.metrics.duration.WithLabelValues(route, method).Observe(d.Seconds())
+		k.metrics.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+		k.metrics.duration.WithLabelValues(route, method).Observe(d.Seconds())
 		level := slog.LevelInfo
-		if shed, _ := c.Get(keyShed).(bool); shed || route == routeHealthz || route == routeReadyz {
+		if shed, _ := c.Get(keyShed).(bool); shed || route == RouteHealthz || route == RouteReadyz {
 			// A balancer probes every few seconds; refusals under overload are
 			// counted and said every 10 s, not a line each.
 			level = slog.LevelDebug
@@ -135,7 +88,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		if sent != status {
 			attrs = append(attrs, "sent", sent)
 		}
-		s.log.Log(c.Request().Context(), level, "request", append(attrs, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())...)
+		k.Logger.Log(c.Request().Context(), level, "request", append(attrs, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())...)
 		return nil
 	}
 }
@@ -151,7 +104,7 @@ func reportedStatus(c *echo.Context) (status, sent int) {
 	return sent, sent
 }
 
-func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) Secure(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
@@ -168,7 +121,7 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Permissions-Policy", "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		if s.scheme(c) == "https" {
+		if k.scheme(c) == "https" {
 			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 		}
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
@@ -178,14 +131,14 @@ func (s *Server) secure(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// crossOrigin is the CSRF defence of every form (Go's Sec-Fetch-Site and
+// CrossOrigin is the CSRF defence of every form (Go's Sec-Fetch-Site and
 // Origin check).
-func crossOrigin() echo.MiddlewareFunc {
+func CrossOrigin() echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			if err := cop.Check(c.Request()); err != nil {
-				return errForbidden
+				return ErrForbidden
 			}
 			return next(c)
 		}
@@ -194,12 +147,12 @@ func crossOrigin() echo.MiddlewareFunc {
 
 // A form is read here, so that a chunked one over the cap is a 413, not a
 // form that looks empty, and one too slow a 408.
-func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
-		limit, wait := int64(formLimit), s.formBodyTime
-		if isUpload(r) {
-			limit, wait = uploadLimit, uploadBodyTime
+		limit, wait := int64(FormLimit), k.FormBodyTime
+		if IsUpload(r) {
+			limit, wait = UploadLimit, uploadBodyTime
 		}
 		if r.ContentLength == 0 {
 			return next(c)
@@ -226,8 +179,8 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if !hasBody(r) {
 			return next(c)
 		}
-		if isUpload(r) {
-			return s.upload(c, next)
+		if IsUpload(r) {
+			return k.upload(c, next)
 		}
 		var err error
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == echo.MIMEMultipartForm {
@@ -242,7 +195,7 @@ func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			// net/http cancels the request with its connection's read; the answer is
 			// still written.
 			c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
-			return errSlowBody
+			return ErrSlowBody
 		}
 		// Lifted, or net/http would cancel the request while it waits on the provider.
 		_ = rc.SetReadDeadline(time.Time{})
@@ -265,13 +218,13 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 }
 
 // upload is in flight until it is answered: a shutdown waits for it, for
-// at most its body's deadline and the provider's. While the server drains,
+// at most its body's deadline and the provider'k. While the server drains,
 // a new one is refused before its body is read.
-func (s *Server) upload(c *echo.Context, next echo.HandlerFunc) error {
-	done, ok := s.health.upload(UploadBound(s.callTimeout))
+func (k *Kit) upload(c *echo.Context, next echo.HandlerFunc) error {
+	done, ok := k.Health.upload(UploadBound(k.CallTimeout))
 	if !ok {
 		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
-		return errRestarting
+		return ErrRestarting
 	}
 	defer done()
 	return next(c)
@@ -281,23 +234,24 @@ func hasBody(r *http.Request) bool {
 	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
 }
 
-func isUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
+// IsUpload tells a refund form, which may carry documents.
+func IsUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
 
-func tooLarge(r *http.Request) *httpError {
-	if isUpload(r) {
-		return errTooLarge
+func tooLarge(r *http.Request) *Error {
+	if IsUpload(r) {
+		return ErrTooLarge
 	}
-	return errFormTooLarge
+	return ErrFormTooLarge
 }
 
 // A cookie whose sign-out could not be checked is left out, and the failure
 // remembered for requireSession.
-func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) LoadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		sess, err := s.sessions.Read(c.Request())
+		sess, err := k.Sessions.Read(c.Request())
 		switch {
 		case err != nil:
-			s.log.Error("session not checked", "err", err)
+			k.Logger.Error("session not checked", "err", err)
 			c.Set(keySessionUnknown, true)
 		case sess != nil:
 			c.Set(keySession, sess)
@@ -308,11 +262,11 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 
 // A cookie that could not be checked gets 'try later': neither let in nor
 // signed out.
-func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
+func RequireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if session(c) == nil {
+		if SessionOf(c) == nil {
 			if unknown, _ := c.Get(keySessionUnknown).(bool); unknown {
-				return errStoreDown
+				return ErrStoreDown
 			}
 			return c.Redirect(http.StatusSeeOther, "/login")
 		}
@@ -321,19 +275,32 @@ func requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // The cookie goes whatever the store says: the token is no good any more.
-func (s *Server) endSession(c *echo.Context, sess *web.Session) {
-	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
-		s.log.Error("sign-out not stored", "err", err)
-		s.sessions.Clear(c.Response())
+func (k *Kit) EndSession(c *echo.Context, sess *Session) {
+	if err := k.Sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+		k.Logger.Error("sign-out not stored", "err", err)
+		k.Sessions.Clear(c.Response())
 	}
 }
 
-func session(c *echo.Context) *web.Session {
-	s, _ := c.Get(keySession).(*web.Session)
+func SessionOf(c *echo.Context) *Session {
+	s, _ := c.Get(keySession).(*Session)
 	return s
 }
 
-func nonce(c *echo.Context) string {
+// SessionUnknown tells whether the request's session cookie could not be
+// checked (the store of sign-outs did not answer).
+func SessionUnknown(c *echo.Context) bool {
+	v, _ := c.Get(keySessionUnknown).(bool)
+	return v
+}
+
+// RequestID is the request's id, as its access log line has it.
+func RequestID(c *echo.Context) string {
+	id, _ := c.Get(keyRequestID).(string)
+	return id
+}
+
+func Nonce(c *echo.Context) string {
 	n, _ := c.Get(keyNonce).(string)
 	return n
 }

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"testing"
@@ -58,25 +58,21 @@ func TestReadyGaugeFollowsReadiness(t *testing.T) {
 // session has another in flight is not (that is one customer, not the
 // ceiling).
 func TestUploadsRefusedForRoomAreCounted(t *testing.T) {
-	m, err := newOpsMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := newUploads(uploadLimit)
-	u.full = m.uploadRefused
-	if ok, _ := u.take("a", "f1", uploadLimit); !ok {
+	full := prometheus.NewCounter(prometheus.CounterOpts{Name: "refused"})
+	u := NewUploads(UploadLimit, full)
+	if ok, _ := u.Take("a", "f1", UploadLimit); !ok {
 		t.Fatal("the first upload was refused")
 	}
-	if ok, _ := u.take("a", "f2", 10); ok {
+	if ok, _ := u.Take("a", "f2", 10); ok {
 		t.Fatal("a second upload of one session was taken")
 	}
-	if n := counted(t, m.uploadRefused); n != 0 {
+	if n := counted(t, full); n != 0 {
 		t.Errorf("a session's second upload counted as the ceiling: %v", n)
 	}
-	if ok, _ := u.take("b", "f3", 10); ok {
+	if ok, _ := u.Take("b", "f3", 10); ok {
 		t.Fatal("an upload beyond the room was taken")
 	}
-	if n := counted(t, m.uploadRefused); n != 1 {
+	if n := counted(t, full); n != 1 {
 		t.Errorf("lk_uploads_refused_total %v, want 1", n)
 	}
 }

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -14,17 +14,17 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// staticFiles serves static/: Vite's hashed files are cached for a year,
+// StaticFiles serves static/: Vite's hashed files are cached for a year,
 // the rest for a day. A browser that takes gzip gets a compressible file as
 // it was compressed once, at gzip's best level (see gzipCache); a request
 // for a part of a file (Range) gets the part uncompressed.
-func (s *Server) staticFiles(c *echo.Context) error {
+func (k *Kit) StaticFiles(c *echo.Context) error {
 	name := strings.TrimPrefix(c.Param("*"), "/")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, "dist/.vite/") {
-		return errNotFound
+		return ErrNotFound
 	}
-	if _, err := fs.Stat(s.static, name); err != nil {
-		return errNotFound
+	if _, err := fs.Stat(k.Static, name); err != nil {
+		return ErrNotFound
 	}
 	cache := "public, max-age=86400"
 	if strings.HasPrefix(name, "dist/") {
@@ -34,7 +34,7 @@ func (s *Server) staticFiles(c *echo.Context) error {
 	h.Set(echo.HeaderCacheControl, cache)
 	r := c.Request()
 	if r.Header.Get("Range") == "" && acceptsGzip(r.Header.Get(echo.HeaderAcceptEncoding)) {
-		if f := s.gzipped.file(s.static, name); f.body != nil {
+		if f := k.gzipped.file(k.Static, name); f.body != nil {
 			h.Set(echo.HeaderContentType, f.contentType)
 			h.Set(echo.HeaderContentEncoding, "gzip")
 			h.Set(echo.HeaderVary, echo.HeaderAcceptEncoding)
@@ -47,7 +47,7 @@ func (s *Server) staticFiles(c *echo.Context) error {
 			return err
 		}
 	}
-	return c.FileFS(name, s.static)
+	return c.FileFS(name, k.Static)
 }
 
 // gzipCache keeps each compressible static file gzip-compressed, made the

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -14,15 +14,15 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// gzipLevel by measurement (BenchmarkCompressPage): level 5 makes pages
+// GzipLevel by measurement (BenchmarkCompressPage): level 5 makes pages
 // about 3 % larger than the standard library's default in under half its
 // time. A writer is about 1 MB at any level: taking it late saves memory.
-const gzipLevel = 5
+const GzipLevel = 5
 
 // A writer is taken from the pool only when a body's first kilobyte is
 // written, so a request waiting for the provider holds none. Compressed
 // answers (PDFs, images) pass through.
-func compress(level int) echo.MiddlewareFunc {
+func Compress(level int) echo.MiddlewareFunc {
 	wrap, err := gzhttp.NewWrapper(
 		gzhttp.CompressionLevel(level),
 		gzhttp.EnableZstd(false), // gzip only: the first-flight budget is measured in gzip
@@ -131,7 +131,7 @@ func gzipPage(out *bytes.Buffer, page []byte) error {
 var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
 var deflaters = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, gzipLevel) // the level is a valid constant
+	zw, _ := flate.NewWriter(nil, GzipLevel) // the level is a valid constant
 	return zw
 }}
 

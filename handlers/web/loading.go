@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -17,7 +17,6 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
 	"lk/views"
 )
 
@@ -40,7 +39,7 @@ const (
 // the log, the metrics and the trace report it, not the 200 that went first.
 const keyPageStatus = "lk.page_status"
 
-// loading runs a page that waits for the provider. The frame is for a slow
+// Loading runs a page that waits for the provider. The frame is for a slow
 // provider, not a busy server: it goes when, loadingAfter after the page
 // began, the page has been waiting on a provider call for at least half
 // that long and still is; a page that is late because it waited for a CPU
@@ -50,21 +49,21 @@ const keyPageStatus = "lk.page_status"
 // error page's text, a redirect a link with a refresh. HEAD and an island's
 // JSON get the answer as it is. What the page would have set in its headers
 // after the frame (the offline copy's marks) is left out.
-func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		// A landing after an action clears its notice with a cookie, which
 		// must go with the headers: it waits as it always did.
-		if c.Request().Method != http.MethodGet || wantsJSON(c) || s.sessions.HasNotice(c.Request()) {
+		if c.Request().Method != http.MethodGet || WantsJSON(c) || k.Sessions.HasNotice(c.Request()) {
 			return next(c)
 		}
 		out, r := c.Response(), c.Request() // c is the page's until it is done
-		waits := &gateway.Waits{}
-		c.SetRequest(r.WithContext(gateway.WithWaits(r.Context(), waits)))
+		ctx, waiting := k.Calls.Follow(r.Context())
+		c.SetRequest(r.WithContext(ctx))
 		rec := &pageRecorder{out: out, header: out.Header().Clone()}
 		c.SetResponse(echo.NewResponse(rec, c.Echo().Logger))
-		f := s.startFrame(c, out, waits)
-		if err := s.runPage(c, next); err != nil {
-			s.handleError(c, err)
+		f := k.startFrame(c, out, waiting)
+		if err := k.runPage(c, next); err != nil {
+			k.HandleError(c, err)
 		}
 		c.SetResponse(out)
 		stream, sent := f.stop()
@@ -73,14 +72,14 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyPageStatus, cmp.Or(rec.status, http.StatusOK))
 		if stream == nil { // the customer has gone
-			return errAnswered
+			return ErrAnswered
 		}
 		// The notice goes as the page comes, by a style of the page's own nonce:
 		// no script.
-		late := append([]byte(`<style nonce="`+html.EscapeString(nonce(c))+`">#lk-loading{display:none}</style>`+
+		late := append([]byte(`<style nonce="`+html.EscapeString(Nonce(c))+`">#lk-loading{display:none}</style>`+
 			metaStatus+strconv.Itoa(cmp.Or(rec.status, http.StatusOK))+`">`), rec.late()...)
 		if err := stream.end(late); err != nil {
-			return errAnswered
+			return ErrAnswered
 		}
 		return nil
 	}
@@ -90,9 +89,9 @@ func (s *Server) loading(next echo.HandlerFunc) echo.HandlerFunc {
 // runs on the connection's: only the frame writes to the response until
 // the page is done.
 type framer struct {
-	s     *Server
-	waits *gateway.Waits
-	send  func() (*frameStream, error)
+	k       *Kit
+	waiting func() (time.Time, bool)
+	send    func() (*frameStream, error)
 
 	mu     sync.Mutex
 	t      *time.Timer
@@ -102,9 +101,9 @@ type framer struct {
 	went   chan struct{} // closed once the frame is sent (or failed)
 }
 
-func (s *Server) startFrame(c *echo.Context, out http.ResponseWriter, waits *gateway.Waits) *framer {
+func (k *Kit) startFrame(c *echo.Context, out http.ResponseWriter, waiting func() (time.Time, bool)) *framer {
 	signedIn, name := false, ""
-	if sess := session(c); sess != nil {
+	if sess := SessionOf(c); sess != nil {
 		signedIn, name = true, sess.Name
 	}
 	nav := ""
@@ -114,17 +113,17 @@ func (s *Server) startFrame(c *echo.Context, out http.ResponseWriter, waits *gat
 	case strings.HasPrefix(path, views.PathOrders):
 		nav = views.NavOrders
 	}
-	n := nonce(c)
-	f := &framer{s: s, waits: waits, went: make(chan struct{})}
+	n := Nonce(c)
+	f := &framer{k: k, waiting: waiting, went: make(chan struct{})}
 	f.send = func() (*frameStream, error) {
-		fr, err := s.frames.get(s, nav, signedIn, name != "")
+		fr, err := k.frames.get(k, nav, signedIn, name != "")
 		if err != nil {
 			return nil, err
 		}
 		return fr.send(out, n, name)
 	}
 	f.mu.Lock()
-	f.t = time.AfterFunc(s.loadingAfter, f.tick)
+	f.t = time.AfterFunc(k.LoadingAfter, f.tick)
 	f.mu.Unlock()
 	return f
 }
@@ -137,8 +136,8 @@ func (f *framer) tick() {
 		f.mu.Unlock()
 		return
 	}
-	if since, waiting := f.waits.Since(); !waiting || time.Since(since) < f.s.loadingAfter/2 {
-		f.t.Reset(f.s.loadingAfter / 4)
+	if since, waiting := f.waiting(); !waiting || time.Since(since) < f.k.LoadingAfter/2 {
+		f.t.Reset(f.k.LoadingAfter / 4)
 		f.mu.Unlock()
 		return
 	}
@@ -169,11 +168,11 @@ func (f *framer) stop() (*frameStream, bool) {
 // runPage runs the page and turns a panic into the Russian error page: the
 // frame may already have gone with status 200, so the page's error must
 // follow it in the same document, not as echo's own 500.
-func (s *Server) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
+func (k *Kit) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("page panicked", "path", c.Request().URL.Path, "panic", v)
-			err = &httpError{http.StatusInternalServerError, msgServerTitle, msgRequestFailed}
+			k.Logger.Error("page panicked", "path", c.Request().URL.Path, "panic", v)
+			err = &Error{http.StatusInternalServerError, MsgServerTitle, MsgRequestFailed}
 		}
 	}()
 	return next(c)
@@ -189,15 +188,15 @@ type frames struct {
 }
 
 // busy is the Russian 503 page, prepared once.
-func (fs *frames) busy(s *Server) (*frame, error) {
+func (fs *frames) busy(k *Kit) (*frame, error) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if fs.shed != nil {
 		return fs.shed, nil
 	}
-	p := views.Page{Title: msgServerTitle, Nonce: nonceMark, Site: s.site, Assets: s.assets}
+	p := views.Page{Title: MsgServerTitle, Nonce: nonceMark, Site: k.Site, Assets: k.Assets}
 	var b bytes.Buffer
-	if err := views.ErrorPage(p, msgServerTitle, msgBusy).Render(templ.WithNonce(context.Background(), nonceMark), &b); err != nil {
+	if err := views.ErrorPage(p, MsgServerTitle, MsgBusy).Render(templ.WithNonce(context.Background(), nonceMark), &b); err != nil {
 		return nil, err
 	}
 	fs.shed = prepareFrame(b.Bytes())
@@ -215,14 +214,14 @@ const (
 	nameMark  = "lkFRAMEnameHOLE"
 )
 
-func (fs *frames) get(s *Server, nav string, signedIn, withName bool) (*frame, error) {
-	k := frameKind{nav, signedIn, withName}
+func (fs *frames) get(k *Kit, nav string, signedIn, withName bool) (*frame, error) {
+	kind := frameKind{nav, signedIn, withName}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	if f := fs.m[k]; f != nil {
+	if f := fs.m[kind]; f != nil {
 		return f, nil
 	}
-	p := views.Page{Nonce: nonceMark, Site: s.site, Assets: s.assets, Nav: nav}
+	p := views.Page{Nonce: nonceMark, Site: k.Site, Assets: k.Assets, Nav: nav}
 	if signedIn {
 		p.User = &views.User{}
 		if withName {
@@ -243,7 +242,7 @@ func (fs *frames) get(s *Server, nav string, signedIn, withName bool) (*frame, e
 	if fs.m == nil {
 		fs.m = map[frameKind]*frame{}
 	}
-	fs.m[k] = f
+	fs.m[kind] = f
 	return f, nil
 }
 
@@ -370,7 +369,7 @@ func (r *pageRecorder) late() []byte {
 	if loc := r.header.Get(echo.HeaderLocation); r.status >= 300 && r.status < 400 && loc != "" {
 		u := html.EscapeString(loc)
 		return []byte(`<title>Переход — Личный кабинет</title><meta http-equiv="refresh" content="0;url=` + u +
-			`"><main id="main" class="wrap"><p><a href="` + u + `">` + msgContinue + `</a></p></main></body></html>`)
+			`"><main id="main" class="wrap"><p><a href="` + u + `">` + MsgContinue + `</a></p></main></body></html>`)
 	}
 	page := r.body.Bytes()
 	if r.header.Get(echo.HeaderContentEncoding) == "gzip" {
@@ -386,8 +385,8 @@ func (r *pageRecorder) late() []byte {
 	scripts, _ := between(page, "</style>", "</head>")
 	i := bytes.Index(page, []byte(`<main`))
 	if title == nil || i < 0 {
-		return []byte(`<main id="main" class="wrap"><div class="card narrow" role="alert"><h1>` + msgServerTitle + `</h1><p>` +
-			msgRequestFailed + `</p></div></main></body></html>`)
+		return []byte(`<main id="main" class="wrap"><div class="card narrow" role="alert"><h1>` + MsgServerTitle + `</h1><p>` +
+			MsgRequestFailed + `</p></div></main></body></html>`)
 	}
 	out := make([]byte, 0, len(page)-i+len(title)+len(scripts)+15)
 	out = append(append(append(out, "<title>"...), title...), "</title>"...)

@@ -1,0 +1,19 @@
+package handlers
+
+import (
+	"time"
+
+	"lk/views"
+)
+
+// seconds is d in whole seconds, rounded up: a wait said to a customer.
+func seconds(d time.Duration) int {
+	return int((d + time.Second - 1) / time.Second)
+}
+
+func firstError(errs views.Errors) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	return errs[0].Message
+}

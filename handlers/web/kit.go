@@ -1,0 +1,200 @@
+// Package web is the request plumbing of the personal account: the
+// middleware every request passes, the session cookies, rendering and the
+// one fork between a page and an island's JSON, the Russian error pages,
+// the loading frame, compression, static files, tracing, health, and the
+// bounds on uploads and on the pages worked on at once. It knows nothing of
+// orders or of the provider: what it follows of the provider's calls it
+// asks through Calls.
+package web
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"lk/views"
+)
+
+// Calls is what the plumbing follows of the calls a request makes to the
+// services behind the account.
+type Calls interface {
+	// Watch returns the request's context carrying its id to every call.
+	// With giveUp (a page), the first call refused for want of room
+	// cancels the others.
+	Watch(ctx context.Context, requestID string, giveUp bool) context.Context
+	// Refused tells whether a call made with ctx was refused for want of
+	// room: the instance had too many in flight.
+	Refused(ctx context.Context) bool
+	// Follow returns ctx in which the calls are followed, and since when
+	// the request has been waiting on one without a break (false: none is
+	// in flight now).
+	Follow(ctx context.Context) (context.Context, func() (since time.Time, waiting bool))
+	// Ahead marks ctx as a page's fetched ahead of a tap.
+	Ahead(ctx context.Context) context.Context
+}
+
+// Config is what a Kit is built from.
+type Config struct {
+	Sessions *Sessions
+	Calls    Calls
+	Site     *views.Site
+	Assets   *views.Assets
+	Static   fs.FS // the static/ folder
+	Logger   *slog.Logger
+	Registry prometheus.Registerer
+	Tracer   trace.TracerProvider
+	Health   *Health
+	// StorePing is the shared store's health for /readyz; nil without one.
+	StorePing func(context.Context) error
+	// Admission bounds the pages worked on at once; nil: an adaptive one
+	// with its defaults.
+	Admission *Admission
+	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto.
+	TrustedProxies []*net.IPNet
+	// PublicURL starts every absolute URL the server writes, never the
+	// request's Host, which anyone can set. Empty: http://localhost.
+	PublicURL    string
+	FormBodyTime time.Duration
+	// LoadingAfter is how long a page waits for the provider in silence
+	// before it sends its frame and 'Загружаем…'; 0: 300 ms.
+	LoadingAfter time.Duration
+	// CallTimeout is the provider's deadline, which an upload may wait for.
+	CallTimeout time.Duration
+	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
+	UploadBudget int64
+	Now          func() time.Time // nil means time.Now
+}
+
+// Kit is the plumbing's state, shared by every request.
+type Kit struct {
+	Config
+	tracer   trace.Tracer // nil: no spans
+	metrics  *counters
+	uploads  *Uploads
+	names    Names
+	frames   frames          // the loading frames, prepared once
+	gzipped  gzipCache       // static files compressed once
+	held     map[string]bool // routes whose pages wait their turn or are refused
+	shedWarn shedLog
+}
+
+// New builds the plumbing and registers its metrics.
+func New(c Config) (*Kit, error) {
+	if c.Sessions == nil || c.Site == nil || c.Assets == nil || c.Static == nil {
+		return nil, errors.New("web: sessions, site, assets and static are required")
+	}
+	k := &Kit{Config: c, held: map[string]bool{}}
+	k.Calls = cmp.Or[Calls](k.Calls, noCalls{})
+	k.FormBodyTime = cmp.Or(k.FormBodyTime, formBodyTime)
+	k.LoadingAfter = cmp.Or(k.LoadingAfter, loadingAfter)
+	k.CallTimeout = cmp.Or(k.CallTimeout, 10*time.Second)
+	k.PublicURL = cmp.Or(strings.TrimRight(k.PublicURL, "/"), "http://localhost")
+	if k.Logger == nil {
+		k.Logger = slog.New(slog.DiscardHandler)
+	}
+	if k.Now == nil {
+		k.Now = time.Now
+	}
+	if k.Admission == nil {
+		k.Admission = NewAdmission(AdmissionConfig{})
+	}
+	if k.Health == nil {
+		k.Health, _ = NewHealth(nil) // nothing registered: cannot fail
+		k.Health.SetServing(true)
+	}
+	if c.Tracer != nil {
+		k.tracer = c.Tracer.Tracer("lk/handlers")
+	}
+	reg := k.Registry
+	if reg == nil { // counted where nobody reads: tests that do not look
+		reg = prometheus.NewRegistry()
+	}
+	m, err := newMetrics(reg, k.Admission)
+	if err != nil {
+		return nil, err
+	}
+	k.metrics = m
+	k.uploads = NewUploads(c.UploadBudget, m.uploadRefused)
+	return k, nil
+}
+
+// Uploads is the room for refund documents.
+func (k *Kit) Uploads() *Uploads { return k.uploads }
+
+// Names are the customers' first names for the shell, as the profile last said.
+func (k *Kit) Names() *Names { return &k.names }
+
+// Hold marks a route whose pages take their turn when more are asked than
+// the cores can serve (Admit).
+func (k *Kit) Hold(route string) { k.held[route] = true }
+
+// Page is a page's frame with the name known to the plumbing (the profile
+// last read, else the session's), asking nothing of the provider: also an
+// error's page, which may answer a stranger's request.
+func (k *Kit) Page(c *echo.Context, title, description string) views.Page {
+	p := views.Page{Title: title, Description: description, Nonce: Nonce(c), Site: k.Site, Assets: k.Assets}
+	if sess := SessionOf(c); sess != nil {
+		name, ok := k.names.Get(sess.GUID, k.Now())
+		if !ok {
+			name = sess.Name
+		}
+		p.User = &views.User{Name: name}
+		if !IsSpeculative(c) {
+			p.Notice = k.Sessions.TakeNotice(c.Response(), c.Request())
+		}
+		p.Speculate = !SavesData(c.Request())
+	}
+	return p
+}
+
+// Absolute is path as an absolute URL of the account.
+func (k *Kit) Absolute(path string) string { return k.PublicURL + path }
+
+// A plain-http client cannot make the server claim https (and send HSTS):
+// only TLS or a trusted proxy says so.
+func (k *Kit) scheme(c *echo.Context) string {
+	r := c.Request()
+	if r.TLS != nil {
+		return "https"
+	}
+	if k.fromTrustedProxy(r.RemoteAddr) {
+		proto, _, _ := strings.Cut(r.Header.Get(echo.HeaderXForwardedProto), ",")
+		if strings.EqualFold(strings.TrimSpace(proto), "https") {
+			return "https"
+		}
+	}
+	return "http"
+}
+
+func (k *Kit) fromTrustedProxy(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	for _, n := range k.TrustedProxies {
+		if ip != nil && n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// noCalls follows nothing: a Kit without services behind it.
+type noCalls struct{}
+
+func (noCalls) Watch(ctx context.Context, _ string, _ bool) context.Context { return ctx }
+func (noCalls) Refused(context.Context) bool                                { return false }
+func (noCalls) Ahead(ctx context.Context) context.Context                   { return ctx }
+func (noCalls) Follow(ctx context.Context) (context.Context, func() (time.Time, bool)) {
+	return ctx, func() (time.Time, bool) { return time.Time{}, false }
+}
