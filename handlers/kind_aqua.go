@@ -15,15 +15,6 @@ import (
 	"lk/views"
 )
 
-type aquaProvider interface {
-	AquaOrders(ctx context.Context, userID string) (active, history []gateway.AquaOrder, err error)
-	AquaOrder(ctx context.Context, userID, orderID string) (gateway.AquaOrder, error)
-	AquaTicketPDF(ctx context.Context, orderID string) ([]byte, error)
-	RefundAqua(ctx context.Context, r gateway.AquaRefundRequest) (string, error)
-	TransferTickets(ctx context.Context, r gateway.TransferTicketRequest) error
-	AquaSessions(ctx context.Context, date time.Time) ([]gateway.AquaSession, error)
-}
-
 // visitLength is a visit whose session names no hours ("Дневной 10:00–16:00").
 const visitLength = 2 * time.Hour
 

@@ -16,16 +16,6 @@ import (
 	"lk/views"
 )
 
-type hotelProvider interface {
-	HotelOrders(ctx context.Context, userID string) (active, history []gateway.HotelOrder, err error)
-	HotelOrder(ctx context.Context, userID, orderID string) (gateway.HotelOrder, error)
-	HotelVoucherPDF(ctx context.Context, orderID string) ([]byte, error)
-	CancelHotelOrder(ctx context.Context, orderID string) error
-	RefundHotel(ctx context.Context, r gateway.HotelRefundRequest) (string, error)
-	HotelDates(ctx context.Context, from, to time.Time) ([]gateway.HotelDay, error)
-	PushReservation(ctx context.Context, r gateway.PushReservationRequest) (string, error)
-}
-
 type hotelKind struct{}
 
 var hotelInfo = &kindInfo{

@@ -12,15 +12,6 @@ import (
 	"lk/views"
 )
 
-type lessonProvider interface {
-	LessonOrders(ctx context.Context, clientID string) ([]gateway.LessonOrder, error)
-	LessonOrder(ctx context.Context, clientID, lessonID string) (gateway.LessonOrder, error)
-	ConfirmLesson(ctx context.Context, clientID, lessonID string) error
-	CancelLesson(ctx context.Context, r gateway.CancelLessonRequest) error
-	Timetable(ctx context.Context, q gateway.TimetableQuery) ([]gateway.Lesson, error)
-	ChangeLesson(ctx context.Context, r gateway.ChangeLessonRequest) (string, error)
-}
-
 var errLessonStarted error = textError(msgLessonStarted)
 
 type textError string

@@ -14,21 +14,6 @@ import (
 	"lk/views"
 )
 
-type rentProvider interface {
-	PavilionOrders(ctx context.Context, clientID string) ([]gateway.PavilionOrder, error)
-	PavilionOrder(ctx context.Context, clientID, rentID string) (gateway.PavilionOrder, error)
-	CancelPavilionRent(ctx context.Context, r gateway.CancelRentRequest) error
-	RefundPavilion(ctx context.Context, r gateway.PavilionRefundRequest) (string, error)
-	PavilionSchedule(ctx context.Context, pavilionID string, date time.Time) (gateway.Schedule, error)
-	ChangePavilionRent(ctx context.Context, r gateway.ChangePavilionRequest) (string, error)
-	RoomOrders(ctx context.Context, clientID string) ([]gateway.RoomOrder, error)
-	RoomOrder(ctx context.Context, clientID, rentID string) (gateway.RoomOrder, error)
-	CancelRoomRent(ctx context.Context, r gateway.CancelRentRequest) error
-	RefundRoom(ctx context.Context, r gateway.RoomRefundRequest) (string, error)
-	RoomSchedule(ctx context.Context, celRoomID string, date time.Time) (gateway.Schedule, error)
-	ChangeRoomRent(ctx context.Context, r gateway.ChangeRoomRequest) (string, error)
-}
-
 // rentKind is the pavilion rents (room false) and the celebration-room
 // rents (room true).
 type rentKind struct{ room bool }

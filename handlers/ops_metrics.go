@@ -1,11 +1,7 @@
 package handlers
 
 import (
-	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"lk/handlers/web"
-	"lk/store"
 )
 
 // metrics count the sign-in's steps and what its limits refused.
@@ -63,33 +59,4 @@ func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
 		}
 	}
 	return m, nil
-}
-
-// countAction logs an order action's outcome with the request's id and
-// counts it. The outcomes: ok, failed (the provider refused), unknown (no
-// answer in time: it may be done), refused (the order or the form did not
-// allow it; the provider was not called), replay (the same form sent
-// again: its first outcome, nothing done twice), stale (a form whose token
-// no longer holds), error (the shared store failed).
-func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
-	kind := string(ref.kind.info().id)
-	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
-	s.log.Info("order action", "id", web.RequestID(c), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
-}
-
-// outcome names what became of one attempt's POST.
-func (at *attempt) outcome(out store.Outcome, err error) string {
-	switch {
-	case err != nil:
-		return "error"
-	case at.reply != nil:
-		return "refused"
-	case !at.mine:
-		return "replay"
-	case out.Unknown:
-		return "unknown"
-	case out.Succeeded():
-		return "ok"
-	}
-	return "failed"
 }

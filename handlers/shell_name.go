@@ -5,6 +5,7 @@ import (
 
 	"lk/gateway"
 	"lk/handlers/web"
+	"lk/views"
 )
 
 // heard keeps the name of a profile a page has just read.
@@ -35,4 +36,14 @@ func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 		}
 	}
 	return name
+}
+
+// page is a page's frame; its shell names the customer as the profile does
+// (shellName).
+func (s *Server) page(c *echo.Context, title, description string) views.Page {
+	p := s.web.Page(c, title, description)
+	if p.User != nil {
+		p.User.Name = s.shellName(c, web.SessionOf(c))
+	}
+	return p
 }
