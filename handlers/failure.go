@@ -104,3 +104,7 @@ func (e *outcomeError) Error() string { return e.out.Message }
 func providerFailed(msg string) error {
 	return &outcomeError{store.Outcome{Status: http.StatusBadGateway, Message: msg}}
 }
+
+type textError string
+
+func (e textError) Error() string { return string(e) }

@@ -72,21 +72,21 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 	}
 	out := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o, tickets: tickets,
-		card: card(title, views.Date(start)+", "+visitTime(o, start), status(o.Canceled, o.Paid), o.Amount, []views.KV{
+		card: newCard(title, views.Date(start)+", "+visitTime(o, start), paidStatus(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
 			{Key: "Билетов", Value: gateway.TicketCount(o.Tickets)},
-			status(o.Canceled, o.Paid),
-			total(o.Amount),
+			paidStatus(o.Canceled, o.Paid),
+			totalLine(o.Amount),
 		}),
 		detail: detail(title, []views.KV{
 			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
-			status(o.Canceled, o.Paid),
+			paidStatus(o.Canceled, o.Paid),
 			{Key: "К оплате", Value: views.Money(o.PaymentAmount)},
 			{Key: "Возвращено", Value: views.Money(refunded)},
-			total(o.Amount),
+			totalLine(o.Amount),
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,
@@ -173,7 +173,7 @@ func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest)
 // The tickets move to a session of a day up to 30 days ahead of the same
 // weekday class (weekdays or weekends) that fits them.
 
-var aquaDays = &dayPage{
+var aquaDays = &dayWording{
 	heading: "Перенести билеты", lead: "Выберите день и сеанс, на которые перенести билеты.",
 	button: "Перенести билеты", show: "Показать сеансы", legend: "Сеансы на",
 	choose: "Выберите сеанс.", empty: msgNoSessions, fetchFailed: msgAquaFailed,
@@ -183,7 +183,7 @@ var aquaDays = &dayPage{
 
 func (k aquaKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
 func (k aquaKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
-func (aquaKind) dayTexts() *dayPage                                   { return aquaDays }
+func (aquaKind) wording() *dayWording                                   { return aquaDays }
 func (aquaKind) window(now time.Time) (time.Time, time.Time)          { return gateway.AquaTransferWindow(now) }
 func (aquaKind) original(o order) string                              { return iso(o.ref.Start) }
 

@@ -65,18 +65,18 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 	stay := views.Date(in) + " — " + views.Date(out)
 	res := order{
 		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
-		card: card(title, stay, status(o.Canceled, o.Paid), o.Amount, []views.KV{
+		card: newCard(title, stay, paidStatus(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Период проживания", Value: stay},
-			status(o.Canceled, o.Paid),
-			total(o.Amount),
+			paidStatus(o.Canceled, o.Paid),
+			totalLine(o.Amount),
 		}),
 		detail: detail(title, []views.KV{
 			{Key: "Период проживания", Value: views.DateTime(in) + " — " + views.DateTime(out)},
-			status(o.Canceled, o.Paid),
+			paidStatus(o.Canceled, o.Paid),
 			{Key: "Проживание в номерах", Value: views.Money(o.AmountRooms)},
 			{Key: "Дополнительные места", Value: views.Money(o.AmountAddPlaces)},
 			{Key: "Дети", Value: views.Money(o.AmountChildren)},
-			total(o.Amount),
+			totalLine(o.Amount),
 		}),
 		can: map[action]bool{
 			actTransfer: o.CanTransfer && !o.Canceled,

@@ -14,10 +14,6 @@ import (
 
 var errLessonStarted error = textError(msgLessonStarted)
 
-type textError string
-
-func (e textError) Error() string { return string(e) }
-
 // The provider gives only a lesson's start; lessons are booked by the hour.
 const lessonLength = time.Hour
 
@@ -62,11 +58,11 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 		{Key: "Занятие", Value: o.ExerciseSort},
 		{Key: "Дата и время", Value: views.DateTime(start)},
 		{Key: "Инструктор", Value: o.TrainerName},
-		total(o.Cost),
+		totalLine(o.Cost),
 	}
 	return order{
 		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
-		card: card(title, views.DateTime(start), views.KV{}, o.Cost, lines),
+		card: newCard(title, views.DateTime(start), views.KV{}, o.Cost, lines),
 		detail: detail(title, append([]views.KV{
 			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
 			lines[0], lines[1], lines[2],
@@ -83,7 +79,7 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 // A lesson moves to one of a day's lessons, up to a month ahead, of the
 // booking's instructor, sport and age group with a free place.
 
-var lessonDays = &dayPage{
+var lessonDays = &dayWording{
 	heading: "Перенести запись", lead: "Выберите день и занятие, на которое перенести запись.",
 	button: "Перенести запись", show: "Показать занятия", legend: "Занятия на",
 	choose: "Выберите занятие.", empty: msgNoLessons, fetchFailed: msgTimetable,
@@ -93,7 +89,7 @@ var lessonDays = &dayPage{
 
 func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
 func (k lessonKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
-func (lessonKind) dayTexts() *dayPage                                   { return lessonDays }
+func (lessonKind) wording() *dayWording                                 { return lessonDays }
 func (lessonKind) window(now time.Time) (time.Time, time.Time)          { return gateway.TransferWindow(now) }
 func (lessonKind) dayRule(*Server, order, time.Time) error              { return nil }
 func (lessonKind) original(order) string                                { return "" }

@@ -120,12 +120,12 @@ func (s *Server) rentOrder(r rent) order {
 	ref, name := r.ref, r.ref.Name
 	lines := []views.KV{
 		{Key: "Дата", Value: views.Date(ref.Start)},
-		{Key: "Время аренды", Value: span(ref.Start, ref.End)},
-		total(ref.Amount),
+		{Key: "Время аренды", Value: hoursSpan(ref.Start, ref.End)},
+		totalLine(ref.Amount),
 	}
 	return order{
 		id: ref.ID, ref: ref, amount: ref.Amount, paid: ref.Amount > 0, wire: r,
-		card:   card(name, views.Date(ref.Start)+", "+span(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
+		card:   newCard(name, views.Date(ref.Start)+", "+hoursSpan(ref.Start, ref.End), views.KV{}, ref.Amount, lines),
 		detail: detail(name, append([]views.KV{{Key: "Название", Value: name}}, lines...)),
 		// A rent the provider still lets go of can be refunded instead of cancelled.
 		can:   map[action]bool{actTransfer: r.canTransfer, actCancel: r.canCancel, actRefund: r.canCancel && ref.Amount > 0},

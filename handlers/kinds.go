@@ -163,7 +163,7 @@ func buildOne[T any](wire T, err error, b func(T) order) (order, error) {
 	return b(wire), nil
 }
 
-func card(title, when string, st views.KV, amount float64, lines []views.KV) views.OrderCard {
+func newCard(title, when string, st views.KV, amount float64, lines []views.KV) views.OrderCard {
 	return views.OrderCard{Title: title, When: when, Status: st, Amount: views.Money(amount), Lines: lines}
 }
 
@@ -198,13 +198,13 @@ func (s *Server) providerTime(raw string) time.Time {
 	return t
 }
 
-func span(from, to time.Time) string {
+func hoursSpan(from, to time.Time) string {
 	return views.Clock(from) + "–" + views.Clock(to)
 }
 
-func total(v float64) views.KV { return views.KV{Key: "Итого", Value: views.Money(v)} }
+func totalLine(v float64) views.KV { return views.KV{Key: "Итого", Value: views.Money(v)} }
 
-func status(canceled, paid bool) views.KV {
+func paidStatus(canceled, paid bool) views.KV {
 	class := "badge-err"
 	if paid && !canceled {
 		class = "badge-ok"

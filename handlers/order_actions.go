@@ -307,7 +307,7 @@ func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *
 	return s.finish(c, *seen, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, p)
 }
 
-func answered(err error) error {
+func shownAgain(err error) error {
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 		}
 		in.mode = mode
 		c.Response().Header().Set(echo.HeaderRetryAfter, web.UploadRetry)
-		return answered(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
+		return shownAgain(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
 	}
 	// A form that takes no documents has none read, kept or sent.
 	in, err := readRefundInput(c, o.can[actRefund] && mode == gateway.RefundModeration)
@@ -98,13 +98,13 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 		return nil
 	}
 	if _, ok := s.readToken(c, o, actRefund); !ok {
-		return answered(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
+		return shownAgain(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
 	}
 	errs := s.keepRefundFiles(ctx, web.SessionOf(c), p.key, &in)
 	if err := s.stores.files.Remove(ctx, p.key, in.remove); err != nil {
 		return err
 	}
-	return answered(s.refundPage(c, http.StatusOK, o, in, errs, ""))
+	return shownAgain(s.refundPage(c, http.StatusOK, o, in, errs, ""))
 }
 
 // takeRoom takes the upload's room; the same form sent again while it is
@@ -139,11 +139,11 @@ func (p *refundPost) check(ctx context.Context, o order) error {
 		p.in.tickets = rest
 		p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)
 		msg := fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))
-		return answered(p.s.refundPage(p.c, http.StatusConflict, o, *p.in, nil, msg))
+		return shownAgain(p.s.refundPage(p.c, http.StatusConflict, o, *p.in, nil, msg))
 	}
 	if errs := p.in.check(o, p.kept); len(errs) > 0 {
 		errs = append(errs, p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)...)
-		return answered(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
+		return shownAgain(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
 	}
 	return nil
 }

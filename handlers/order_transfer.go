@@ -45,7 +45,7 @@ type movePost struct {
 
 func (p movePost) check(ctx context.Context, o order) error {
 	if status, msg := p.m.check(ctx, p.s, o); status != 0 {
-		return answered(p.m.show(p.s, p.c, o, status, msg))
+		return shownAgain(p.m.show(p.s, p.c, o, status, msg))
 	}
 	return nil
 }
@@ -62,12 +62,12 @@ func (p movePost) again(o order, status int, msg string) error {
 	return p.m.show(p.s, p.c, o, status, msg)
 }
 
-type dayTexts struct{ missing, unreadable, outside string }
+type dayFieldTexts struct{ missing, unreadable, outside string }
 
-var dayMessages = dayTexts{missing: msgChooseDay, unreadable: msgBadDay}
+var dayMessages = dayFieldTexts{missing: msgChooseDay, unreadable: msgBadDay}
 
 // formDay reads a day as ГГГГ-ММ-ДД or ДД.ММ.ГГГГ, within from..to.
-func (s *Server) formDay(raw string, from, to time.Time, t dayTexts) (time.Time, string) {
+func (s *Server) formDay(raw string, from, to time.Time, t dayFieldTexts) (time.Time, string) {
 	if strings.TrimSpace(raw) == "" {
 		return time.Time{}, t.missing
 	}
@@ -103,7 +103,7 @@ type option struct {
 
 // dayKind is a kind whose move picks one of a day's options.
 type dayKind interface {
-	dayTexts() *dayPage
+	wording() *dayWording
 	window(now time.Time) (from, to time.Time)
 	dayRule(s *Server, o order, d time.Time) error
 	firstDay(s *Server, o order) time.Time
@@ -112,7 +112,7 @@ type dayKind interface {
 	change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (next, msg string, err error)
 }
 
-type dayPage struct {
+type dayWording struct {
 	heading, lead, button, show, legend, choose, empty, fetchFailed string
 	field                                                           string // "lessonId", "sessionId"
 	// pick is each choice's submit button ('Выбрать'); "" for radio buttons.
@@ -135,7 +135,7 @@ type dayMove struct {
 }
 
 func readDayMove(c *echo.Context, k dayKind) moveForm {
-	field := k.dayTexts().field
+	field := k.wording().field
 	return dayMove{k: k, a: &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
 }
 
@@ -147,7 +147,7 @@ func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 	return dayMove{k: k, a: a}.show(s, c, o, http.StatusOK, "")
 }
 
-func (m dayMove) texts() moveTexts { return m.k.dayTexts().moveTexts }
+func (m dayMove) texts() moveTexts { return m.k.wording().moveTexts }
 
 func (m dayMove) call(ctx context.Context, s *Server, sess *web.Session, o order) (string, string, error) {
 	return m.k.change(ctx, s, sess, o, m.a)
@@ -165,7 +165,7 @@ func (m dayMove) checkDay(s *Server, o order, raw string) (time.Time, string) {
 }
 
 func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
-	a, p := m.a, m.k.dayTexts()
+	a, p := m.a, m.k.wording()
 	if a.show {
 		a.choice = ""
 		return http.StatusOK, ""
@@ -200,7 +200,7 @@ func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
 }
 
 func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
-	a, p := m.a, m.k.dayTexts()
+	a, p := m.a, m.k.wording()
 	d, dayMsg := m.checkDay(s, o, a.date)
 	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
@@ -241,7 +241,7 @@ func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg strin
 // once instead of asking for it again (a list arriving later would move
 // everything below it).
 func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Time, ch, first views.DayChoices, msg string) error {
-	a, p := m.a, m.k.dayTexts()
+	a, p := m.a, m.k.wording()
 	from, to := m.k.window(s.now())
 	url := o.url(string(actTransfer))
 	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),

@@ -122,7 +122,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		if err == nil && wait > 0 {
 			r := &store.Refusal{Limit: "phone_interval", RetryAfter: wait}
 			r.Message = refusalMessage(r)
-			s.refused(c, step, phone, r)
+			s.countRefusal(c, step, phone, r)
 			errs.Add("", r.Message)
 			return http.StatusTooManyRequests, r.RetryAfter
 		}
@@ -133,7 +133,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 			s.metrics.spent.WithLabelValues(string(class), r.Limit).Inc()
 			s.log.Warn("SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
 		}
-		s.refused(c, step, phone, r)
+		s.countRefusal(c, step, phone, r)
 		errs.Add("", r.Message)
 		return http.StatusTooManyRequests, r.RetryAfter
 	}
@@ -144,7 +144,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	s.budgetUsed(step, class, hold)
 	err = send(ctx)
-	s.attempt(c.Request().Context(), step, phone, err)
+	s.countStep(c.Request().Context(), step, phone, err)
 	if err != nil {
 		if refusedByProvider(err) {
 			s.release(ctx, hold.Except(sender...))
@@ -270,7 +270,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			if replaced { // the strangers' limit, not the owner's: a code of his own helps
 				r.Message = msgCodeAskAgain
 			}
-			s.refused(c, "code_confirm", p.Phone, r)
+			s.countRefusal(c, "code_confirm", p.Phone, r)
 			res := confirmResult{status: http.StatusTooManyRequests, retry: r.RetryAfter}
 			res.errs.Add("code", r.Message)
 			return res
@@ -282,7 +282,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			return res
 		}
 		token, err = s.account.LoginConfirm(ctx, p.Phone, code)
-		s.attempt(ctx, "code_confirm", p.Phone, err)
+		s.countStep(ctx, "code_confirm", p.Phone, err)
 		if err != nil {
 			if refusedByProvider(err) {
 				res := confirmResult{status: http.StatusUnprocessableEntity}
@@ -409,7 +409,7 @@ func refusal(errs views.Errors, retry time.Duration) web.Answer {
 }
 
 // Every 429 says when to come back, a second at least.
-func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) {
+func (s *Server) countRefusal(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
 	s.log.WarnContext(c.Request().Context(), "sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
 	r.RetryAfter = max(r.RetryAfter, time.Second)
@@ -417,7 +417,7 @@ func (s *Server) refused(c *echo.Context, step, phone string, r *store.Refusal) 
 }
 
 // Never a code or token in the log; the phone masked.
-func (s *Server) attempt(ctx context.Context, step, phone string, err error) {
+func (s *Server) countStep(ctx context.Context, step, phone string, err error) {
 	outcome := "ok"
 	switch {
 	case err == nil:

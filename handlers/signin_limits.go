@@ -174,7 +174,7 @@ func (s *Server) budgetUsed(step string, c codeClass, h store.Hold) {
 			continue
 		}
 		n := h.Counts[i]
-		s.codes.gauge.show(rule.Name, s.now(), n, func() {
+		s.codes.gauge.setAbove(rule.Name, s.now(), n, func() {
 			s.metrics.budget.WithLabelValues(rule.Name).Set(float64(n) / float64(rule.Max))
 		})
 		if n == int(math.Ceil(budgetWarnShare*float64(rule.Max))) {

@@ -57,7 +57,7 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 			return err
 		}
 		err = s.account.Login(ctx, phone, false)
-		s.attempt(ctx, "code_request", phone, err)
+		s.countStep(ctx, "code_request", phone, err)
 		return err
 	}, func(err error) (int, string, string) {
 		f := explain(err, msgUnknownError, msgNoConnection)

@@ -80,9 +80,9 @@ type budgetMark struct {
 	n  int
 }
 
-// show runs set (under the lock, so that sets land in the order decided)
+// setAbove runs set (under the lock, so that sets land in the order decided)
 // when the count n, seen at at, is to be shown.
-func (g *budgetGauge) show(name string, at time.Time, n int, set func()) {
+func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if m, ok := g.last[name]; ok && n <= m.n && at.Sub(m.at) < time.Second {
