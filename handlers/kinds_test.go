@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// TestGatewayOrdersStayInTheirKindsFile: a gateway order type is named, and
-// an order's wire record is read, only in its kind's file; the rest of the
-// handlers is kind-blind.
+// TestGatewayOrdersStayInTheirKindsFile: a gateway order type is named only
+// in its kind's file and in provider.go (what the handlers ask of the
+// provider), and an order's wire record is read only in its kind's file;
+// the rest of the handlers is kind-blind.
 func TestGatewayOrdersStayInTheirKindsFile(t *testing.T) {
 	home := map[string]string{
 		"LessonOrder":   "kind_lesson.go",
@@ -39,7 +40,7 @@ func TestGatewayOrdersStayInTheirKindsFile(t *testing.T) {
 				if x, ok := n.X.(*ast.Ident); ok && x.Name == "gateway" {
 					if want, ok := home[n.Sel.Name]; ok {
 						seen[n.Sel.Name] = true
-						if name != want {
+						if name != want && name != "provider.go" {
 							t.Errorf("%s: gateway.%s belongs in %s", fset.Position(n.Pos()), n.Sel.Name, want)
 						}
 					}
