@@ -182,7 +182,7 @@ var aquaDays = &dayWording{
 }
 
 func (k aquaKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
-func (k aquaKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
+func (k aquaKind) moveForm(s *Server, c *echo.Context) actionForm     { return readDayMove(s, c, k) }
 func (aquaKind) wording() *dayWording                                 { return aquaDays }
 func (aquaKind) window(now time.Time) (time.Time, time.Time)          { return gateway.AquaTransferWindow(now) }
 func (aquaKind) original(o order) string                              { return iso(o.ref.Start) }

@@ -13,6 +13,7 @@ import (
 
 	"lk/gateway"
 	"lk/handlers/web"
+	"lk/store"
 	"lk/views"
 )
 
@@ -144,26 +145,32 @@ type hotelAnswers struct {
 	dayIn, dayOut     time.Time
 }
 
-type hotelMove struct{ a *hotelAnswers }
+type hotelMove struct {
+	formBase
+	a *hotelAnswers
+}
 
-func (hotelKind) readMove(c *echo.Context) moveForm {
-	return hotelMove{&hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
+func (hotelKind) moveForm(s *Server, c *echo.Context) actionForm {
+	return hotelMove{formBase{s, c}, &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
 }
 
 // The current stay is shown as such, not as a choice to be judged.
 func (hotelKind) movePage(s *Server, c *echo.Context, o order) error {
 	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
-	return hotelMove{a}.show(s, c, o, http.StatusOK, "")
+	return hotelMove{formBase{s, c}, a}.again(o, http.StatusOK, "")
 }
 
-func (hotelMove) texts() moveTexts {
-	return moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
-}
+var hotelMoveTexts = moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
 
 // Every night available for the order's rooms, the nights' prices adding up
 // to the order's room amount.
-func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) {
-	a := m.a
+func (m hotelMove) check(ctx context.Context, o order) error {
+	status, msg := m.judge(ctx, o)
+	return judged(m, o, status, msg)
+}
+
+func (m hotelMove) judge(ctx context.Context, o order) (int, string) {
+	s, a := m.s, m.a
 	from, to := gateway.TransferWindow(s.now())
 	in, msg := s.formDay(a.in, from, to, dayMessages)
 	if msg != "" {
@@ -200,14 +207,14 @@ func (m hotelMove) check(ctx context.Context, s *Server, o order) (int, string) 
 	return 0, ""
 }
 
-func (m hotelMove) call(ctx context.Context, s *Server, _ *web.Session, o order) (string, string, error) {
-	a := m.a
+func (m hotelMove) call(ctx context.Context, o order) store.Outcome {
+	s, a := m.s, m.a
 	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
 		OrderID:    o.id,
 		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
 		NewDateOut: gateway.FormatISO(a.dayOut.Add(hotelCheckOut*time.Hour), s.loc),
 	})
-	return o.url(), msg, err
+	return s.moved(o, hotelMoveTexts, o.url(), msg, err)
 }
 
 // The stay's own rooms on its own nights are free for it: the provider
@@ -254,8 +261,8 @@ func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-func (m hotelMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
-	a := m.a
+func (m hotelMove) again(o order, status int, msg string) error {
+	s, c, a := m.s, m.c, m.a
 	h := o.wire.(gateway.HotelOrder)
 	rooms, family := gateway.HotelRooms(h)
 	from, to := s.hotelRange(a)

@@ -88,7 +88,7 @@ var lessonDays = &dayWording{
 }
 
 func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
-func (k lessonKind) readMove(c *echo.Context) moveForm                  { return readDayMove(c, k) }
+func (k lessonKind) moveForm(s *Server, c *echo.Context) actionForm     { return readDayMove(s, c, k) }
 func (lessonKind) wording() *dayWording                                 { return lessonDays }
 func (lessonKind) window(now time.Time) (time.Time, time.Time)          { return gateway.TransferWindow(now) }
 func (lessonKind) dayRule(*Server, order, time.Time) error              { return nil }

@@ -11,6 +11,7 @@ import (
 
 	"lk/gateway"
 	"lk/handlers/web"
+	"lk/store"
 	"lk/views"
 )
 
@@ -159,37 +160,41 @@ type rentDay struct {
 // A rent moves to other hours from today to a month ahead: free, one after
 // another, costing what the rent cost.
 type rentMove struct {
+	formBase
 	k rentKind
 	f *rentForm
 }
 
-func (rentMove) texts() moveTexts {
-	return moveTexts{refused: msgRentMoveFailed, unreachable: web.MsgRequestFailed, done: msgMoved}
-}
+var rentMoveTexts = moveTexts{refused: msgRentMoveFailed, unreachable: web.MsgRequestFailed, done: msgMoved}
 
-func (k rentKind) readMove(c *echo.Context) moveForm {
+func (k rentKind) moveForm(s *Server, c *echo.Context) actionForm {
 	f := &rentForm{date: c.FormValue("date"), from: strings.TrimSpace(c.FormValue("from")), to: strings.TrimSpace(c.FormValue("to")), posted: true}
-	return rentMove{k, f}
+	return rentMove{formBase{s, c}, k, f}
 }
 
 func (k rentKind) movePage(s *Server, c *echo.Context, o order) error {
-	return rentMove{k, &rentForm{date: c.QueryParam("date")}}.show(s, c, o, http.StatusOK, "")
+	return rentMove{formBase{s, c}, k, &rentForm{date: c.QueryParam("date")}}.again(o, http.StatusOK, "")
 }
 
-func (m rentMove) load(ctx context.Context, s *Server, o order) {
-	f := m.f
+func (m rentMove) load(ctx context.Context, o order) {
+	s, f := m.s, m.f
 	if f.loaded {
 		return
 	}
 	f.loaded = true
 	f.day, f.dayOK = s.rentMoveDay(f, o)
 	if f.dayOK {
-		f.hours = m.hours(ctx, s, o, f.day)
+		f.hours = m.hours(ctx, o, f.day)
 	}
 }
 
-func (m rentMove) check(ctx context.Context, s *Server, o order) (int, string) {
-	m.load(ctx, s, o)
+func (m rentMove) check(ctx context.Context, o order) error {
+	status, msg := m.judge(ctx, o)
+	return judged(m, o, status, msg)
+}
+
+func (m rentMove) judge(ctx context.Context, o order) (int, string) {
+	m.load(ctx, o)
 	f := m.f
 	start, okFrom := clockOn(f.day, f.from, false)
 	end, okTo := clockOn(f.day, f.to, true)
@@ -214,17 +219,18 @@ func (m rentMove) check(ctx context.Context, s *Server, o order) (int, string) {
 	return 0, ""
 }
 
-func (m rentMove) call(ctx context.Context, s *Server, sess *web.Session, o order) (string, string, error) {
+func (m rentMove) call(ctx context.Context, o order) store.Outcome {
+	s, sess := m.s, web.SessionOf(m.c)
 	r := o.wire.(rent)
 	newID, err := m.k.change(ctx, s, rentChange{
 		clientID: sess.GUID, rentID: o.id, facilityID: r.facilityID, facilityName: r.facilityName,
 		beg: gateway.FormatISO(m.f.start, s.loc), end: gateway.FormatISO(m.f.end, s.loc), amount: o.amount,
 	})
 	if err != nil || newID == "" { // the provider moved it but did not say where
-		return views.PathOrders, "", err
+		return s.moved(o, rentMoveTexts, views.PathOrders, "", err)
 	}
 	s.movedTo(ctx, sess.GUID, o, newID, m.f.start)
-	return views.OrderPath(string(m.k.info().id), newID), "", nil
+	return s.moved(o, rentMoveTexts, views.OrderPath(string(m.k.info().id), newID), "", nil)
 }
 
 // Without a day, the rent's own, or today when that is outside the window.
@@ -258,7 +264,8 @@ func clockOn(day time.Time, hhmm string, end bool) (time.Time, bool) {
 
 // The order's own hours are busy in the provider's timetable but free to
 // move within, so they count as free here and for the rules.
-func (m rentMove) hours(ctx context.Context, s *Server, o order, day time.Time) rentDay {
+func (m rentMove) hours(ctx context.Context, o order, day time.Time) rentDay {
+	s := m.s
 	d := rentDay{status: http.StatusOK, view: views.RentDay{Date: day.Format(gateway.LayoutISODate), Label: views.Date(day), Amount: o.amount}}
 	r := o.wire.(rent)
 	sch, err := m.k.schedule(ctx, s, r.facilityID, day)
@@ -334,8 +341,9 @@ func hasWindow(hours []views.RentHour, amount, cost float64) bool {
 
 // The slot picker gets the day's hours as JSON (GET) or why a move was
 // refused, with a fresh token (POST).
-func (m rentMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
-	m.load(c.Request().Context(), s, o)
+func (m rentMove) again(o order, status int, msg string) error {
+	s, c := m.s, m.c
+	m.load(c.Request().Context(), o)
 	f := m.f
 	d := f.hours
 	if !f.posted {
@@ -354,10 +362,11 @@ func (m rentMove) show(s *Server, c *echo.Context, o order, status int, msg stri
 	case !f.dayOK:
 		data = web.Answer{Message: firstError(f.errs)}
 	}
-	return web.Respond(c, status, data, func() error { return m.page(s, c, o, status, msg) })
+	return web.Respond(c, status, data, func() error { return m.page(o, status, msg) })
 }
 
-func (m rentMove) page(s *Server, c *echo.Context, o order, status int, msg string) error {
+func (m rentMove) page(o order, status int, msg string) error {
+	s, c := m.s, m.c
 	f := m.f
 	d := f.hours
 	if f.posted && msg == d.view.Message {

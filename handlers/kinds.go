@@ -35,7 +35,7 @@ type refunder interface {
 
 type mover interface {
 	movePage(s *Server, c *echo.Context, o order) error
-	readMove(c *echo.Context) moveForm
+	moveForm(s *Server, c *echo.Context) actionForm // the move posted
 }
 
 type documenter interface {

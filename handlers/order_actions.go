@@ -108,87 +108,86 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 	}
 }
 
-// formPost is what every action's POST holds; its form has nothing to
-// check but its token unless the action says otherwise.
-type formPost struct {
+// formBase is what every action's form holds: its request and the server.
+// A form has nothing to check but its token unless its action says
+// otherwise.
+type formBase struct {
 	s *Server
 	c *echo.Context
 }
 
-func (formPost) check(context.Context, order) error { return nil }
+func (formBase) check(context.Context, order) error { return nil }
 
-type poster interface {
-	// check's error is the answer (the form with 422): nothing is called.
+// actionForm is one POST of an action on an order.
+type actionForm interface {
+	// check's error is the answer (the form shown again): nothing is called.
 	check(ctx context.Context, o order) error
 	call(ctx context.Context, o order) store.Outcome
 	again(o order, status int, msg string) error
 }
 
-// act runs a POST at most once per form token. Under the order's lease the
-// order is read once, with the session's own client id, and must allow the
-// action and pass the form's rules before the provider is called; until then
-// the token is not used up. seen is the order read before (a refund's), or nil.
-func (s *Server) act(c *echo.Context, a action, p poster, seen *order) error {
+// act runs an action's POST (see attempt.run).
+func (s *Server) act(c *echo.Context, a action, f actionForm) error {
+	at, err := s.attempt(c, a, f)
+	if err != nil {
+		return err
+	}
+	return at.run()
+}
+
+// attempt is one POST of an action's form.
+type attempt struct {
+	s   *Server
+	c   *echo.Context
+	a   action
+	f   actionForm
+	ref order
+	// seen is the order as read before the attempt (a refund's, with its
+	// upload), or nil.
+	seen *order
+	key  string
+	mine bool   // this POST ran the action
+	now  *order // the order as read under the lease
+	// reply is this POST's own answer when it did not act.
+	reply error
+}
+
+func (s *Server) attempt(c *echo.Context, a action, f actionForm) (*attempt, error) {
 	// An action's rules are checked against what the provider says now,
 	// never an answer kept for the other customers' pages.
 	c.SetRequest(c.Request().WithContext(gateway.Fresh(c.Request().Context())))
 	k, id, err := actionParams(c, a)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ref := order{kind: k, id: id}
-	t, ok := s.readToken(c, ref, a)
-	if pr, prepares := p.(preparer); !ok && prepares { // the token is in the body
-		// A form sent before is known by the short id in its URL, and
-		// answered with its first outcome before its body is read again.
-		if out, err := s.sentBefore(c); err != nil || out != nil {
-			if err != nil {
-				return err
-			}
-			s.countAction(c, ref, a, "replay")
-			return s.repeat(c, ref, a, *out, p, seen)
-		}
-		o, err := pr.prepare(c.Request().Context())
-		if err != nil {
-			return quiet(err)
-		}
-		seen = &o
-		t, ok = s.readToken(c, ref, a)
-	}
+	return &attempt{s: s, c: c, a: a, f: f, ref: order{kind: k, id: id}}, nil
+}
+
+// run acts at most once per form token. Under the order's lease the order
+// is read once, with the session's own client id, and must allow the
+// action and pass the form's rules before the provider is called; until
+// then the token is not used up.
+func (at *attempt) run() error {
+	s, c := at.s, at.c
+	t, ok := s.readToken(c, at.ref, at.a)
 	if !ok {
-		s.countAction(c, ref, a, "stale")
-		return s.actStale(c, a, p, ref, seen)
+		s.countAction(c, at.ref, at.a, "stale")
+		return at.stale()
 	}
-	at := &attempt{s: s, c: c, a: a, p: p, ref: ref, key: onceKey(t), seen: seen}
+	at.key = onceKey(t)
 	out, err := at.once()
-	s.countAction(c, ref, a, at.outcome(out, err))
-	if err != nil {
-		return err
-	}
+	s.countAction(c, at.ref, at.a, at.outcome(out, err))
 	switch {
+	case err != nil:
+		return err
 	case at.reply != nil:
 		return quiet(at.reply)
 	case !at.mine:
-		return s.repeat(c, ref, a, out, p, at.seen)
+		return at.repeat(out)
 	case at.now == nil: // the lease was another form's
-		return s.finishFetched(c, ref, a, out, p, at.seen)
+		return at.finishFetched(out)
 	}
-	return s.finish(c, *at.now, a, out, p)
-}
-
-// attempt is one POST of a form in act.
-type attempt struct {
-	s    *Server
-	c    *echo.Context
-	a    action
-	p    poster
-	ref  order
-	key  string
-	seen *order
-	mine bool   // this POST ran the action
-	now  *order // the order as read under the lease
-	// reply is this POST's own answer when it did not act.
-	reply error
+	return s.finish(c, *at.now, at.a, out, at.f)
 }
 
 func (at *attempt) once() (store.Outcome, error) {
@@ -214,12 +213,6 @@ func (at *attempt) once() (store.Outcome, error) {
 
 func (at *attempt) work(ctx context.Context) store.Outcome {
 	at.mine = true
-	if pr, ok := at.p.(preparer); ok && at.seen == nil {
-		o, err := pr.prepare(ctx)
-		if at.seen, at.reply = &o, err; err != nil {
-			return store.Outcome{}
-		}
-	}
 	return at.s.leased(ctx, at.ref, at.a, at.key, at.leased)
 }
 
@@ -231,12 +224,12 @@ func (at *attempt) leased(ctx context.Context) store.Outcome {
 	case !o.can[at.a]:
 		at.reply = at.s.orderError(at.c, http.StatusConflict, o, at.s.refusedText(ctx, web.SessionOf(at.c).GUID, o, at.a, actionTexts[at.a].refused))
 	default:
-		at.now, at.reply = &o, at.p.check(ctx, o)
+		at.now, at.reply = &o, at.f.check(ctx, o)
 	}
 	if at.reply != nil {
 		return store.Outcome{}
 	}
-	out := at.p.call(ctx, o)
+	out := at.f.call(ctx, o)
 	at.s.recordAct(ctx, web.SessionOf(at.c).GUID, o, at.a, out)
 	return out
 }
@@ -249,35 +242,28 @@ func keepOutcome(out store.Outcome) time.Duration {
 	return onceTTL
 }
 
-func (s *Server) repeat(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
+// repeat answers a form sent again with its first outcome.
+func (at *attempt) repeat(out store.Outcome) error {
 	if out.Succeeded() || out.Unknown {
-		return s.finish(c, ref, a, out, nil)
+		return at.s.finish(at.c, at.ref, at.a, out, nil)
 	}
-	return s.finishFetched(c, ref, a, out, p, seen)
+	return at.finishFetched(out)
 }
 
-func (s *Server) finishFetched(c *echo.Context, ref order, a action, out store.Outcome, p poster, seen *order) error {
-	if seen == nil {
-		o, err := s.fetchFor(c, ref, p)
-		if err != nil {
-			return quiet(err)
-		}
-		seen = &o
+func (at *attempt) finishFetched(out store.Outcome) error {
+	o, err := at.order()
+	if err != nil {
+		return quiet(err)
 	}
-	return s.finish(c, *seen, a, out, p)
+	return at.s.finish(at.c, o, at.a, out, at.f)
 }
 
-func (s *Server) fetchFor(c *echo.Context, ref order, p poster) (order, error) {
-	if pr, ok := p.(preparer); ok {
-		return pr.prepare(c.Request().Context())
+// order is the order as seen before the attempt, or as the provider has it.
+func (at *attempt) order() (order, error) {
+	if at.seen != nil {
+		return *at.seen, nil
 	}
-	return s.ownOrder(c.Request().Context(), web.SessionOf(c), ref.kind, ref.id)
-}
-
-// A refund reads its upload before the lease, once the order is known to be
-// the customer's.
-type preparer interface {
-	prepare(ctx context.Context) (order, error)
+	return at.s.ownOrder(at.c.Request().Context(), web.SessionOf(at.c), at.ref.kind, at.ref.id)
 }
 
 func quiet(err error) error {
@@ -289,24 +275,23 @@ func quiet(err error) error {
 
 // A form without a valid token (missing, foreign, stale) is checked as usual,
 // then comes back with a new token: nothing is done.
-func (s *Server) actStale(c *echo.Context, a action, p poster, ref order, seen *order) error {
-	ctx := c.Request().Context()
-	if seen == nil {
-		o, err := s.fetchFor(c, ref, p)
-		if err != nil {
-			return quiet(err)
-		}
-		seen = &o
-	}
-	if !seen.can[a] {
-		return s.orderError(c, http.StatusConflict, *seen, s.refusedText(ctx, web.SessionOf(c).GUID, *seen, a, actionTexts[a].refused))
-	}
-	if err := p.check(ctx, *seen); err != nil {
+func (at *attempt) stale() error {
+	s, c, a := at.s, at.c, at.a
+	o, err := at.order()
+	if err != nil {
 		return quiet(err)
 	}
-	return s.finish(c, *seen, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, p)
+	ctx := c.Request().Context()
+	if !o.can[a] {
+		return s.orderError(c, http.StatusConflict, o, s.refusedText(ctx, web.SessionOf(c).GUID, o, a, actionTexts[a].refused))
+	}
+	if err := at.f.check(ctx, o); err != nil {
+		return quiet(err)
+	}
+	return s.finish(c, o, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, at.f)
 }
 
+// shownAgain is check's answer when it showed the form again itself.
 func shownAgain(err error) error {
 	if err != nil {
 		return err
@@ -458,13 +443,13 @@ func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 // shows the form again. An island gets JSON, with a fresh token; on success
 // it goes to the same page at once, which shows the same message: every
 // action ends the same way with JavaScript on or off.
-func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, p poster) error {
+func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f actionForm) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
 	}
 	if !out.Succeeded() {
 		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
-			return p.again(o, out.Status, out.Message)
+			return f.again(o, out.Status, out.Message)
 		})
 	}
 	if out.Message != "" {

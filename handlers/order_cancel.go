@@ -41,21 +41,21 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // notice, whatever the kind: a cancelled lesson or rent is no longer there
 // to show, a cancelled stay or ticket is, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
-	return s.act(c, actCancel, cancelPost{formPost{s, c}}, nil)
+	return s.act(c, actCancel, cancelForm{formBase{s, c}})
 }
 
-type cancelPost struct{ formPost }
+type cancelForm struct{ formBase }
 
-func (p cancelPost) call(ctx context.Context, o order) store.Outcome {
-	msg, err := o.kind.(canceler).cancel(ctx, p.s, web.SessionOf(p.c), o)
+func (f cancelForm) call(ctx context.Context, o order) store.Outcome {
+	msg, err := o.kind.(canceler).cancel(ctx, f.s, web.SessionOf(f.c), o)
 	if err != nil {
-		return p.s.failed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
+		return f.s.failed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: msg}
 }
 
-func (p cancelPost) again(o order, status int, msg string) error {
-	return p.s.cancelPage(p.c, status, o, msg)
+func (f cancelForm) again(o order, status int, msg string) error {
+	return f.s.cancelPage(f.c, status, o, msg)
 }
 
 // withMoneyBack is a cancellation's notice, with when the money comes back

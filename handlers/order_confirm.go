@@ -14,22 +14,22 @@ import (
 // lesson's page or its card; the customer lands back where they pressed it
 // (the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
-	return s.act(c, actConfirm, confirmPost{formPost{s, c}}, nil)
+	return s.act(c, actConfirm, confirmForm{formBase{s, c}})
 }
 
-type confirmPost struct{ formPost }
+type confirmForm struct{ formBase }
 
-func (p confirmPost) call(ctx context.Context, o order) store.Outcome {
-	if err := o.kind.(confirmer).confirm(ctx, p.s, web.SessionOf(p.c), o); err != nil {
-		out := p.s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
+func (f confirmForm) call(ctx context.Context, o order) store.Outcome {
+	if err := o.kind.(confirmer).confirm(ctx, f.s, web.SessionOf(f.c), o); err != nil {
+		out := f.s.failed(o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 		if !out.Unknown {
 			out.Message = msgConfirmFailed // this text, whatever the provider said
 		}
 		return out
 	}
-	return store.Outcome{Status: http.StatusSeeOther, Location: backTo(p.c, o.url()), Message: msgConfirmed}
+	return store.Outcome{Status: http.StatusSeeOther, Location: backTo(f.c, o.url()), Message: msgConfirmed}
 }
 
-func (p confirmPost) again(o order, status int, msg string) error {
-	return p.s.orderView(p.c, status, o, msg)
+func (f confirmForm) again(o order, status int, msg string) error {
+	return f.s.orderView(f.c, status, o, msg)
 }

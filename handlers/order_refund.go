@@ -34,14 +34,38 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 // the process: else 503 with Retry-After) before a byte of the body is read.
 // Documents are read only when the order allows a refund; a refused attempt
 // keeps them for an hour, so the next POST need not choose them again.
+//
+// Its token is in the body, read only once the order is known to be the
+// customer's: a form sent before is known instead by the short id in its
+// URL, and answered with its first outcome before the body is read again
+// (when that outcome shows the form again, the body is read for it).
 func (s *Server) orderRefund(c *echo.Context) error {
-	p := &refundPost{formPost: formPost{s, c}}
-	defer p.done()
-	return s.act(c, actRefund, p, nil)
+	f := &refundForm{formBase: formBase{s, c}}
+	defer f.done()
+	at, err := s.attempt(c, actRefund, f)
+	if err != nil {
+		return err
+	}
+	out, err := s.sentBefore(c)
+	if err != nil {
+		return err
+	}
+	if out == nil || !out.Succeeded() && !out.Unknown {
+		o, err := f.prepare(c.Request().Context())
+		if err != nil {
+			return quiet(err)
+		}
+		at.seen = &o
+	}
+	if out != nil {
+		s.countAction(c, at.ref, actRefund, "replay")
+		return at.repeat(*out)
+	}
+	return at.run()
 }
 
-type refundPost struct {
-	formPost
+type refundForm struct {
+	formBase
 	in     *refundInput
 	key    string
 	kept   []store.RefundFile
@@ -49,13 +73,13 @@ type refundPost struct {
 	weight int64 // how much room
 }
 
-func (p *refundPost) prepare(ctx context.Context) (order, error) {
-	s, c := p.s, p.c
+func (f *refundForm) prepare(ctx context.Context) (order, error) {
+	s, c := f.s, f.c
 	k, id, err := actionParams(c, actRefund)
 	if err == nil {
 		var o order
 		if o, err = s.ownOrder(ctx, web.SessionOf(c), k, id); err == nil {
-			return o, p.read(ctx, o)
+			return o, f.read(ctx, o)
 		}
 	}
 	// Read past, within the route's limits: a browser still sending its files
@@ -64,21 +88,21 @@ func (p *refundPost) prepare(ctx context.Context) (order, error) {
 	return order{}, err
 }
 
-func (p *refundPost) read(ctx context.Context, o order) error {
-	s, c := p.s, p.c
+func (f *refundForm) read(ctx context.Context, o order) error {
+	s, c := f.s, f.c
 	mode := s.refundMode(o)
-	p.key = refundFilesKey(web.SessionOf(c), o)
-	kept, err := s.stores.files.List(ctx, p.key)
+	f.key = refundFilesKey(web.SessionOf(c), o)
+	kept, err := s.stores.files.List(ctx, f.key)
 	if err != nil {
 		return err
 	}
 	// The room an upload takes is its body and the kept files a refund
 	// reads to send them.
-	p.weight = c.Request().ContentLength
-	for _, f := range kept {
-		p.weight += int64(f.Size)
+	f.weight = c.Request().ContentLength
+	for _, k := range kept {
+		f.weight += int64(k.Size)
 	}
-	if p.took = p.takeRoom(ctx); !p.took {
+	if f.took = f.takeRoom(ctx); !f.took {
 		in, err := readRefundInput(c, false)
 		if err != nil {
 			return err
@@ -92,16 +116,16 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 	if err != nil {
 		return err
 	}
-	in.mode, p.in, p.kept = mode, &in, kept
-	in.dropKept(p.kept)
+	in.mode, f.in, f.kept = mode, &in, kept
+	in.dropKept(f.kept)
 	if in.remove == "" {
 		return nil
 	}
 	if _, ok := s.readToken(c, o, actRefund); !ok {
 		return shownAgain(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
 	}
-	errs := s.keepRefundFiles(ctx, web.SessionOf(c), p.key, &in)
-	if err := s.stores.files.Remove(ctx, p.key, in.remove); err != nil {
+	errs := s.keepRefundFiles(ctx, web.SessionOf(c), f.key, &in)
+	if err := s.stores.files.Remove(ctx, f.key, in.remove); err != nil {
 		return err
 	}
 	return shownAgain(s.refundPage(c, http.StatusOK, o, in, errs, ""))
@@ -109,9 +133,9 @@ func (p *refundPost) read(ctx context.Context, o order) error {
 
 // takeRoom takes the upload's room; the same form sent again while it is
 // in flight waits for it, then reads its first outcome.
-func (p *refundPost) takeRoom(ctx context.Context) bool {
+func (f *refundForm) takeRoom(ctx context.Context) bool {
 	for {
-		ok, same := p.s.web.Uploads().Take(web.SessionOf(p.c).ID, p.c.QueryParam("form"), p.weight)
+		ok, same := f.s.web.Uploads().Take(web.SessionOf(f.c).ID, f.c.QueryParam("form"), f.weight)
 		if ok || same == nil {
 			return ok
 		}
@@ -123,52 +147,52 @@ func (p *refundPost) takeRoom(ctx context.Context) bool {
 	}
 }
 
-func (p *refundPost) done() {
-	if p.took {
-		p.s.web.Uploads().Release(web.SessionOf(p.c).ID, p.weight)
+func (f *refundForm) done() {
+	if f.took {
+		f.s.web.Uploads().Release(web.SessionOf(f.c).ID, f.weight)
 	}
-	_, _ = io.Copy(io.Discard, p.c.Request().Body)
+	_, _ = io.Copy(io.Discard, f.c.Request().Body)
 }
 
 // Another tab may have refunded tickets: the rules are checked on the order
 // as it is now.
-func (p *refundPost) check(ctx context.Context, o order) error {
+func (f *refundForm) check(ctx context.Context, o order) error {
 	// The same tickets sent again from another tab: their refund is under
 	// way, which is no mistake of the customer's form.
-	if numbers, rest := o.refunding(p.in.tickets); len(numbers) > 0 {
-		p.in.tickets = rest
-		p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)
+	if numbers, rest := o.refunding(f.in.tickets); len(numbers) > 0 {
+		f.in.tickets = rest
+		f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
 		msg := fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))
-		return shownAgain(p.s.refundPage(p.c, http.StatusConflict, o, *p.in, nil, msg))
+		return shownAgain(f.s.refundPage(f.c, http.StatusConflict, o, *f.in, nil, msg))
 	}
-	if errs := p.in.check(o, p.kept); len(errs) > 0 {
-		errs = append(errs, p.s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)...)
-		return shownAgain(p.s.refundPage(p.c, http.StatusUnprocessableEntity, o, *p.in, errs, ""))
+	if errs := f.in.check(o, f.kept); len(errs) > 0 {
+		errs = append(errs, f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)...)
+		return shownAgain(f.s.refundPage(f.c, http.StatusUnprocessableEntity, o, *f.in, errs, ""))
 	}
 	return nil
 }
 
-func (p *refundPost) call(ctx context.Context, o order) store.Outcome {
-	s := p.s
+func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
+	s := f.s
 	// The kept files' bytes are read only now, to be sent.
-	kept, err := s.stores.files.Read(ctx, p.key)
+	kept, err := s.stores.files.Read(ctx, f.key)
 	if err != nil {
 		s.log.Error("kept refund files not read", "err", err)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
-	msg, err := o.kind.(refunder).refund(ctx, s, o, p.in.request(o, kept))
+	msg, err := o.kind.(refunder).refund(ctx, s, o, f.in.request(o, kept))
 	if err != nil {
-		s.keepRefundFiles(ctx, web.SessionOf(p.c), p.key, p.in)
+		s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
 		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
-	if err := s.stores.files.Clear(ctx, p.key); err != nil {
+	if err := s.stores.files.Clear(ctx, f.key); err != nil {
 		s.log.Warn("refund files not cleared", "err", err)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
 }
 
-func (p *refundPost) again(o order, status int, msg string) error {
-	return p.s.refundPage(p.c, status, o, *p.in, nil, msg)
+func (f *refundForm) again(o order, status int, msg string) error {
+	return f.s.refundPage(f.c, status, o, *f.in, nil, msg)
 }
 
 func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput, errs views.Errors, msg string) error {

@@ -25,41 +25,29 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.act(c, actTransfer, movePost{formPost{s, c}, k.(mover).readMove(c)}, nil)
+	return s.act(c, actTransfer, k.(mover).moveForm(s, c))
 }
 
-type moveForm interface {
-	// check's status 0 lets the move go ahead; any other shows the form again.
-	check(ctx context.Context, s *Server, o order) (status int, msg string)
-	call(ctx context.Context, s *Server, sess *web.Session, o order) (next, msg string, err error)
-	show(s *Server, c *echo.Context, o order, status int, msg string) error
-	texts() moveTexts
-}
-
+// moveTexts are what a move's outcome says: refused and unreachable when
+// the provider did not move it, done when it did (unless it said more).
 type moveTexts struct{ refused, unreachable, done string }
 
-type movePost struct {
-	formPost
-	m moveForm
-}
-
-func (p movePost) check(ctx context.Context, o order) error {
-	if status, msg := p.m.check(ctx, p.s, o); status != 0 {
-		return shownAgain(p.m.show(p.s, p.c, o, status, msg))
+// judged is a move's check from its verdict: status 0 lets the move go
+// ahead; any other shows the form again with msg.
+func judged(f actionForm, o order, status int, msg string) error {
+	if status == 0 {
+		return nil
 	}
-	return nil
+	return shownAgain(f.again(o, status, msg))
 }
 
-func (p movePost) call(ctx context.Context, o order) store.Outcome {
-	next, msg, err := p.m.call(ctx, p.s, web.SessionOf(p.c), o)
+// moved is a move's outcome from the provider's answer: the page of the
+// order where it is now (next), or why it did not move.
+func (s *Server) moved(o order, t moveTexts, next, msg string, err error) store.Outcome {
 	if err != nil {
-		return p.s.failed(o, actTransfer, err, p.m.texts().refused, p.m.texts().unreachable)
+		return s.failed(o, actTransfer, err, t.refused, t.unreachable)
 	}
-	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, p.m.texts().done)}
-}
-
-func (p movePost) again(o order, status int, msg string) error {
-	return p.m.show(p.s, p.c, o, status, msg)
+	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, t.done)}
 }
 
 type dayFieldTexts struct{ missing, unreadable, outside string }
@@ -129,14 +117,16 @@ type dayAnswers struct {
 	chosen option
 }
 
+// dayMove is the move of a kind that picks one of a day's options.
 type dayMove struct {
+	formBase
 	k dayKind
 	a *dayAnswers
 }
 
-func readDayMove(c *echo.Context, k dayKind) moveForm {
+func readDayMove(s *Server, c *echo.Context, k dayKind) actionForm {
 	field := k.wording().field
-	return dayMove{k: k, a: &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
+	return dayMove{formBase{s, c}, k, &dayAnswers{date: c.FormValue("date"), choice: strings.TrimSpace(c.FormValue(field)), show: c.FormValue("show") != ""}}
 }
 
 func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
@@ -144,16 +134,16 @@ func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 	if a.date == "" {
 		a.date = iso(k.firstDay(s, o))
 	}
-	return dayMove{k: k, a: a}.show(s, c, o, http.StatusOK, "")
+	return dayMove{formBase{s, c}, k, a}.again(o, http.StatusOK, "")
 }
 
-func (m dayMove) texts() moveTexts { return m.k.wording().moveTexts }
-
-func (m dayMove) call(ctx context.Context, s *Server, sess *web.Session, o order) (string, string, error) {
-	return m.k.change(ctx, s, sess, o, m.a)
+func (m dayMove) call(ctx context.Context, o order) store.Outcome {
+	next, msg, err := m.k.change(ctx, m.s, web.SessionOf(m.c), o, m.a)
+	return m.s.moved(o, m.k.wording().moveTexts, next, msg, err)
 }
 
-func (m dayMove) checkDay(s *Server, o order, raw string) (time.Time, string) {
+func (m dayMove) checkDay(o order, raw string) (time.Time, string) {
+	s := m.s
 	from, to := m.k.window(s.now())
 	d, msg := s.formDay(raw, from, to, dayMessages)
 	if msg == "" {
@@ -164,13 +154,18 @@ func (m dayMove) checkDay(s *Server, o order, raw string) (time.Time, string) {
 	return d, msg
 }
 
-func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
-	a, p := m.a, m.k.wording()
+func (m dayMove) check(ctx context.Context, o order) error {
+	status, msg := m.judge(ctx, o)
+	return judged(m, o, status, msg)
+}
+
+func (m dayMove) judge(ctx context.Context, o order) (int, string) {
+	s, a, p := m.s, m.a, m.k.wording()
 	if a.show {
 		a.choice = ""
 		return http.StatusOK, ""
 	}
-	d, msg := m.checkDay(s, o, a.date)
+	d, msg := m.checkDay(o, a.date)
 	if msg != "" {
 		a.errs.Add("date", msg)
 	}
@@ -199,9 +194,9 @@ func (m dayMove) check(ctx context.Context, s *Server, o order) (int, string) {
 	return 0, ""
 }
 
-func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg string) error {
-	a, p := m.a, m.k.wording()
-	d, dayMsg := m.checkDay(s, o, a.date)
+func (m dayMove) again(o order, status int, msg string) error {
+	s, c, a, p := m.s, m.c, m.a, m.k.wording()
+	d, dayMsg := m.checkDay(o, a.date)
 	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
 		if a.errs.For("date") == "" {
@@ -233,15 +228,15 @@ func (m dayMove) show(s *Server, c *echo.Context, o order, status int, msg strin
 	if ch.Choices == nil {
 		ch.Choices = []views.TransferChoice{}
 	}
-	return web.Respond(c, status, ch, func() error { return m.page(s, c, o, status, d, html, ch, msg) })
+	return web.Respond(c, status, ch, func() error { return m.page(o, status, d, html, ch, msg) })
 }
 
 // page is the HTML page: ch as the page lists it, and first as the island
 // would fetch it, handed to the island so that it shows the same list at
 // once instead of asking for it again (a list arriving later would move
 // everything below it).
-func (m dayMove) page(s *Server, c *echo.Context, o order, status int, d time.Time, ch, first views.DayChoices, msg string) error {
-	a, p := m.a, m.k.wording()
+func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoices, msg string) error {
+	s, c, a, p := m.s, m.c, m.a, m.k.wording()
 	from, to := m.k.window(s.now())
 	url := o.url(string(actTransfer))
 	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
