@@ -29,7 +29,7 @@ type act struct {
 func actsKey(guid string, k kind, id string) string { return ownerMark(guid) + ":" + movedKey(k, id) }
 
 // A record is "{action}:{unix seconds}[:{new id}]"; ids hold no colon (validID).
-func (a act) String() string {
+func (a act) encode() string {
 	v := string(a.what) + ":" + strconv.FormatInt(a.at.Unix(), 10)
 	if a.to != "" {
 		v += ":" + a.to
@@ -70,7 +70,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 			rec.to = to
 		}
 	}
-	if err := s.stores.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.String(), s.now().Add(actsKept)); err != nil {
+	if err := s.stores.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.encode(), s.now().Add(actsKept)); err != nil {
 		s.log.Warn("what was done to an order is not kept", "action", a, "kind", string(o.kind.info().id), "err", err)
 	}
 }

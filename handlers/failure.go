@@ -108,3 +108,11 @@ func providerFailed(msg string) error {
 type textError string
 
 func (e textError) Error() string { return string(e) }
+
+// profileRefused tells whether a profile call's failure ends the session:
+// the provider refusing the client (the customer reads its text) or no
+// longer taking the token; an outage never does.
+func profileRefused(err error) (msg string, signOut bool) {
+	f := explain(err, web.MsgRequestFailed, "")
+	return f.message, f.refused || f.signOut
+}

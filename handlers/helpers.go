@@ -17,3 +17,7 @@ func firstError(errs views.Errors) string {
 	}
 	return errs[0].Message
 }
+
+// waitFirst is how long a request sent again waits for the first one's
+// outcome (a double click, a retry) before it is told it is still running.
+const waitFirst = 30 * time.Second

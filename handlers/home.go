@@ -38,7 +38,7 @@ func (s *Server) home(c *echo.Context) error {
 	} else {
 		h.Profile = s.profileView(info)
 		s.heard(sess, info)
-		h.Name = s.keepName(c, sess, info)
+		h.Name = s.keepName(c, sess, firstName(info.FIO))
 	}
 	h.Active, _ = s.activeAndHistory(c, set)
 	h.Failed, h.AllFailed, h.Problems = len(set.failed) > 0, set.allFailed(), set.problems()
@@ -49,28 +49,6 @@ func (s *Server) home(c *echo.Context) error {
 		p.User.Name = h.Name
 	}
 	return s.web.Render(c, http.StatusOK, views.HomePage(p, h))
-}
-
-// keepName takes the greeting's and the menu's name from the profile as
-// the resort has it now, and keeps it in the session for the other pages:
-// a name changed at the resort shows at once, not at the next sign-in.
-func (s *Server) keepName(c *echo.Context, sess *web.Session, info gateway.PersonalInfo) string {
-	name := firstName(info.FIO)
-	if name != sess.Name {
-		sess.Name = name
-		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
-			s.log.Warn("session name not kept", "err", err)
-		}
-	}
-	return name
-}
-
-// profileRefused tells whether a profile call's failure ends the session:
-// the provider refusing the client (the customer reads its text) or no
-// longer taking the token; an outage never does.
-func profileRefused(err error) (msg string, signOut bool) {
-	f := explain(err, web.MsgRequestFailed, "")
-	return f.message, f.refused || f.signOut
 }
 
 func (s *Server) profileView(info gateway.PersonalInfo) *views.Profile {

@@ -276,7 +276,7 @@ func (m hotelMove) again(o order, status int, msg string) error {
 				"Сейчас: " + views.Date(s.providerTime(h.HourBeg)) + " — " + views.Date(s.providerTime(h.HourEnd)) + ".",
 				"Заезд с 16:00, выезд до 14:00.",
 			},
-			URL: url, Token: s.token(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
+			URL: url, Token: s.newToken(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
 		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
 		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},

@@ -358,7 +358,7 @@ func (m rentMove) again(o order, status int, msg string) error {
 	}{status == http.StatusOK, d.view}
 	switch {
 	case f.posted: // the slot picker may try again with the fresh token
-		data = web.Answer{Message: cmp.Or(msg, firstError(f.errs)), Token: s.token(c, o, actTransfer)}
+		data = web.Answer{Message: cmp.Or(msg, firstError(f.errs)), Token: s.newToken(c, o, actTransfer)}
 	case !f.dayOK:
 		data = web.Answer{Message: firstError(f.errs)}
 	}
@@ -380,7 +380,7 @@ func (m rentMove) page(o order, status int, msg string) error {
 	v := views.RentMoveView{
 		Action: views.ActionView{
 			Order: o.card, Heading: actTransfer.label(o.kind), Lead: msgRentMoveLead,
-			URL: url, Token: s.token(c, o, actTransfer), Submit: actTransfer.label(o.kind), Error: msg, Errors: f.errs,
+			URL: url, Token: s.newToken(c, o, actTransfer), Submit: actTransfer.label(o.kind), Error: msg, Errors: f.errs,
 		},
 		Day: d.view, From: f.from, To: f.to,
 		Min: first.Format(gateway.LayoutISODate), Max: last.Format(gateway.LayoutISODate),

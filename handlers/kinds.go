@@ -2,10 +2,10 @@ package handlers
 
 import (
 	"context"
-	"slices"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
 	"time"
-
-	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
 	"lk/handlers/web"
@@ -31,11 +31,6 @@ type canceler interface {
 
 type refunder interface {
 	refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
-}
-
-type mover interface {
-	movePage(s *Server, c *echo.Context, o order) error
-	moveForm(s *Server, c *echo.Context) actionForm // the move posted
 }
 
 type documenter interface {
@@ -91,31 +86,14 @@ type ticket struct {
 	price     float64 // of a paid one
 }
 
-// kinds are in the order the pages show them.
-var kinds = []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind}
-
-func kindOf(id gateway.Kind) kind {
-	for _, k := range kinds {
+// kindOf is the kind the account serves with id, or nil.
+func (s *Server) kindOf(id gateway.Kind) kind {
+	for _, k := range s.kinds {
 		if k.info().id == id {
 			return k
 		}
 	}
 	return nil
-}
-
-func offers(k kind, a action) bool {
-	var ok bool
-	switch a {
-	case actConfirm:
-		_, ok = k.(confirmer)
-	case actCancel:
-		_, ok = k.(canceler)
-	case actRefund:
-		_, ok = k.(refunder)
-	case actTransfer:
-		_, ok = k.(mover)
-	}
-	return ok && slices.Contains(k.info().actions, a)
 }
 
 func ordersOf(ctx context.Context, s *Server, k kind, guid string) ([]order, error) {
@@ -210,4 +188,72 @@ func paidStatus(canceled, paid bool) views.KV {
 		class = "badge-ok"
 	}
 	return views.KV{Key: "Статус", Value: gateway.StatusLabel(canceled, paid), Class: class}
+}
+
+// Ids as the provider issues them are safe in a file name and a header.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	return strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_' || r == '.')
+	}) < 0
+}
+
+// withMoneyBack is a cancellation's notice, with when the money comes back
+// for an order that was paid.
+func withMoneyBack(msg string, o order) string {
+	if o.paid {
+		return msg + " " + msgMoneyBack
+	}
+	return msg
+}
+
+// Summary defaults to "{kind}: {title}".
+type calEvent struct {
+	Summary string
+	Start   time.Time
+	End     time.Time
+	Place   string // after the resort's name: "Беседка №3"
+	Notes   []string
+}
+
+type refundRequest struct {
+	Form      gateway.RefundForm
+	Documents []gateway.File
+	Tickets   []string // ticket ids
+}
+
+// action is the last part of its URL, /orders/{type}/{id}/{action}.
+type action string
+
+const (
+	actConfirm  action = "confirm"
+	actTransfer action = "transfer"
+	actCancel   action = "cancel"
+	actRefund   action = "refund"
+)
+
+// refused is said to a posted form, which was shown while the order allowed
+// the action; never to a page the order may never have allowed.
+var actionTexts = map[action]struct{ label, refused, never string }{
+	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить.", "Эту запись уже подтвердили или её нельзя подтвердить."},
+	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести.", "Этот заказ нельзя перенести."},
+	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить.", "Этот заказ нельзя отменить."},
+	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
+}
+
+func (a action) label(k kind) string {
+	if l, ok := k.info().labels[a]; ok {
+		return l
+	}
+	return actionTexts[a].label
+}
+
+func movedKey(k kind, id string) string { return string(k.info().id) + "-" + id }
+
+// The store keeps a digest of the client's id, never the id itself.
+func ownerMark(guid string) string {
+	sum := sha256.Sum256([]byte("lk-moved-owner\x00" + guid))
+	return hex.EncodeToString(sum[:12])
 }

@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"strings"
 	"time"
@@ -21,16 +19,8 @@ const movesKept = 7 * 24 * time.Hour
 // A chain of moves longer than this is not followed: the link is old enough.
 const movesFollowed = 20
 
-func movedKey(k kind, id string) string { return string(k.info().id) + "-" + id }
-
 // nextKey holds where a moved booking went, with whose it is: "{newID} {owner}".
 func nextKey(k kind, id string) string { return "next-" + movedKey(k, id) }
-
-// The store keeps a digest of the client's id, never the id itself.
-func ownerMark(guid string) string {
-	sum := sha256.Sum256([]byte("lk-moved-owner\x00" + guid))
-	return hex.EncodeToString(sum[:12])
-}
 
 // The move has happened whatever the store says: a failure costs a second
 // calendar event or a dead old link at most, so it is logged, not shown.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"lk/views"
 )
 
 // cleanName drops what no name holds (invalid UTF-8, control and format
@@ -72,3 +74,18 @@ func firstName(fio string) string {
 	_, name, _ := splitFIO(fio, "")
 	return name
 }
+
+func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg string) {
+	clean, ok := cleanName(*v)
+	*v = clean
+	switch {
+	case !ok:
+		errs.Add(field, msgNameChars)
+	case clean == "" && emptyMsg != "":
+		errs.Add(field, emptyMsg)
+	case utf8.RuneCountInString(clean) > maxNameLen:
+		errs.Add(field, longMsg)
+	}
+}
+
+const maxNameLen = 50

@@ -79,7 +79,7 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 	today := gateway.Day(s.now(), s.loc)
 	after := today.AddDate(0, 0, 2) // the start of the day after tomorrow
 	var urls []string
-	for _, o := range set.orders {
+	for _, o := range set.all {
 		last := o.ref.Start
 		if o.ref.End.After(last) {
 			last = o.ref.End

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -25,9 +26,9 @@ func (s *Server) ownOrder(ctx context.Context, sess *web.Session, k kind, id str
 	return o, nil
 }
 
-func orderParams(c *echo.Context) (kind, string, error) {
+func (s *Server) orderParams(c *echo.Context) (kind, string, error) {
 	id, ok := gateway.ParseKind(c.Param("type"))
-	k := kindOf(id)
+	k := s.kindOf(id)
 	if !ok || k == nil || !validID(c.Param("id")) {
 		return nil, "", web.ErrNotFound
 	}
@@ -43,7 +44,7 @@ func (s *Server) orderView(c *echo.Context, status int, o order, msg string) err
 // the money, and msg.
 func (s *Server) orderDetail(c *echo.Context, o order, msg string) views.OrderDetail {
 	d := o.detail
-	d.Actions = s.actions(c, o, onPage)
+	d.Actions = s.buttons(c, o, onPage)
 	d.Choose = chooseNotes(o, d.Actions)
 	d.Error = msg
 	return d
@@ -57,7 +58,7 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 	p := s.page(c, title, "Заказ в личном кабинете курорта.")
 	p.Nav = views.NavOrders
 	for _, a := range d.Actions {
-		if k := kindOf(gateway.Kind(d.Kind)); a.Name == views.ActionTransfer && k != nil {
+		if k := s.kindOf(gateway.Kind(d.Kind)); a.Name == views.ActionTransfer && k != nil {
 			p.Next, p.NextIslands = a.URL, k.info().moveIslands
 		}
 	}
@@ -65,7 +66,7 @@ func (s *Server) orderPage(c *echo.Context, d views.OrderDetail) views.Page {
 }
 
 func (s *Server) order(c *echo.Context) error {
-	k, id, err := orderParams(c)
+	k, id, err := s.orderParams(c)
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func (s *Server) order(c *echo.Context) error {
 
 // The provider's PDF call takes only an order id: ownership is checked here.
 func (s *Server) orderDocument(c *echo.Context) error {
-	k, id, err := orderParams(c)
+	k, id, err := s.orderParams(c)
 	if err != nil {
 		return err
 	}
@@ -135,12 +136,85 @@ func fetchError(k kind, err error) error {
 	return &web.Error{Status: status, Title: "Заказ недоступен", Message: msg}
 }
 
-// Ids as the provider issues them are safe in a file name and a header.
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
+// A card in a list offers only what is done in place.
+type where int
+
+const (
+	onCard where = iota
+	onPage
+)
+
+func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
+	var out []views.Action
+	kind := string(o.kind.info().id)
+	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
+		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
+	}
+	for _, a := range o.kind.info().actions {
+		inPlace := a == actConfirm
+		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
+			continue
+		}
+		b := views.Action{Name: string(a), Label: a.label(o.kind), URL: views.OrderPath(kind, o.id, string(a))}
+		if inPlace {
+			b.Token = s.newToken(c, o, a)
+			if w == onCard {
+				b.Back = c.Request().URL.Path
+			}
+		} else {
+			b.Style = "btn-2"
+		}
+		out = append(out, b)
+	}
+	// The calendar button comes last: on a phone the order's own actions
+	// must fit the first screen.
+	if w == onPage {
+		if b, ok := s.calendarAction(o); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+const (
+	calendarFile  = "calendar.ics"
+	calendarLabel = "Добавить в календарь"
+	resortName    = "Курорт" // as the header and the PDFs name it
+)
+
+func (s *Server) inCalendar(o order) bool {
+	if o.event.Start.IsZero() || o.ref.Canceled {
 		return false
 	}
-	return strings.IndexFunc(id, func(r rune) bool {
-		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_' || r == '.')
-	}) < 0
+	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now())
+	return len(active) == 1
+}
+
+// A plain link, not a download, so that a phone opens it in its calendar.
+func (s *Server) calendarAction(o order) (views.Action, bool) {
+	if !s.inCalendar(o) {
+		return views.Action{}, false
+	}
+	return views.Action{Name: "calendar", Label: calendarLabel, URL: o.url(calendarFile), Style: "btn-2"}, true
+}
+
+func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
+	refs := make([]gateway.OrderRef, len(set.all))
+	for i, o := range set.all {
+		refs[i] = o.ref
+		refs[i].ID = strconv.Itoa(i) // the position, to find the order again
+	}
+	a, h := gateway.SplitActiveHistory(refs, s.now())
+	active, history = make([]views.OrderCard, 0, len(a)), make([]views.OrderCard, 0, len(h))
+	for _, r := range a {
+		i, _ := strconv.Atoi(r.ID)
+		card := set.all[i].card
+		card.Actions = s.buttons(c, set.all[i], onCard)
+		active = append(active, card)
+	}
+	for _, r := range h {
+		i, _ := strconv.Atoi(r.ID)
+		history = append(history, set.all[i].card)
+	}
+	return active, history
 }

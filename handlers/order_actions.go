@@ -15,74 +15,8 @@ import (
 	"lk/views"
 )
 
-// action is the last part of its URL, /orders/{type}/{id}/{action}.
-type action string
-
-const (
-	actConfirm  action = "confirm"
-	actTransfer action = "transfer"
-	actCancel   action = "cancel"
-	actRefund   action = "refund"
-)
-
-// refused is said to a posted form, which was shown while the order allowed
-// the action; never to a page the order may never have allowed.
-var actionTexts = map[action]struct{ label, refused, never string }{
-	actConfirm:  {"Подтвердить запись", "Эту запись уже подтвердили или её нельзя подтвердить.", "Эту запись уже подтвердили или её нельзя подтвердить."},
-	actTransfer: {"Перенести", "Этот заказ уже нельзя перенести.", "Этот заказ нельзя перенести."},
-	actCancel:   {"Отменить", "Этот заказ уже нельзя отменить.", "Этот заказ нельзя отменить."},
-	actRefund:   {"Оформить возврат", "По этому заказу возврат оформить нельзя.", "По этому заказу возврат оформить нельзя."},
-}
-
-func (a action) label(k kind) string {
-	if l, ok := k.info().labels[a]; ok {
-		return l
-	}
-	return actionTexts[a].label
-}
-
-// A card in a list offers only what is done in place.
-type where int
-
-const (
-	onCard where = iota
-	onPage
-)
-
-func (s *Server) actions(c *echo.Context, o order, w where) []views.Action {
-	var out []views.Action
-	kind := string(o.kind.info().id)
-	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
-		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
-	}
-	for _, a := range o.kind.info().actions {
-		inPlace := a == actConfirm
-		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
-			continue
-		}
-		b := views.Action{Name: string(a), Label: a.label(o.kind), URL: views.OrderPath(kind, o.id, string(a))}
-		if inPlace {
-			b.Token = s.token(c, o, a)
-			if w == onCard {
-				b.Back = c.Request().URL.Path
-			}
-		} else {
-			b.Style = "btn-2"
-		}
-		out = append(out, b)
-	}
-	// The calendar button comes last: on a phone the order's own actions
-	// must fit the first screen.
-	if w == onPage {
-		if b, ok := s.calendarAction(o); ok {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func actionParams(c *echo.Context, a action) (kind, string, error) {
-	k, id, err := orderParams(c)
+func (s *Server) actionParams(c *echo.Context, a action) (kind, string, error) {
+	k, id, err := s.orderParams(c)
 	if err != nil || !offers(k, a) {
 		return nil, "", web.ErrNotFound
 	}
@@ -93,7 +27,7 @@ func actionParams(c *echo.Context, a action) (kind, string, error) {
 // own (404 for anyone else's), allowing the action now (409).
 func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		k, id, err := actionParams(c, a)
+		k, id, err := s.actionParams(c, a)
 		if err != nil {
 			return err
 		}
@@ -108,35 +42,17 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 	}
 }
 
-// formBase is what every action's form holds: its request and the server.
-// A form has nothing to check but its token unless its action says
-// otherwise.
-type formBase struct {
-	s *Server
-	c *echo.Context
-}
-
-func (formBase) check(context.Context, order) error { return nil }
-
-// actionForm is one POST of an action on an order.
-type actionForm interface {
-	// check's error is the answer (the form shown again): nothing is called.
-	check(ctx context.Context, o order) error
-	call(ctx context.Context, o order) store.Outcome
-	again(o order, status int, msg string) error
-}
-
 // act runs an action's POST (see attempt.run).
 func (s *Server) act(c *echo.Context, a action, f actionForm) error {
-	at, err := s.attempt(c, a, f)
+	at, err := s.newAttempt(c, a, f)
 	if err != nil {
 		return err
 	}
 	return at.run()
 }
 
-// attempt is one POST of an action's form.
-type attempt struct {
+// actionAttempt is one POST of an action's form.
+type actionAttempt struct {
 	s   *Server
 	c   *echo.Context
 	a   action
@@ -152,22 +68,22 @@ type attempt struct {
 	reply error
 }
 
-func (s *Server) attempt(c *echo.Context, a action, f actionForm) (*attempt, error) {
+func (s *Server) newAttempt(c *echo.Context, a action, f actionForm) (*actionAttempt, error) {
 	// An action's rules are checked against what the provider says now,
 	// never an answer kept for the other customers' pages.
 	c.SetRequest(c.Request().WithContext(gateway.Fresh(c.Request().Context())))
-	k, id, err := actionParams(c, a)
+	k, id, err := s.actionParams(c, a)
 	if err != nil {
 		return nil, err
 	}
-	return &attempt{s: s, c: c, a: a, f: f, ref: order{kind: k, id: id}}, nil
+	return &actionAttempt{s: s, c: c, a: a, f: f, ref: order{kind: k, id: id}}, nil
 }
 
 // run acts at most once per form token. Under the order's lease the order
 // is read once, with the session's own client id, and must allow the
 // action and pass the form's rules before the provider is called; until
 // then the token is not used up.
-func (at *attempt) run() error {
+func (at *actionAttempt) run() error {
 	s, c := at.s, at.c
 	t, ok := s.readToken(c, at.ref, at.a)
 	if !ok {
@@ -175,7 +91,7 @@ func (at *attempt) run() error {
 		return at.stale()
 	}
 	at.key = onceKey(t)
-	out, err := at.once()
+	out, err := at.claimOnce()
 	s.countAction(c, at.ref, at.a, at.outcome(out, err))
 	switch {
 	case err != nil:
@@ -190,7 +106,7 @@ func (at *attempt) run() error {
 	return s.finish(c, *at.now, at.a, out, at.f)
 }
 
-func (at *attempt) once() (store.Outcome, error) {
+func (at *actionAttempt) claimOnce() (store.Outcome, error) {
 	ctx := at.c.Request().Context()
 	wait, cancel := context.WithTimeout(ctx, waitFirst)
 	defer cancel()
@@ -211,12 +127,12 @@ func (at *attempt) once() (store.Outcome, error) {
 	}
 }
 
-func (at *attempt) work(ctx context.Context) store.Outcome {
+func (at *actionAttempt) work(ctx context.Context) store.Outcome {
 	at.mine = true
 	return at.s.leased(ctx, at.ref, at.a, at.key, at.leased)
 }
 
-func (at *attempt) leased(ctx context.Context) store.Outcome {
+func (at *actionAttempt) leased(ctx context.Context) store.Outcome {
 	o, err := at.s.ownOrder(ctx, web.SessionOf(at.c), at.ref.kind, at.ref.id)
 	switch {
 	case err != nil:
@@ -243,14 +159,14 @@ func keepOutcome(out store.Outcome) time.Duration {
 }
 
 // repeat answers a form sent again with its first outcome.
-func (at *attempt) repeat(out store.Outcome) error {
+func (at *actionAttempt) repeat(out store.Outcome) error {
 	if out.Succeeded() || out.Unknown {
 		return at.s.finish(at.c, at.ref, at.a, out, nil)
 	}
 	return at.finishFetched(out)
 }
 
-func (at *attempt) finishFetched(out store.Outcome) error {
+func (at *actionAttempt) finishFetched(out store.Outcome) error {
 	o, err := at.order()
 	if err != nil {
 		return quiet(err)
@@ -259,7 +175,7 @@ func (at *attempt) finishFetched(out store.Outcome) error {
 }
 
 // order is the order as seen before the attempt, or as the provider has it.
-func (at *attempt) order() (order, error) {
+func (at *actionAttempt) order() (order, error) {
 	if at.seen != nil {
 		return *at.seen, nil
 	}
@@ -275,7 +191,7 @@ func quiet(err error) error {
 
 // A form without a valid token (missing, foreign, stale) is checked as usual,
 // then comes back with a new token: nothing is done.
-func (at *attempt) stale() error {
+func (at *actionAttempt) stale() error {
 	s, c, a := at.s, at.c, at.a
 	o, err := at.order()
 	if err != nil {
@@ -291,14 +207,6 @@ func (at *attempt) stale() error {
 	return s.finish(c, o, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, at.f)
 }
 
-// shownAgain is check's answer when it showed the form again itself.
-func shownAgain(err error) error {
-	if err != nil {
-		return err
-	}
-	return web.ErrAnswered
-}
-
 func (s *Server) storeFailed(c *echo.Context, err error) error {
 	s.log.Error("action token store failed", "path", c.Request().URL.Path, "err", err)
 	return web.ErrStoreDown
@@ -307,42 +215,6 @@ func (s *Server) storeFailed(c *echo.Context, err error) error {
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
 	d := s.orderDetail(c, o, msg)
 	return &web.PageError{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
-}
-
-// Sealed with the cookie keys and bound to the session, the order and the
-// action, a token is good for nothing else.
-type actionToken struct {
-	Session string       `json:"s"`
-	Action  action       `json:"a"`
-	Kind    gateway.Kind `json:"k"`
-	Order   string       `json:"o"`
-	Nonce   string       `json:"n"`
-	Issued  int64        `json:"t"` // unix seconds
-}
-
-const (
-	tokenName   = "lk_action"
-	tokenTTL    = 24 * time.Hour // a form older than this is shown again
-	onceTTL     = tokenTTL + time.Hour
-	waitFirst   = 30 * time.Second
-	leaseMargin = 20 * time.Second
-)
-
-func (s *Server) token(c *echo.Context, o order, a action) string {
-	v, _ := s.tokenAndForm(c, o, a)
-	return v
-}
-
-// tokenAndForm is a new form's token and the short id of its form (the
-// token's nonce), which an upload's URL carries instead of the token: a
-// long token would stay in the address bar after a refused upload.
-func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
-	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
-	v, err := s.web.Sessions.Seal(tokenName, t)
-	if err != nil {
-		s.log.Error("action token", "err", err)
-	}
-	return v, t.Nonce
 }
 
 // sentBefore is the first outcome of the form whose id the URL names, when
@@ -368,27 +240,6 @@ func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 		return nil, nil
 	}
 	return out, nil
-}
-
-func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
-	var t actionToken
-	ok := s.web.Sessions.Open(tokenName, formToken(c), &t) && t.Session == web.SessionOf(c).ID &&
-		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
-	return t, ok
-}
-
-func onceKey(t actionToken) string { return "action:" + t.Nonce }
-
-// An upload's token is in its body, which the refund handler alone reads
-// (a form shown before its URL carried the short id had the token there).
-func formToken(c *echo.Context) string {
-	if t := c.QueryParam("token"); t != "" {
-		return t
-	}
-	if r := c.Request(); web.IsUpload(r) && r.PostForm == nil {
-		return ""
-	}
-	return c.FormValue("token")
 }
 
 // Only the account's own lists, so that the field sends nobody elsewhere.
@@ -434,6 +285,10 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 
 func leaseKey(o order) string { return "order:" + string(o.kind.info().id) + ":" + o.id }
 
+// leaseMargin is what an action may take beyond its provider call while it
+// holds the order's lease.
+const leaseMargin = 20 * time.Second
+
 // A crashed instance holds an order for well under a minute.
 func (s *Server) leaseTTL() time.Duration { return s.callTimeout + leaseMargin }
 
@@ -448,7 +303,7 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f
 		return s.checkOrder(c, o, out)
 	}
 	if !out.Succeeded() {
-		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Token: s.token(c, o, a)}, func() error {
+		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Token: s.newToken(c, o, a)}, func() error {
 			return f.again(o, out.Status, out.Message)
 		})
 	}
@@ -480,20 +335,6 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	})
 }
 
-// A call that did not answer in time may have been done: the customer is told
-// so and shown the order, not the form to send again.
-func (s *Server) failed(o order, a action, err error, refused, unreachable string) store.Outcome {
-	s.log.Warn("order action failed", "action", a, "kind", o.kind.info().id, "id", o.id, "err", err)
-	if timedOut(err) {
-		return store.Outcome{Status: http.StatusGatewayTimeout, Message: msgTimedOut, Unknown: true}
-	}
-	if oe, ok := errors.AsType[*outcomeError](err); ok {
-		return oe.out
-	}
-	f := explain(err, refused, unreachable)
-	return store.Outcome{Status: f.status, Message: f.message}
-}
-
 // countAction logs an order action's outcome with the request's id and
 // counts it. The outcomes: ok, failed (the provider refused), unknown (no
 // answer in time: it may be done), refused (the order or the form did not
@@ -507,7 +348,7 @@ func (s *Server) countAction(c *echo.Context, ref order, a action, outcome strin
 }
 
 // outcome names what became of one attempt's POST.
-func (at *attempt) outcome(out store.Outcome, err error) string {
+func (at *actionAttempt) outcome(out store.Outcome, err error) string {
 	switch {
 	case err != nil:
 		return "error"

@@ -8,50 +8,18 @@ import (
 	ics "github.com/arran4/golang-ical"
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
 )
 
-const (
-	calendarFile  = "calendar.ics"
-	calendarLabel = "Добавить в календарь"
-	resortName    = "Курорт" // as the header and the PDFs name it
-)
-
 var sequenceEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// Summary defaults to "{kind}: {title}".
-type calEvent struct {
-	Summary string
-	Start   time.Time
-	End     time.Time
-	Place   string // after the resort's name: "Беседка №3"
-	Notes   []string
-}
-
-func (s *Server) inCalendar(o order) bool {
-	if o.event.Start.IsZero() || o.ref.Canceled {
-		return false
-	}
-	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now())
-	return len(active) == 1
-}
-
-// A plain link, not a download, so that a phone opens it in its calendar.
-func (s *Server) calendarAction(o order) (views.Action, bool) {
-	if !s.inCalendar(o) {
-		return views.Action{}, false
-	}
-	return views.Action{Name: "calendar", Label: calendarLabel, URL: o.url(calendarFile), Style: "btn-2"}, true
-}
 
 // UID is "{kind}-{id}@lk" of the booking's first id, so that importing the
 // file again after a move updates the event. SEQUENCE is the minutes from
 // 2024 to DTSTAMP: it never decreases and needs no shared state, so a file
 // fetched after a move outranks the one before.
 func (s *Server) orderCalendar(c *echo.Context) error {
-	k, id, err := orderParams(c)
+	k, id, err := s.orderParams(c)
 	if err != nil {
 		return err
 	}

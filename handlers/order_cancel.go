@@ -20,7 +20,7 @@ func (s *Server) orderCancelForm(c *echo.Context, o order) error {
 func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) error {
 	a := views.ActionView{
 		Order: o.card, Heading: actCancel.label(o.kind), Lead: msgCancelQuestion,
-		URL: o.url(string(actCancel)), Token: s.token(c, o, actCancel),
+		URL: o.url(string(actCancel)), Token: s.newToken(c, o, actCancel),
 		Submit: actCancel.label(o.kind), Danger: true, Error: msg,
 	}
 	if o.paid {
@@ -49,20 +49,11 @@ type cancelForm struct{ formBase }
 func (f cancelForm) call(ctx context.Context, o order) store.Outcome {
 	msg, err := o.kind.(canceler).cancel(ctx, f.s, web.SessionOf(f.c), o)
 	if err != nil {
-		return f.s.failed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
+		return f.s.actionFailed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: msg}
 }
 
 func (f cancelForm) again(o order, status int, msg string) error {
 	return f.s.cancelPage(f.c, status, o, msg)
-}
-
-// withMoneyBack is a cancellation's notice, with when the money comes back
-// for an order that was paid.
-func withMoneyBack(msg string, o order) string {
-	if o.paid {
-		return msg + " " + msgMoneyBack
-	}
-	return msg
 }

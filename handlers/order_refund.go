@@ -42,7 +42,7 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 func (s *Server) orderRefund(c *echo.Context) error {
 	f := &refundForm{formBase: formBase{s, c}}
 	defer f.done()
-	at, err := s.attempt(c, actRefund, f)
+	at, err := s.newAttempt(c, actRefund, f)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ type refundForm struct {
 
 func (f *refundForm) prepare(ctx context.Context) (order, error) {
 	s, c := f.s, f.c
-	k, id, err := actionParams(c, actRefund)
+	k, id, err := s.actionParams(c, actRefund)
 	if err == nil {
 		var o order
 		if o, err = s.ownOrder(ctx, web.SessionOf(c), k, id); err == nil {
@@ -178,12 +178,12 @@ func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
 	kept, err := s.stores.files.Read(ctx, f.key)
 	if err != nil {
 		s.log.Error("kept refund files not read", "err", err)
-		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+		return s.actionFailed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	msg, err := o.kind.(refunder).refund(ctx, s, o, f.in.request(o, kept))
 	if err != nil {
 		s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
-		return s.failed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+		return s.actionFailed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	if err := s.stores.files.Clear(ctx, f.key); err != nil {
 		s.log.Warn("refund files not cleared", "err", err)
@@ -221,9 +221,4 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 		p.Islands = []string{views.FilesEnhance}
 	}
 	return s.web.Render(c, status, views.RefundPage(p, a, in.view(o, kept)))
-}
-
-// The refund's mode comes from the server's clock, never the form.
-func (s *Server) refundMode(o order) gateway.RefundKind {
-	return gateway.RefundMode(o.ref.Start, s.now())
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,92 +12,8 @@ import (
 
 	"lk/gateway"
 	"lk/handlers/web"
-	"lk/internal/workers"
 	"lk/views"
 )
-
-type orderSet struct {
-	orders []order // in the order of kinds
-	failed map[gateway.Kind]error
-	asked  int // how many kinds were fetched
-}
-
-func (s *Server) fetchOrders(ctx context.Context, guid string) orderSet {
-	return s.fetchKinds(ctx, guid, kinds)
-}
-
-// The list needs an answer per kind: they are fetched in parallel, and a
-// kind that fails does not stop the others.
-func (s *Server) fetchKinds(ctx context.Context, guid string, ks []kind) orderSet {
-	lists := make([][]order, len(ks))
-	errs := make([]error, len(ks))
-	var wg workers.Group // kept goroutines: a provider call grows a new one's stack several times
-	for i, k := range ks {
-		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
-	}
-	wg.Wait()
-	n := 0
-	for _, l := range lists {
-		n += len(l)
-	}
-	set := orderSet{failed: map[gateway.Kind]error{}, orders: make([]order, 0, n), asked: len(ks)}
-	for i, k := range ks {
-		if errs[i] != nil {
-			set.failed[k.info().id] = errs[i]
-			s.log.Warn("orders not loaded", "kind", k.info().id, "err", errs[i])
-		}
-		set.orders = append(set.orders, lists[i]...)
-	}
-	return set
-}
-
-// When nothing loaded, the one failure text says it all: no list.
-func (set orderSet) problems() []string {
-	if set.allFailed() {
-		return nil
-	}
-	var out []string
-	for _, k := range kinds {
-		err, ok := set.failed[k.info().id]
-		if !ok {
-			continue
-		}
-		msg := providerText(err)
-		switch {
-		case k.info().failed != "" && msg == "":
-			msg = k.info().failed
-		case k.info().failed != "":
-			msg = k.info().failed + ": " + msg
-		case msg == "":
-			msg = "не загрузились"
-		}
-		out = append(out, k.info().label+" — "+msg)
-	}
-	return out
-}
-
-func (set orderSet) allFailed() bool { return set.asked > 0 && len(set.failed) == set.asked }
-
-func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, history []views.OrderCard) {
-	refs := make([]gateway.OrderRef, len(set.orders))
-	for i, o := range set.orders {
-		refs[i] = o.ref
-		refs[i].ID = strconv.Itoa(i) // the position, to find the order again
-	}
-	a, h := gateway.SplitActiveHistory(refs, s.now())
-	active, history = make([]views.OrderCard, 0, len(a)), make([]views.OrderCard, 0, len(h))
-	for _, r := range a {
-		i, _ := strconv.Atoi(r.ID)
-		card := set.orders[i].card
-		card.Actions = s.actions(c, set.orders[i], onCard)
-		active = append(active, card)
-	}
-	for _, r := range h {
-		i, _ := strconv.Atoi(r.ID)
-		history = append(history, set.orders[i].card)
-	}
-	return active, history
-}
 
 // historyPage is how many past orders a page of the list shows.
 const historyPage = 20
@@ -113,10 +28,10 @@ type ordersQuery struct {
 	number string // an order number to find, "" for none
 }
 
-func readOrdersQuery(c *echo.Context) ordersQuery {
+func (s *Server) readOrdersQuery(c *echo.Context) ordersQuery {
 	q := ordersQuery{page: 1}
 	if id, ok := gateway.ParseKind(c.QueryParam("kind")); ok {
-		q.kind = kindOf(id)
+		q.kind = s.kindOf(id)
 	}
 	if y, err := strconv.Atoi(c.QueryParam("year")); err == nil && y >= 2000 && y <= 2100 {
 		q.year = y
@@ -151,8 +66,8 @@ func orderNumber(raw string) string {
 	return n
 }
 
-// url is the list with the same filters at page.
-func (q ordersQuery) url(page int) string {
+// pageURL is the list with the same filters at page.
+func (q ordersQuery) pageURL(page int) string {
 	v := url.Values{}
 	if q.kind != nil {
 		v.Set("kind", string(q.kind.info().id))
@@ -176,13 +91,13 @@ func (q ordersQuery) url(page int) string {
 // orders loaded, the latest first.
 func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
 	f := views.OrdersFilter{Search: q.number, Kinds: []views.Choice{{Label: "Все"}}, Years: []views.Choice{{Label: "Все"}}}
-	for _, k := range kinds {
+	for _, k := range s.kinds {
 		id := string(k.info().id)
 		f.Kinds = append(f.Kinds, views.Choice{Value: id, Label: k.info().label, Selected: q.kind == k})
 	}
 	years := map[int]bool{}
-	kept := set.orders[:0:0]
-	for _, o := range set.orders {
+	kept := set.all[:0:0]
+	for _, o := range set.all {
 		y := 0
 		if !o.ref.Start.IsZero() {
 			y = o.ref.Start.In(s.loc).Year()
@@ -192,7 +107,7 @@ func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
 			kept = append(kept, o)
 		}
 	}
-	set.orders = kept
+	set.all = kept
 	years[q.year] = q.year != 0 // the year asked stays choosable
 	list := make([]int, 0, len(years))
 	for y, ok := range years {
@@ -213,8 +128,8 @@ func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
 // A kind asked for is the only one fetched; an order number asked for
 // shows the customer's orders with that number alone.
 func (s *Server) orders(c *echo.Context) error {
-	q := readOrdersQuery(c)
-	ks := kinds
+	q := s.readOrdersQuery(c)
+	ks := s.kinds
 	if q.kind != nil {
 		ks = []kind{q.kind}
 	}
@@ -225,7 +140,7 @@ func (s *Server) orders(c *echo.Context) error {
 		o.Search, o.Found = q.number, found(q.number, active, history)
 		all := q
 		all.number = ""
-		o.All = all.url(1)
+		o.All = all.pageURL(1)
 	}
 	o.Active = active
 	from := min((q.page-1)*historyPage, len(history))
@@ -235,7 +150,7 @@ func (s *Server) orders(c *echo.Context) error {
 		o.History[from].Anchor = moreAnchor(from)
 	}
 	if to < len(history) {
-		o.More, o.MoreFrom = q.url(q.page+1), strconv.Itoa(to+1)
+		o.More, o.MoreFrom = q.pageURL(q.page+1), strconv.Itoa(to+1)
 		o.MoreScript = s.web.Assets.Script(views.MoreEnhance)
 	}
 	if len(history) > historyPage && to > 0 {

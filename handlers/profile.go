@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
@@ -35,7 +34,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	f := views.ProfileForm{Gender: info.Gender, Phone: views.Phone(cmp.Or(info.Tel, sess.Phone))}
 	f.LastName, f.FirstName, f.MiddleName = splitFIO(info.FIO, sess.Name)
 	s.heard(sess, info)
-	s.keepName(c, sess, info)
+	s.keepName(c, sess, firstName(info.FIO))
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
@@ -99,19 +98,6 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		return err
 	}
 	return web.SeeOther(c, views.PathHome)
-}
-
-func checkName(errs *views.Errors, field string, v *string, emptyMsg, longMsg string) {
-	clean, ok := cleanName(*v)
-	*v = clean
-	switch {
-	case !ok:
-		errs.Add(field, msgNameChars)
-	case clean == "" && emptyMsg != "":
-		errs.Add(field, emptyMsg)
-	case utf8.RuneCountInString(clean) > maxNameLen:
-		errs.Add(field, longMsg)
-	}
 }
 
 // parseBirthday checks a birth date typed as дд.мм.гггг (digits and

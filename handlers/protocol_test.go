@@ -3,12 +3,13 @@ package handlers
 import (
 	"bufio"
 	"io"
-	"lk/handlers/web"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"lk/handlers/web"
 )
 
 func TestRussianProtocolErrors(t *testing.T) {

@@ -2,8 +2,9 @@ package handlers
 
 import (
 	"context"
-	"lk/gateway"
 	"time"
+
+	"lk/gateway"
 )
 
 // Provider is what the handlers need of the provider's gateway, made of

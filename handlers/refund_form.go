@@ -38,12 +38,6 @@ const (
 	refundFilesTTL    = time.Hour
 )
 
-type refundRequest struct {
-	Form      gateway.RefundForm
-	Documents []gateway.File
-	Tickets   []string // ticket ids
-}
-
 type refundInput struct {
 	form     gateway.RefundForm // contact and reason as typed
 	tickets  []string           // the chosen ticket ids, when the kind refunds by tickets
@@ -397,4 +391,9 @@ func refundContact(info gateway.PersonalInfo, sess *web.Session, orderID string)
 	f := gateway.RefundForm{Email: info.Email, Phone: cmp.Or(info.Tel, sess.Phone), OrderID: orderID}
 	f.Surname, f.Name, f.SecondName = splitFIO(info.FIO, sess.Name)
 	return f
+}
+
+// The refund's mode comes from the server's clock, never the form.
+func (s *Server) refundMode(o order) gateway.RefundKind {
+	return gateway.RefundMode(o.ref.Start, s.now())
 }

@@ -131,6 +131,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: a provider is required")
 	}
 	s := &Server{
+		kinds:   []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind},
 		account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider,
 		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: cmp.Or(o.CallTimeout, 10*time.Second),
 		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases},

@@ -29,13 +29,7 @@ func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 		s.heard(sess, info)
 		name = firstName(info.FIO)
 	}
-	if name != sess.Name {
-		sess.Name = name
-		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
-			s.log.Warn("session name not kept", "err", err)
-		}
-	}
-	return name
+	return s.keepName(c, sess, name)
 }
 
 // page is a page's frame; its shell names the customer as the profile does
@@ -46,4 +40,17 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 		p.User.Name = s.shellName(c, web.SessionOf(c))
 	}
 	return p
+}
+
+// keepName takes the greeting's and the menu's name from the profile as
+// the resort has it now, and keeps it in the session for the other pages:
+// a name changed at the resort shows at once, not at the next sign-in.
+func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) string {
+	if name != sess.Name {
+		sess.Name = name
+		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
+			s.log.Warn("session name not kept", "err", err)
+		}
+	}
+	return name
 }

@@ -210,21 +210,6 @@ func (s *Server) codeForm(c *echo.Context) error {
 	return s.renderCode(c, http.StatusOK, p, f)
 }
 
-type confirmResult struct {
-	sess    *web.Session // signed in
-	token   string       // the code was right, the profile did not load: kept for a retry
-	signOut string       // the provider refused the client (hasErrors): its message
-	status  int          // otherwise the answer's status …
-	errs    views.Errors
-	retry   time.Duration
-}
-
-// keep: what a second submission of the same code must get again; a failure
-// or a refusal may be retried.
-func (r confirmResult) keep() bool {
-	return r.sess != nil || r.token != "" || r.status == http.StatusUnprocessableEntity
-}
-
 func (s *Server) codeSubmit(c *echo.Context) error {
 	p, ok := s.web.Sessions.ReadPending(c.Request())
 	if sess := web.SessionOf(c); sess != nil && (!ok || sess.Phone == p.Phone) {

@@ -38,7 +38,7 @@ const (
 	confirmedFor   = 2 * time.Minute
 )
 
-func class(known bool) string {
+func browserMark(known bool) string {
 	if known {
 		return "k"
 	}
@@ -47,7 +47,7 @@ func class(known bool) string {
 
 // The limits of a phone are kept under its tag, never the number itself.
 func (s *Server) phoneKey(name, phone string, known bool) string {
-	return name + ":" + class(known) + ":" + s.web.Sessions.PhoneTag(phone)
+	return name + ":" + browserMark(known) + ":" + s.web.Sessions.PhoneTag(phone)
 }
 
 func (s *Server) intervalRule(phone string, known bool) store.Rule {
@@ -277,4 +277,19 @@ func after(d time.Duration) string {
 		}
 		return fmt.Sprintf("через %d ч %d мин", h, m)
 	}
+}
+
+type confirmResult struct {
+	sess    *web.Session // signed in
+	token   string       // the code was right, the profile did not load: kept for a retry
+	signOut string       // the provider refused the client (hasErrors): its message
+	status  int          // otherwise the answer's status …
+	errs    views.Errors
+	retry   time.Duration
+}
+
+// keep: what a second submission of the same code must get again; a failure
+// or a refusal may be retried.
+func (r confirmResult) keep() bool {
+	return r.sess != nil || r.token != "" || r.status == http.StatusUnprocessableEntity
 }

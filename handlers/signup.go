@@ -13,8 +13,6 @@ import (
 	"lk/views"
 )
 
-const maxNameLen = 50
-
 func (s *Server) signupPage(c *echo.Context) views.Page {
 	return s.smsPage(c, "Регистрация", "Регистрация в личном кабинете курорта по номеру телефона.")
 }

@@ -1,9 +1,10 @@
 package handlers
 
 import (
-	"lk/store"
 	"sync"
 	"time"
+
+	"lk/store"
 )
 
 // codeRules are the limits on SMS codes: per phone, browser and address,

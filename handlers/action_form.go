@@ -1,0 +1,129 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"lk/gateway"
+	"lk/handlers/web"
+	"lk/store"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v5"
+)
+
+// formBase is what every action's form holds: its request and the server.
+// A form has nothing to check but its token unless its action says
+// otherwise.
+type formBase struct {
+	s *Server
+	c *echo.Context
+}
+
+func (formBase) check(context.Context, order) error { return nil }
+
+// actionForm is one POST of an action on an order.
+type actionForm interface {
+	// check's error is the answer (the form shown again): nothing is called.
+	check(ctx context.Context, o order) error
+	call(ctx context.Context, o order) store.Outcome
+	again(o order, status int, msg string) error
+}
+
+// shownAgain is check's answer when it showed the form again itself.
+func shownAgain(err error) error {
+	if err != nil {
+		return err
+	}
+	return web.ErrAnswered
+}
+
+// Sealed with the cookie keys and bound to the session, the order and the
+// action, a token is good for nothing else.
+type actionToken struct {
+	Session string       `json:"s"`
+	Action  action       `json:"a"`
+	Kind    gateway.Kind `json:"k"`
+	Order   string       `json:"o"`
+	Nonce   string       `json:"n"`
+	Issued  int64        `json:"t"` // unix seconds
+}
+
+const (
+	tokenName = "lk_action"
+	tokenTTL  = 24 * time.Hour // a form older than this is shown again
+	onceTTL   = tokenTTL + time.Hour
+)
+
+func (s *Server) newToken(c *echo.Context, o order, a action) string {
+	v, _ := s.tokenAndForm(c, o, a)
+	return v
+}
+
+// tokenAndForm is a new form's token and the short id of its form (the
+// token's nonce), which an upload's URL carries instead of the token: a
+// long token would stay in the address bar after a refused upload.
+func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
+	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
+	v, err := s.web.Sessions.Seal(tokenName, t)
+	if err != nil {
+		s.log.Error("action token", "err", err)
+	}
+	return v, t.Nonce
+}
+
+func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
+	var t actionToken
+	ok := s.web.Sessions.Open(tokenName, formToken(c), &t) && t.Session == web.SessionOf(c).ID &&
+		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
+	return t, ok
+}
+
+func onceKey(t actionToken) string { return "action:" + t.Nonce }
+
+// An upload's token is in its body, which the refund handler alone reads
+// (a form shown before its URL carried the short id had the token there).
+func formToken(c *echo.Context) string {
+	if t := c.QueryParam("token"); t != "" {
+		return t
+	}
+	if r := c.Request(); web.IsUpload(r) && r.PostForm == nil {
+		return ""
+	}
+	return c.FormValue("token")
+}
+
+// A call that did not answer in time may have been done: the customer is told
+// so and shown the order, not the form to send again.
+func (s *Server) actionFailed(o order, a action, err error, refused, unreachable string) store.Outcome {
+	s.log.Warn("order action failed", "action", a, "kind", o.kind.info().id, "id", o.id, "err", err)
+	if timedOut(err) {
+		return store.Outcome{Status: http.StatusGatewayTimeout, Message: msgTimedOut, Unknown: true}
+	}
+	if oe, ok := errors.AsType[*outcomeError](err); ok {
+		return oe.out
+	}
+	f := explain(err, refused, unreachable)
+	return store.Outcome{Status: f.status, Message: f.message}
+}
+
+type mover interface {
+	movePage(s *Server, c *echo.Context, o order) error
+	moveForm(s *Server, c *echo.Context) actionForm // the move posted
+}
+
+func offers(k kind, a action) bool {
+	var ok bool
+	switch a {
+	case actConfirm:
+		_, ok = k.(confirmer)
+	case actCancel:
+		_, ok = k.(canceler)
+	case actRefund:
+		_, ok = k.(refunder)
+	case actTransfer:
+		_, ok = k.(mover)
+	}
+	return ok && slices.Contains(k.info().actions, a)
+}
