@@ -394,6 +394,16 @@ describe("after the first paint", () => {
     expect(disconnect).toHaveBeenCalledOnce();
   });
 
+  it("goes on at once in a page rendered ahead of a tap", async () => {
+    const { win, disconnect } = painting();
+    (win as unknown as { document: { prerendering: boolean } }).document = { prerendering: true };
+    let painted = false;
+    const done = afterFirstPaint(win).then(() => (painted = true));
+    await done;
+    expect(painted).toBe(true);
+    expect(disconnect).not.toHaveBeenCalled();
+  });
+
   it("goes on after the next frame where paints are not reported", async () => {
     const frames: (() => void)[] = [];
     const tasks: (() => void)[] = [];

@@ -12,9 +12,15 @@
 /** Resolves once the browser has painted the page's first content: until
  *  then nothing of an island is fetched or run, so the server's HTML has the
  *  network and the main thread to itself. A browser that does not report
- *  paints goes on once the next frame has been drawn. */
+ *  paints goes on once the next frame has been drawn. A page rendered ahead
+ *  of a tap (speculation rules' prerender) goes on at once: nobody sees it
+ *  yet, it paints only when tapped, and its islands are then there. */
 export function afterFirstPaint(win: Window & typeof globalThis = window): Promise<void> {
   return new Promise((resolve) => {
+    if ((win.document as Document & { prerendering?: boolean } | undefined)?.prerendering) {
+      resolve();
+      return;
+    }
     const Observer = win.PerformanceObserver as typeof PerformanceObserver | undefined;
     if (!Observer?.supportedEntryTypes?.includes("paint")) {
       win.requestAnimationFrame(() => win.setTimeout(resolve, 0));
