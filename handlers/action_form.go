@@ -13,9 +13,7 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// formBase is what every action's form holds: its request and the server.
-// A form has nothing to check but its token unless its action says
-// otherwise.
+// formBase is what every action's form holds; it checks nothing but its token.
 type formBase struct {
 	s *Server
 	c *echo.Context
@@ -61,9 +59,8 @@ func (s *Server) newToken(c *echo.Context, o order, a action) string {
 	return v
 }
 
-// tokenAndForm is a new form's token and the short id of its form (the
-// token's nonce), which an upload's URL carries instead of the token: a
-// long token would stay in the address bar after a refused upload.
+// tokenAndForm is a new form's token and its short id, which an upload's URL
+// carries so that no token stays in the address bar.
 func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
 	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
 	v, err := s.web.Sessions.Seal(tokenName, t)
@@ -82,8 +79,7 @@ func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, boo
 
 func onceKey(t actionToken) string { return "action:" + t.Nonce }
 
-// An upload's token is in its body, which the refund handler alone reads
-// (a form shown before its URL carried the short id had the token there).
+// An upload's token is in its body, which the refund handler alone reads.
 func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t

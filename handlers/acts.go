@@ -57,9 +57,8 @@ var actTitles = map[action]string{
 	actTransfer: msgActMovedTitle,
 }
 
-// recordAct remembers an action that succeeded. The action has happened
-// whatever the store says: a failure costs the later pages' word on it, so
-// it is logged, not shown.
+// recordAct remembers an action that succeeded; a store failure is logged, not
+// shown, as the action has happened anyway.
 func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, out store.Outcome) {
 	if _, kept := actTitles[a]; !kept || !out.Succeeded() {
 		return
@@ -75,8 +74,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 	}
 }
 
-// lastAct is what the customer last did to the order in the account, if
-// it is remembered.
+// lastAct is what the customer last did to the order, if remembered.
 func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (act, bool) {
 	v, err := s.stores.acts.Recall(ctx, actsKey(guid, k, id))
 	if err != nil {
@@ -120,9 +118,8 @@ func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err e
 	return &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
 }
 
-// refusedText is why a form may not act on an order that no longer allows
-// it: what the customer did to it when that was this action (another tab's
-// refund), else the action's own refusal.
+// refusedText is why a form may not act: what the customer did to the order
+// when that was this action (another tab's), else the action's refusal.
 func (s *Server) refusedText(ctx context.Context, guid string, o order, a action, fallback string) string {
 	if last, ok := s.lastAct(ctx, guid, o.kind, o.id); ok && (last.what == a || last.what != actTransfer) {
 		return last.text(s)

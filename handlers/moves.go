@@ -49,10 +49,8 @@ func (s *Server) firstID(ctx context.Context, k kind, id string) (string, error)
 	return first, nil
 }
 
-// movedOn answers the id an old link's booking has now, after every move
-// since, or "" when id was not moved. A booking moved away from another
-// customer is not found: the answer is errNotFound, before the provider is
-// asked anything.
+// movedOn answers the id an old link's booking has now, or "" when not moved;
+// another customer's moved booking is errNotFound, before the provider is asked.
 func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (string, error) {
 	if !k.info().renumbers {
 		return "", nil

@@ -16,13 +16,10 @@ import (
 	"lk/views"
 )
 
-// The server tells the offline worker (islands/sw) what it may keep, so
-// that it never guesses. hdrSession, on every answer but static files, is a
-// token of the session the answer was made for, or "none" for nobody signed
-// in: the worker keeps only answers with a token and drops every copy on
-// "none" or a new token; no header when the sign-out list could not be
-// asked. hdrKeep names the tickets and vouchers of today's and tomorrow's
-// orders, to keep without being opened.
+// The server tells the offline worker (islands/sw) what it may keep: hdrSession
+// is the answer's sign-in token, or "none", on which the worker drops every copy
+// (absent when sign-outs could not be checked); hdrKeep names the documents of
+// today's and tomorrow's orders to keep unopened.
 const (
 	hdrSession  = "LK-Session"
 	hdrKeep     = "LK-Keep"
@@ -63,10 +60,8 @@ func (s *Server) clearsSession(h http.Header) bool {
 	return false
 }
 
-// One token per sign-in, so copies never outlive it; not the session's id,
-// which signs the session out. After a dot, when the sign-in ends (Unix
-// seconds): a phone offline when its cookie expires can tell no server, so
-// the worker stops showing the copies by itself then.
+// One token per sign-in, not the session's id, which signs it out; after a dot
+// its end (Unix seconds), so an offline phone stops showing copies by itself.
 func copyOwner(sess *web.Session) string {
 	sum := sha256.Sum256([]byte("lk offline copies\x00" + sess.ID))
 	return base64.RawURLEncoding.EncodeToString(sum[:12]) + "." + strconv.FormatInt(sess.Expires.Unix(), 10)

@@ -58,8 +58,7 @@ type actionAttempt struct {
 	a   action
 	f   actionForm
 	ref order
-	// seen is the order as read before the attempt (a refund's, with its
-	// upload), or nil.
+	// seen is the order as read before the attempt (a refund's), or nil.
 	seen *order
 	key  string
 	mine bool   // this POST ran the action
@@ -69,8 +68,7 @@ type actionAttempt struct {
 }
 
 func (s *Server) newAttempt(c *echo.Context, a action, f actionForm) (*actionAttempt, error) {
-	// An action's rules are checked against what the provider says now,
-	// never an answer kept for the other customers' pages.
+	// An action's rules are checked against the provider now, never a kept answer.
 	c.SetRequest(c.Request().WithContext(gateway.Fresh(c.Request().Context())))
 	k, id, err := s.actionParams(c, a)
 	if err != nil {
@@ -79,10 +77,8 @@ func (s *Server) newAttempt(c *echo.Context, a action, f actionForm) (*actionAtt
 	return &actionAttempt{s: s, c: c, a: a, f: f, ref: order{kind: k, id: id}}, nil
 }
 
-// run acts at most once per form token. Under the order's lease the order
-// is read once, with the session's own client id, and must allow the
-// action and pass the form's rules before the provider is called; until
-// then the token is not used up.
+// run acts at most once per form token: under the order's lease the order must
+// allow the action and pass the form's rules before the token is used up.
 func (at *actionAttempt) run() error {
 	s, c := at.s, at.c
 	t, ok := s.readToken(c, at.ref, at.a)
@@ -217,12 +213,8 @@ func (s *Server) orderError(c *echo.Context, status int, o order, msg string) er
 	return &web.PageError{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
-// sentBefore is the first outcome of the form whose id the URL names, when
-// that form was sent already: nil when it was not (or its outcome is not
-// kept), so the body and its token decide. An id only finds an outcome; it
-// never lets anything act. A first sending that did nothing (it broke a
-// rule) is no outcome: this copy is checked on its own body, and answered
-// with the same form and field errors.
+// sentBefore is the kept first outcome of the form the URL names, or nil, so
+// the body and its token decide: an id only finds an outcome, it never acts.
 func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
 	form := c.QueryParam("form")
 	if form == "" || len(form) > 64 {
@@ -251,9 +243,8 @@ func backTo(c *echo.Context, fallback string) string {
 	return fallback
 }
 
-// One action at a time reaches the provider for an order, across tabs and
-// instances: a form for the same action gets its outcome; another action is
-// told the order is being changed.
+// One action at a time reaches the provider for an order, across instances: the
+// same action gets its outcome, another is told the order is being changed.
 func (s *Server) leased(ctx context.Context, o order, a action, key string, do func(context.Context) store.Outcome) store.Outcome {
 	busy := store.Outcome{Status: http.StatusConflict, Message: msgOrderBusy}
 	lease, me := leaseKey(o), string(a)+" "+key
@@ -285,8 +276,7 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 
 func leaseKey(o order) string { return "order:" + string(o.kind.info().id) + ":" + o.id }
 
-// leaseMargin is what an action may take beyond its provider call while it
-// holds the order's lease.
+// leaseMargin is what an action may take beyond its provider call under the lease.
 const leaseMargin = 20 * time.Second
 
 // A crashed instance holds an order for well under a minute.
@@ -294,10 +284,8 @@ func (s *Server) leaseTTL() time.Duration { return s.callTimeout + leaseMargin }
 
 func (s *Server) claimTTL() time.Duration { return 2 * s.leaseTTL() }
 
-// A success goes on to its page, which shows the message once; a failure
-// shows the form again. An island gets JSON, with a fresh token; on success
-// it goes to the same page at once, which shows the same message: every
-// action ends the same way with JavaScript on or off.
+// A success goes on to its page, which shows the message once; a failure shows
+// the form again. An island gets JSON to the same end, JavaScript on or off.
 func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f actionForm) error {
 	if out.Unknown {
 		return s.checkOrder(c, o, out)
@@ -317,9 +305,8 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f
 	})
 }
 
-// An outcome the provider may have acted on (no answer in time) is shown on
-// the order fetched afresh, or on the list when the order is gone (a move
-// gives a new id).
+// An outcome the provider may have acted on is shown on the order fetched
+// afresh, or on the list when it is gone (a move gives a new id).
 func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	now, err := orderOf(c.Request().Context(), s, o.kind, web.SessionOf(c).GUID, o.id)
 	if err != nil {
@@ -335,12 +322,8 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	})
 }
 
-// countAction logs an order action's outcome with the request's id and
-// counts it. The outcomes: ok, failed (the provider refused), unknown (no
-// answer in time: it may be done), refused (the order or the form did not
-// allow it; the provider was not called), replay (the same form sent
-// again: its first outcome, nothing done twice), stale (a form whose token
-// no longer holds), error (the shared store failed).
+// countAction logs and counts an order action's outcome: ok, failed, unknown
+// (no answer in time), refused (not called), replay, stale or error (the store).
 func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
 	kind := string(ref.kind.info().id)
 	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()

@@ -17,8 +17,7 @@ import (
 	"lk/views"
 )
 
-// The profile is asked for only once the order is known to be the
-// customer's.
+// The profile is asked for only once the order is known to be the customer's.
 func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), web.SessionOf(c).Token)
 	if err != nil {
@@ -29,16 +28,10 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, web.SessionOf(c)), nil, "")
 }
 
-// orderRefund is POST …/refund (multipart/form-data). The order is the
-// session's own and the upload finds room (one per session, bounded bytes in
-// the process: else 503 with Retry-After) before a byte of the body is read.
-// Documents are read only when the order allows a refund; a refused attempt
-// keeps them for an hour, so the next POST need not choose them again.
-//
-// Its token is in the body, read only once the order is known to be the
-// customer's: a form sent before is known instead by the short id in its
-// URL, and answered with its first outcome before the body is read again
-// (when that outcome shows the form again, the body is read for it).
+// The order must be the session's own and the upload find room (else 503 with
+// Retry-After) before a byte of the body is read; a form sent before is known
+// by the short id in its URL. Documents are read only when the order allows a
+// refund; a refused attempt keeps them for an hour.
 func (s *Server) orderRefund(c *echo.Context) error {
 	f := &refundForm{formBase: formBase{s, c}}
 	defer f.done()
@@ -82,8 +75,7 @@ func (f *refundForm) prepare(ctx context.Context) (order, error) {
 			return o, f.read(ctx, o)
 		}
 	}
-	// Read past, within the route's limits: a browser still sending its files
-	// would otherwise get the connection reset instead of the page.
+	// Read past, or a browser still sending its files gets a reset, not the page.
 	_, _ = io.Copy(io.Discard, c.Request().Body)
 	return order{}, err
 }
@@ -96,8 +88,7 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 	if err != nil {
 		return err
 	}
-	// The room an upload takes is its body and the kept files a refund
-	// reads to send them.
+	// An upload takes room for its body and the kept files it sends.
 	f.weight = c.Request().ContentLength
 	for _, k := range kept {
 		f.weight += int64(k.Size)
@@ -131,8 +122,7 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 	return shownAgain(s.refundPage(c, http.StatusOK, o, in, errs, ""))
 }
 
-// takeRoom takes the upload's room; the same form sent again while it is
-// in flight waits for it, then reads its first outcome.
+// takeRoom takes the upload's room; a repeat in flight waits for its outcome.
 func (f *refundForm) takeRoom(ctx context.Context) bool {
 	for {
 		ok, same := f.s.web.Uploads().Take(web.SessionOf(f.c).ID, f.c.QueryParam("form"), f.weight)
@@ -154,11 +144,9 @@ func (f *refundForm) done() {
 	_, _ = io.Copy(io.Discard, f.c.Request().Body)
 }
 
-// Another tab may have refunded tickets: the rules are checked on the order
-// as it is now.
+// Another tab may have refunded tickets: the rules are checked on the order now.
 func (f *refundForm) check(ctx context.Context, o order) error {
-	// The same tickets sent again from another tab: their refund is under
-	// way, which is no mistake of the customer's form.
+	// The same tickets sent again from another tab are no mistake of the form.
 	if numbers, rest := o.refunding(f.in.tickets); len(numbers) > 0 {
 		f.in.tickets = rest
 		f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
@@ -200,8 +188,7 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if err != nil {
 		return err
 	}
-	// The form's short id rides in the URL, so that a repeated upload is known
-	// before its body is read; the token itself stays in the body.
+	// The short id rides in the URL, so a repeat is known before its body is read.
 	token, form := s.tokenAndForm(c, o, actRefund)
 	a := views.ActionView{
 		Order: o.card, Heading: actRefund.label(o.kind), Lead: msgRefundQuestion,

@@ -18,9 +18,8 @@ import (
 // historyPage is how many past orders a page of the list shows.
 const historyPage = 20
 
-// ordersQuery is what /orders is asked for: a kind ("" for all), a year
-// (0 for all) and the page of the history (from 1). What cannot be read is
-// left out, as if not asked.
+// ordersQuery is what /orders is asked for: a kind ("" all), a year (0 all) and
+// the history's page (from 1); what cannot be read is left out.
 type ordersQuery struct {
 	kind   kind
 	year   int
@@ -122,11 +121,8 @@ func (s *Server) filter(set *orderSet, q ordersQuery) views.OrdersFilter {
 	return f
 }
 
-// /orders shows the active orders and the history historyPage at a time,
-// latest first: 'Показать ещё' is a plain link to the list with one page
-// more (?page=2 shows the first 40), landing on the first card it adds.
-// A kind asked for is the only one fetched; an order number asked for
-// shows the customer's orders with that number alone.
+// /orders shows the active orders and the history historyPage at a time;
+// 'Показать ещё' is a plain link to one page more, landing on its first card.
 func (s *Server) orders(c *echo.Context) error {
 	q := s.readOrdersQuery(c)
 	ks := s.kinds

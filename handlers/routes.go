@@ -48,8 +48,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST(views.PathSignup, s.signupSubmit)
 	e.POST(views.PathLogout, s.logout)
 
-	// The account, guarded. Its pages and documents take their turn when
-	// more are asked than the cores can serve (admit).
+	// The account, guarded; its pages take their turn under overload (admit).
 	g := e.Group("", web.RequireSession, w.MarkSpeculative)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
@@ -104,24 +103,19 @@ type Options struct {
 	Location     *time.Location
 	Now          func() time.Time // nil means time.Now
 	CodeInterval time.Duration
-	// SMSBudget caps the codes sent per hour and per day by every instance
-	// sharing Limiter; a zero field takes its default.
+	// SMSBudget caps the codes per hour and day of all instances; zero: default.
 	SMSBudget SMSBudget
-	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto; anyone
-	// else's word is not taken, so the per-IP limit cannot be dodged.
+	// TrustedProxies alone may set X-Forwarded-For and -Proto, so the per-IP limit holds.
 	TrustedProxies []*net.IPNet
 
 	Health *web.Health
 	Tracer trace.TracerProvider
-	// PublicURL starts every absolute URL the server writes, never the
-	// request's Host, which anyone can set. Empty: http://localhost.
+	// PublicURL starts every absolute URL, never the Host anyone can set; empty: http://localhost.
 	PublicURL    string
 	FormBodyTime time.Duration
-	// LoadingAfter is how long a page waits for the provider in silence
-	// before it sends its frame and 'Загружаем…'; 0: 300 ms.
+	// LoadingAfter is how long a page waits in silence before its frame; 0: 300 ms.
 	LoadingAfter time.Duration
-	// Admission bounds the pages worked on at once; nil: an adaptive one
-	// with its defaults.
+	// Admission bounds the pages worked on at once; nil: an adaptive default.
 	Admission *web.Admission
 }
 

@@ -13,16 +13,14 @@ func (s *Server) heard(sess *web.Session, info gateway.PersonalInfo) {
 	s.web.Names().Put(sess.GUID, firstName(info.FIO), s.now())
 }
 
-// shellName is the customer's first name for the page's shell, from the
-// profile as the resort has it now, shared for nameKept; the session keeps
-// it, so that a page whose read fails shows the last one known.
+// shellName is the customer's first name from the profile, shared for nameKept;
+// the session keeps it, so a failed read shows the last one known.
 func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 	name, ok := s.web.Names().Get(sess.GUID, s.now())
 	if !ok {
 		info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 		if err != nil {
-			// The page goes on with the name it has; the profile's own
-			// pages say what failed.
+			// The page goes on with the name it has; the profile says what failed.
 			s.log.Debug("the shell's name not read", "err", err)
 			return sess.Name
 		}
@@ -32,8 +30,7 @@ func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 	return s.keepName(c, sess, name)
 }
 
-// page is a page's frame; its shell names the customer as the profile does
-// (shellName).
+// page is a page's frame; its shell names the customer as the profile does.
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	p := s.web.Page(c, title, description)
 	if p.User != nil {
@@ -42,9 +39,8 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	return p
 }
 
-// keepName takes the greeting's and the menu's name from the profile as
-// the resort has it now, and keeps it in the session for the other pages:
-// a name changed at the resort shows at once, not at the next sign-in.
+// keepName keeps the profile's name in the session for the other pages, so a
+// name changed at the resort shows at once, not at the next sign-in.
 func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) string {
 	if name != sess.Name {
 		sess.Name = name

@@ -18,10 +18,8 @@ import (
 	"lk/views"
 )
 
-// What a 4-digit code (about 13 bits) cannot give by itself. Entries are
-// counted apart for strangers and for the owner's known browsers (a device
-// cookie set at sign-in): a stranger spends at most 7 of a day's 10 and
-// cannot lock the owner out of a browser the owner has signed in from.
+// What a 4-digit code cannot give by itself. Strangers and the owner's known
+// browsers count apart: a stranger spends at most 7 of a day's 10 entries.
 const (
 	CodeInterval   = 60 * time.Second // by default, a new code per phone at most this often
 	codesPerWindow = 5                // codes per phone …
@@ -54,9 +52,8 @@ func (s *Server) intervalRule(phone string, known bool) store.Rule {
 	return store.Rule{Name: "phone_interval", Key: s.phoneKey("next", phone, known), Max: 1, Window: s.codes.interval}
 }
 
-// A code the owner asked for makes strangers wait too, so that a stranger
-// cannot replace it at once (the provider keeps one code per phone); a
-// stranger's request never makes the owner wait.
+// A code the owner asked for makes strangers wait too, as the provider keeps one
+// code per phone; a stranger's request never makes the owner wait.
 
 func (s *Server) newCodeWait(ctx context.Context, phone string, known bool) (time.Duration, error) {
 	wait, err := s.codes.limits.Wait(ctx, s.now(), s.intervalRule(phone, known))
@@ -80,11 +77,8 @@ func (s *Server) strangersCode(ctx context.Context, phone string) bool {
 	return err == nil && wait > 0
 }
 
-// codeRules are the limits of one code sent, in the order they are
-// checked: the phone's own, then the sender's (address, network, the
-// phone's neighbours), then the service's budget. sender says which of them
-// stay counted when the provider refuses the phone: asking about many
-// phones is still asking.
+// codeRules are the limits of one code sent, in order: the phone's, the
+// sender's, the service's. sender stays counted when the provider refuses the phone.
 func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []store.Rule, sender []string) {
 	rules = []store.Rule{
 		s.intervalRule(phone, known),
@@ -100,9 +94,8 @@ func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []s
 	return append(rules, s.codes.budget.rules(c)...), sender
 }
 
-// An IPv6 client counts by its /64, the customer's own network, and by its
-// /48, a site's, so that changing addresses, or networks inside a site, is
-// no new allowance. An IPv4 client counts by its address.
+// An IPv6 client counts by its /64 and its /48, so that changing addresses
+// within a site is no new allowance; an IPv4 client by its address.
 func limitAddresses(ip string) []string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
@@ -164,9 +157,8 @@ func (s *Server) take(ctx context.Context, rules []store.Rule) (store.Hold, *sto
 	return h, nil, err
 }
 
-// budgetUsed tells the metrics how full the service's SMS budgets are,
-// and the log once, when a budget reaches 80 %: the resort hears of a
-// flood before sign-ins stop.
+// budgetUsed reports how full the SMS budgets are; at 80 % it logs once, so the
+// resort hears of a flood before sign-ins stop.
 func (s *Server) budgetUsed(step string, c codeClass, h store.Hold) {
 	for _, rule := range s.codes.budget.rules(c) {
 		i := slices.Index(h.Keys, rule.Key)
@@ -192,10 +184,8 @@ func (s *Server) release(ctx context.Context, h store.Hold) {
 	}
 }
 
-// confirmOnce makes parallel submissions of one code, across instances, one
-// provider call (store.Do). A sign-in, a used code and a wrong code are kept
-// for confirmedFor; anything else is forgotten, so that a retry runs again.
-// The outcome holds the provider's token: it is shared sealed.
+// confirmOnce makes parallel submissions of one code one provider call; only a
+// sign-in, a used or a wrong code is kept. The token in it is shared sealed.
 func (s *Server) confirmOnce(ctx context.Context, key string, work func() confirmResult) confirmResult {
 	sum := sha256.Sum256([]byte(key)) // the key holds the code: not in the store
 	k := "confirm:" + base64.RawURLEncoding.EncodeToString(sum[:])

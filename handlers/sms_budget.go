@@ -7,8 +7,7 @@ import (
 	"lk/store"
 )
 
-// codeRules are the limits on SMS codes: per phone, browser and address,
-// and the ceiling for the whole service.
+// codeRules are the limits on SMS codes: per phone, browser, address and service.
 type codeRules struct {
 	limits   store.Limiter
 	interval time.Duration // a new code per phone at most this often
@@ -16,18 +15,10 @@ type codeRules struct {
 	gauge    budgetGauge
 }
 
-// Every SMS costs the resort money, so codes have a ceiling for the whole
-// service (all instances together) per hour and per day: beyond it, sign-in
-// by a new code waits. The defaults are about twice the codes of the
-// resort's busiest hour and day.
-//
-// A flood of codes comes from sign-ups to new numbers and from browsers the
-// account has never seen; the resort's own customers, signing in again
-// from a browser they signed in from before (the device cookie), must not
-// pay for it. So the ceiling is shared out by who asks: sign-ups may spend
-// at most half of it, sign-ups and sign-ins from unknown browsers together
-// three quarters, and the last quarter (plus whatever the others left) is
-// only for known browsers. Refused by its share, a class is refused alone.
+// Every SMS costs money, so codes have a ceiling for the whole service per hour
+// and per day, about twice the busiest. A flood must not cost known browsers
+// their sign-in: sign-ups may spend half of it, with unknown browsers three
+// quarters, and the last quarter is only for known browsers.
 const (
 	DefaultCodesPerHour = 600
 	DefaultCodesPerDay  = 4000
@@ -48,8 +39,7 @@ const (
 	classKnown   codeClass = "known_browser"   // a sign-in from a browser the customer signed in from
 )
 
-// rules are the budgets a code of class c counts against, its class's
-// share first (a refusal names the share that is spent), the whole last.
+// rules are the budgets a code of class c counts against, its share first.
 func (b SMSBudget) rules(c codeClass) []store.Rule {
 	var rules []store.Rule
 	share := func(name string, share float64) {
@@ -68,9 +58,8 @@ func (b SMSBudget) rules(c codeClass) []store.Rule {
 		store.Rule{Name: "sms_day", Key: "budget:day", Max: b.Day, Window: 24 * time.Hour})
 }
 
-// budgetGauge keeps the budget gauges from going back in a burst: parallel
-// takes finish in any order, so within a second of the count shown only a
-// higher count is shown; a lower one (the window has moved on) only later.
+// budgetGauge keeps the gauges from going back in a burst of parallel takes:
+// within a second of a count shown, only a higher count is shown.
 type budgetGauge struct {
 	mu   sync.Mutex
 	last map[string]budgetMark
@@ -81,8 +70,7 @@ type budgetMark struct {
 	n  int
 }
 
-// setAbove runs set (under the lock, so that sets land in the order decided)
-// when the count n, seen at at, is to be shown.
+// setAbove runs set under the lock when the count n, seen at at, is to be shown.
 func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -1,6 +1,5 @@
-// Package web holds what any page of any web application needs and that
-// knows nothing of orders, customers or the provider: admission under
-// overload, first of all.
+// Package web holds what any page needs and knows nothing of orders,
+// customers or the provider: admission under overload, first of all.
 package web
 
 import (
@@ -13,28 +12,18 @@ import (
 	"time"
 )
 
-// Admission bounds the pages being worked on at once, so that past what the
-// cores can serve the server keeps its pace instead of slowing every page
-// down: each page in progress holds memory and competes for a CPU, and a
-// page that waits for a CPU is a page that waits longer for everything.
+// Admission bounds the pages worked on at once, so that past what the cores
+// can serve the server keeps its pace instead of slowing every page down.
 //
-// The limit adapts to the process's own measured state: the time goroutines
-// wait to be run once they are ready (the Go scheduler's latency, which
-// runtime/metrics reports) and the CPU time the process used. While most
-// goroutines run within Target, the limit rises whenever it was reached;
-// when they wait longer while the process keeps its cores busy, the cores
-// are oversubscribed and the limit falls (additive increase, multiplicative
-// decrease). When they wait although the process used little CPU, the
-// machine gave its cores to something else, and fewer pages would not help:
-// the limit stays. A page waiting on a slow provider waits for no CPU, so a
-// slow provider raises the limit rather than lowering it: latency of the
-// whole request would mistake the provider's slowness for the server's.
+// The limit follows the Go scheduler's latency and the process's CPU time:
+// it rises while ready goroutines run within Target, and falls when they wait
+// longer while the process keeps its cores busy. When they wait although the
+// process used little CPU, the cores went elsewhere and the limit stays; a
+// page waiting on a slow provider uses no CPU, so it never lowers the limit.
 //
-// A page beyond the limit waits its turn, first come first served, parked on
-// its connection's own goroutine, for at most MaxWait. One that would
-// plainly not get its turn in time (the queue ahead of it is longer than
-// the pages finished in MaxWait lately) is refused at once, so that the
-// customer hears 'try again' now rather than after the wait.
+// A page beyond the limit waits its turn, first come first served, for at
+// most MaxWait; one that plainly would not get it in time is refused at once,
+// so the customer hears 'try again' now rather than after the wait.
 type Admission struct {
 	cfg AdmissionConfig
 
@@ -55,23 +44,20 @@ type Admission struct {
 
 // AdmissionConfig sizes an Admission; a zero field takes its default.
 type AdmissionConfig struct {
-	// Min and Max bound the limit; Initial is where it starts. Defaults:
-	// 8 and 64 pages per core (GOMAXPROCS) for Min and Initial, 1024.
+	// Min and Max bound the limit, Initial starts it; defaults: Min 8 and
+	// Initial 64 pages per core (GOMAXPROCS), Max 1024.
 	Min, Max, Initial int
-	// Fixed keeps the limit at Initial (for tests and for operators who
-	// size it by hand).
+	// Fixed keeps the limit at Initial (tests, or sizing it by hand).
 	Fixed bool
 	// MaxWait is the longest a page waits for its turn; default 2 s.
 	MaxWait time.Duration
-	// Target is the scheduling latency (90th percentile) under which the
-	// cores are taken to keep up; default 5 ms.
+	// Target is the scheduling latency (p90) under which the cores keep up; default 5 ms.
 	Target time.Duration
 	// Interval is how often the limit is adjusted; default 100 ms.
 	Interval time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Latency reads the scheduling latency of the last interval; nil means
-	// the runtime's own. Tests give their own.
+	// Latency reads the last interval's scheduling latency; nil means the runtime's.
 	Latency func() (time.Duration, bool)
 	// CPU reads the CPU time the process has used; nil means its own.
 	CPU func() (time.Duration, bool)
@@ -82,8 +68,7 @@ type waiter struct {
 	granted bool
 }
 
-// schedLatency is the Go runtime's histogram of the time goroutines spent
-// ready to run before running.
+// schedLatency is the runtime's histogram of time spent ready before running.
 const schedLatency = "/sched/latencies:seconds"
 
 // NewAdmission makes an Admission with cfg.
@@ -128,9 +113,8 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	return a
 }
 
-// Enter counts a page that must not be refused (a form being sent, which
-// the customer cannot simply repeat): it takes its place in the count at
-// once, whatever the limit. done must be called when it is answered.
+// Enter counts at once, whatever the limit, a page that must not be refused
+// (a form sent); done must be called when it is answered.
 func (a *Admission) Enter() (done func()) {
 	a.mu.Lock()
 	a.inflight++
@@ -140,9 +124,8 @@ func (a *Admission) Enter() (done func()) {
 	return a.leave
 }
 
-// Admit waits for the page's turn. It answers ok false, at once or after
-// MaxWait, when the page is refused; ctx ending gives up the wait. done
-// must be called when an admitted page is answered.
+// Admit waits for the page's turn: ok is false when refused, at once or after
+// MaxWait, or when ctx ends. done must be called when the page is answered.
 func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
 	a.mu.Lock()
 	a.adjust()
@@ -183,9 +166,8 @@ func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
 	return nil, false
 }
 
-// TryAdmit admits a page only if a place is free now and nobody waits for
-// one: for a page the customer has not asked for yet (one fetched ahead),
-// which is the first to go when there is not room for everything.
+// TryAdmit admits only if a place is free now and nobody waits: for a page
+// fetched ahead, the first to go when there is no room for everything.
 func (a *Admission) TryAdmit() (done func(), ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -199,10 +181,8 @@ func (a *Admission) TryAdmit() (done func(), ok bool) {
 	return nil, false
 }
 
-// mayWait tells whether one more page can expect its turn within MaxWait:
-// the queue ahead of it is shorter than what was finished in MaxWait
-// lately. Before that was measured, every page may wait (MaxWait still
-// bounds it). It never lets the queue pass Max.
+// mayWait: the queue ahead is shorter than the pages finished in MaxWait
+// lately (any, before that is measured), and never longer than Max.
 func (a *Admission) mayWait() bool {
 	ahead := float64(a.queue.Len() + 1)
 	if ahead > float64(a.cfg.Max) {
@@ -235,11 +215,9 @@ func (a *Admission) grant() {
 	}
 }
 
-// adjust moves the limit once an interval has passed: down by a fifth when
-// the process kept its cores busy and ready goroutines waiting past Target,
-// up by an eighth when they did not wait and the limit was reached (there
-// was more work than it let in). It also measures the pages finished per
-// second while full.
+// adjust moves the limit once per Interval: down by a fifth when the cores
+// were busy and ready goroutines waited past Target, up by an eighth when
+// they did not and the limit was reached.
 func (a *Admission) adjust() {
 	now := a.cfg.Now()
 	elapsed := now.Sub(a.last)
@@ -247,11 +225,8 @@ func (a *Admission) adjust() {
 		return
 	}
 	full := a.peak >= int(a.limit) || a.queue.Len() > 0
-	// The pages finished say what the server can do only while it had
-	// more than it let in, and over an interval it was asked all along.
-	// It follows a rise at once and a fall slowly: an interval in which
-	// the refusals of a burst took the cores is no measure of what the
-	// server can do, and forgetting it at once would refuse still more.
+	// Throughput counts only while full; it follows a rise at once and a
+	// fall slowly, as a burst's refusals taking the cores measure nothing.
 	if full && elapsed < 3*a.cfg.Interval {
 		rate := float64(a.done) / elapsed.Seconds()
 		if rate >= a.rate {
@@ -262,8 +237,7 @@ func (a *Admission) adjust() {
 	}
 	latency, measured := a.cfg.Latency()
 	a.latency = latency
-	// Busy: the process used at least three quarters of its cores (or it
-	// cannot tell).
+	// Busy: the process used three quarters of its cores, or cannot tell.
 	busy := true
 	if cpu, ok := a.cfg.CPU(); ok {
 		busy = cpu-a.cpu >= elapsed*time.Duration(runtime.GOMAXPROCS(0))*3/4
@@ -282,8 +256,7 @@ func (a *Admission) adjust() {
 	a.grant()
 }
 
-// readLatency is the 90th percentile of the scheduling latencies recorded
-// since it was last read; false when too few were recorded to tell.
+// readLatency is the p90 scheduling latency since the last read; false when too few.
 func (a *Admission) readLatency() (time.Duration, bool) {
 	if a.sched == nil {
 		return 0, false

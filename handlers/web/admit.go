@@ -8,16 +8,12 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// shedWarnEvery is how often the log says, while pages are being refused,
-// how many were and why.
+// shedWarnEvery is how often the log sums up the pages refused.
 const shedWarnEvery = 10 * time.Second
 
-// Admit lets the account's pages in as the cores can serve them (see
-// Admission), and answers the rest with the Russian 503 and
-// Retry-After. Only the signed-in pages and documents (GET and HEAD of the
-// routes marked shed) wait or are refused: the sign-in pages, static files
-// and health checks never are, and a form sent is never refused here, since
-// the customer cannot simply ask again for what it did.
+// Admit lets GET and HEAD of held routes in as the cores can serve them and
+// answers the rest with the Russian 503 and Retry-After. A form sent is never
+// refused here: the customer cannot simply ask again.
 func (k *Kit) Admit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
@@ -41,14 +37,11 @@ func (k *Kit) Admit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// keyShed marks a request refused by admit: its access log line is at
-// debug level, since the refusals are counted and said every 10 k.
+// keyShed marks a refused request: its log line is debug, as refusals are summed up.
 const keyShed = "lk.shed"
 
-// refuse answers a page there is no room for with the Russian 503 and
-// Retry-After at next to no cost: the page is prepared once (the shell of
-// nobody signed in, as the session is not read for it) and only its nonce
-// filled in. An island's JSON gets its JSON as any refusal.
+// refuse answers with the Russian 503 at next to no cost: the page of nobody
+// signed in is prepared once and only its nonce filled in.
 func (k *Kit) refuse(c *echo.Context) error {
 	c.Set(keyShed, true)
 	w := c.Response()
@@ -63,8 +56,7 @@ func (k *Kit) refuse(c *echo.Context) error {
 	return f.whole(w, http.StatusServiceUnavailable, Nonce(c))
 }
 
-// shedLog says in one WARN line at most every shedWarnEvery how many pages
-// were refused since the last, by route, with the admission's state.
+// shedLog says in one WARN line per shedWarnEvery how many pages were refused, by route.
 type shedLog struct {
 	mu      sync.Mutex
 	last    time.Time

@@ -4,6 +4,5 @@ package web
 
 import "time"
 
-// processCPU is not known here: the limit then follows the scheduling
-// latency alone.
+// processCPU is unknown here: the limit follows the scheduling latency alone.
 func processCPU() (time.Duration, bool) { return 0, false }

@@ -14,8 +14,7 @@ import (
 )
 
 // Health is what /readyz reports. The provider's state is information only:
-// shared by every instance, its outage would empty the pool at once, and
-// customers would get the balancer's page instead of 'попробуйте позже'.
+// its outage would empty the whole pool, leaving customers the balancer's page.
 type Health struct {
 	serving   atomic.Bool
 	storeDown atomic.Bool  // the shared store failed the last readiness check
@@ -34,15 +33,13 @@ const (
 	providerDown
 )
 
-// NewHealth registers lk_provider_up and lk_ready with reg (nil: not
-// registered).
+// NewHealth registers lk_provider_up and lk_ready with reg, if not nil.
 func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	h := &Health{up: prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "lk_provider_up",
 		Help: "1 when the provider's gateway answered the last background check, 0 when it did not.",
 	})}
-	// What the last /readyz said: 0 while shutting down or while the shared
-	// store did not answer its last check.
+	// What the last /readyz said: 0 while shutting down or the store is down.
 	ready := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "lk_ready",
 		Help: "1 when the instance serves and its shared store answered the last readiness check, 0 when not.",
@@ -66,21 +63,18 @@ func NewHealth(reg prometheus.Registerer) (*Health, error) {
 // requests while those in flight finish.
 func (h *Health) SetServing(on bool) { h.serving.Store(on) }
 
-// Drain starts the shutdown: from now on a new upload is refused before
-// its body is read, so that the uploads in flight are the last ones.
+// Drain starts the shutdown: a new upload is refused before its body is read.
 func (h *Health) Drain() { h.draining.Store(true) }
 
-// UploadsUntil is when the refund uploads in flight end at the latest (the
-// zero time when none is): a shutdown waits for them that long, so that a
-// restart answers a customer's documents instead of cutting them.
+// UploadsUntil is when the uploads in flight end at the latest (zero: none);
+// a shutdown waits that long, so a restart never cuts a customer's documents.
 func (h *Health) UploadsUntil() time.Time {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.until
 }
 
-// upload counts an upload in flight until done is called; false while
-// draining.
+// upload counts an upload in flight until done is called; false while draining.
 func (h *Health) upload(bound time.Duration) (done func(), ok bool) {
 	if h.draining.Load() {
 		return nil, false
@@ -162,9 +156,8 @@ func (k *Kit) Readyz(c *echo.Context) error {
 	return c.String(http.StatusOK, "ok\nprovider: "+k.Health.providerState()+"\n")
 }
 
-// storeState logs the shared store's readiness when it changes (not at
-// every probe), naming what is wrong: a Redis that does not answer, or one
-// that answers as a replica and takes no writes.
+// storeState logs the shared store's readiness when it changes, naming what is
+// wrong: a Redis that does not answer, or a replica that takes no writes.
 func (k *Kit) storeState(err error) {
 	if down := err != nil; k.Health.storeDown.Swap(down) != down {
 		if down {

@@ -1,10 +1,7 @@
-// Package web is the request plumbing of the personal account: the
-// middleware every request passes, the session cookies, rendering and the
-// one fork between a page and an island's JSON, the Russian error pages,
-// the loading frame, compression, static files, tracing, health, and the
-// bounds on uploads and on the pages worked on at once. It knows nothing of
-// orders or of the provider: what it follows of the provider's calls it
-// asks through Calls.
+// Package web is the request plumbing of the personal account: middleware,
+// session cookies, rendering, Russian error pages, the loading frame,
+// compression, static files, tracing, health and the bounds on load. It knows
+// nothing of orders or the provider; it follows the provider's calls via Calls.
 package web
 
 import (
@@ -27,16 +24,13 @@ import (
 // Calls is what the plumbing follows of the calls a request makes to the
 // services behind the account.
 type Calls interface {
-	// Watch returns the request's context carrying its id to every call.
-	// With giveUp (a page), the first call refused for want of room
-	// cancels the others.
+	// Watch carries the request's id to every call; with giveUp (a page), the
+	// first call refused for want of room cancels the others.
 	Watch(ctx context.Context, requestID string, giveUp bool) context.Context
-	// Refused tells whether a call made with ctx was refused for want of
-	// room: the instance had too many in flight.
+	// Refused tells whether a call made with ctx was refused for want of room.
 	Refused(ctx context.Context) bool
-	// Follow returns ctx in which the calls are followed, and since when
-	// the request has been waiting on one without a break (false: none is
-	// in flight now).
+	// Follow returns ctx in which the calls are followed, and since when the
+	// request has waited on one without a break (false: none in flight).
 	Follow(ctx context.Context) (context.Context, func() (since time.Time, waiting bool))
 	// Ahead marks ctx as a page's fetched ahead of a tap.
 	Ahead(ctx context.Context) context.Context
@@ -55,17 +49,14 @@ type Config struct {
 	Health   *Health
 	// StorePing is the shared store's health for /readyz; nil without one.
 	StorePing func(context.Context) error
-	// Admission bounds the pages worked on at once; nil: an adaptive one
-	// with its defaults.
+	// Admission bounds the pages worked on at once; nil: an adaptive default.
 	Admission *Admission
 	// TrustedProxies may set X-Forwarded-For and X-Forwarded-Proto.
 	TrustedProxies []*net.IPNet
-	// PublicURL starts every absolute URL the server writes, never the
-	// request's Host, which anyone can set. Empty: http://localhost.
+	// PublicURL starts every absolute URL, never the Host anyone can set; empty: http://localhost.
 	PublicURL    string
 	FormBodyTime time.Duration
-	// LoadingAfter is how long a page waits for the provider in silence
-	// before it sends its frame and 'Загружаем…'; 0: 300 ms.
+	// LoadingAfter is how long a page waits in silence before its frame; 0: 300 ms.
 	LoadingAfter time.Duration
 	// CallTimeout is the provider's deadline, which an upload may wait for.
 	CallTimeout time.Duration
@@ -133,13 +124,11 @@ func (k *Kit) Uploads() *Uploads { return k.uploads }
 // Names are the customers' first names for the shell, as the profile last said.
 func (k *Kit) Names() *Names { return &k.names }
 
-// Hold marks a route whose pages take their turn when more are asked than
-// the cores can serve (Admit).
+// Hold marks a route whose pages take their turn under overload (Admit).
 func (k *Kit) Hold(route string) { k.held[route] = true }
 
-// Page is a page's frame with the name known to the plumbing (the profile
-// last read, else the session's), asking nothing of the provider: also an
-// error's page, which may answer a stranger's request.
+// Page is a page's frame with the name the plumbing knows, asking nothing of
+// the provider: also an error's page, which may answer a stranger.
 func (k *Kit) Page(c *echo.Context, title, description string) views.Page {
 	p := views.Page{Title: title, Description: description, Nonce: Nonce(c), Site: k.Site, Assets: k.Assets}
 	if sess := SessionOf(c); sess != nil {

@@ -20,16 +20,12 @@ import (
 	"lk/views"
 )
 
-// loadingAfter is the moment a page may keep the customer waiting on the
-// provider in silence: when the provider has not answered by then, the
-// page's frame and 'Загружаем…' go first. Faster answers, and everything
-// refused at once (a foreign order, a full instance), keep their status and
-// bytes.
+// loadingAfter is how long a page may wait on the provider in silence before
+// its frame and 'Загружаем…' go first; faster answers keep their status.
 const loadingAfter = 300 * time.Millisecond
 
-// hdrFramed marks an answer whose frame went before the page was known; the
-// page that follows names its own status in metaStatus, so that the
-// offline worker keeps only a page that succeeded (islands/sw).
+// hdrFramed marks an answer whose frame went first; the page names its own
+// status in metaStatus, so the offline worker (islands/sw) keeps only successes.
 const (
 	hdrFramed  = "LK-Framed"
 	metaStatus = `<meta name="lk-status" content="`
@@ -39,20 +35,13 @@ const (
 // the log, the metrics and the trace report it, not the 200 that went first.
 const keyPageStatus = "lk.page_status"
 
-// Loading runs a page that waits for the provider. The frame is for a slow
-// provider, not a busy server: it goes when, loadingAfter after the page
-// began, the page has been waiting on a provider call for at least half
-// that long and still is; a page that is late because it waited for a CPU
-// keeps its silence and its status. The frame is sent and flushed (status
-// 200: the status line cannot wait), and the answer follows in the same
-// document: its title, its scripts and its <main>; a failure is the Russian
-// error page's text, a redirect a link with a refresh. HEAD and an island's
-// JSON get the answer as it is. What the page would have set in its headers
-// after the frame (the offline copy's marks) is left out.
+// Loading sends a page's frame (status 200) when, loadingAfter after it began,
+// it has waited on a provider call for at least half that long and still does:
+// a slow provider, not a busy server. The answer follows in the same document;
+// a failure becomes the Russian error text, a redirect a link with a refresh.
 func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		// A landing after an action clears its notice with a cookie, which
-		// must go with the headers: it waits as it always did.
+		// A landing after an action clears its notice with a cookie, which must go with the headers.
 		if c.Request().Method != http.MethodGet || WantsJSON(c) || k.Sessions.HasNotice(c.Request()) {
 			return next(c)
 		}
@@ -74,8 +63,7 @@ func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
 		if stream == nil { // the customer has gone
 			return ErrAnswered
 		}
-		// The notice goes as the page comes, by a style of the page's own nonce:
-		// no script.
+		// The notice goes by a style of the page's own nonce: no script.
 		late := append([]byte(`<style nonce="`+html.EscapeString(Nonce(c))+`">#lk-loading{display:none}</style>`+
 			metaStatus+strconv.Itoa(cmp.Or(rec.status, http.StatusOK))+`">`), rec.late()...)
 		if err := stream.end(late); err != nil {
@@ -85,9 +73,8 @@ func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// framer sends a page's frame from its timer's goroutine while the page
-// runs on the connection's: only the frame writes to the response until
-// the page is done.
+// framer sends the frame from its timer's goroutine; only the frame writes to
+// the response until the page is done.
 type framer struct {
 	k       *Kit
 	waiting func() (time.Time, bool)
@@ -128,8 +115,7 @@ func (k *Kit) startFrame(c *echo.Context, out http.ResponseWriter, waiting func(
 	return f
 }
 
-// tick sends the frame when the provider is what the page waits for, and
-// looks again a little later when it is not.
+// tick sends the frame if the page waits on the provider, else looks again later.
 func (f *framer) tick() {
 	f.mu.Lock()
 	if f.done {
@@ -150,8 +136,7 @@ func (f *framer) tick() {
 	close(f.went)
 }
 
-// stop ends the frame's chances: it tells whether the frame went, and then
-// the stream the page must end (nil when the frame could not be sent).
+// stop tells whether the frame went and the stream the page must end (nil if unsent).
 func (f *framer) stop() (*frameStream, bool) {
 	f.mu.Lock()
 	f.done = true
@@ -165,9 +150,8 @@ func (f *framer) stop() (*frameStream, bool) {
 	return f.stream, true
 }
 
-// runPage runs the page and turns a panic into the Russian error page: the
-// frame may already have gone with status 200, so the page's error must
-// follow it in the same document, not as echo's own 500.
+// runPage turns a panic into the Russian error page: after a framed 200 it
+// must follow in the same document, not as echo's own 500.
 func (k *Kit) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -178,9 +162,7 @@ func (k *Kit) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	return next(c)
 }
 
-// frames are the loading frames as prepared once per menu and shell: the
-// same bytes for every page of a kind but for its nonce and the customer's
-// name, which fill holes left in them.
+// frames are prepared once per menu and shell; the nonce and the name fill holes.
 type frames struct {
 	mu   sync.Mutex
 	m    map[frameKind]*frame
@@ -246,8 +228,7 @@ func (fs *frames) get(k *Kit, nav string, signedIn, withName bool) (*frame, erro
 	return f, nil
 }
 
-// frame is a prepared frame: its parts around the holes, each also
-// deflated on its own.
+// frame is a prepared frame: its parts around the holes, each also deflated.
 type frame struct {
 	parts, deflated [][]byte
 	holes           []string // the mark of the hole after each part but the last
@@ -272,9 +253,8 @@ func prepareFrame(b []byte) *frame {
 	}
 }
 
-// send writes the frame with the holes filled and flushes it; the answer
-// is then gzip-compressed (when the customer's browser takes it) from the
-// prepared parts, the holes going as they are.
+// send writes and flushes the frame, gzip-compressed from its prepared parts
+// when the browser takes it.
 func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream, error) {
 	h := out.Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -309,8 +289,7 @@ func (st *frameStream) fill(f *frame, nonce, name string) {
 	}
 }
 
-// whole writes a prepared page as a whole answer with status: its length
-// known, gzip-compressed from its prepared parts when the browser takes it.
+// whole writes a prepared page as a whole answer of known length.
 func (f *frame) whole(out http.ResponseWriter, status int, nonce string) error {
 	h := out.Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -325,9 +304,8 @@ func (f *frame) whole(out http.ResponseWriter, status int, nonce string) error {
 	return st.flush()
 }
 
-// pageRecorder keeps a page's answer until it is known whether the frame
-// went first. It unwraps to the response, so that a page compresses itself
-// as it would there.
+// pageRecorder keeps a page's answer until it is known whether the frame went
+// first; it unwraps to the response, so the page compresses itself as usual.
 type pageRecorder struct {
 	out    http.ResponseWriter
 	header http.Header
@@ -362,9 +340,8 @@ func (r *pageRecorder) replay(out http.ResponseWriter) error {
 	return err
 }
 
-// late is what follows the frame: the page's title and the rest of its
-// head after the stylesheet (its islands' scripts), then its <main> to the
-// end. What is not such a page becomes a Russian notice.
+// late is what follows the frame: the page's title and head after the
+// stylesheet, then its <main> to the end; anything else becomes a Russian notice.
 func (r *pageRecorder) late() []byte {
 	if loc := r.header.Get(echo.HeaderLocation); r.status >= 300 && r.status < 400 && loc != "" {
 		u := html.EscapeString(loc)

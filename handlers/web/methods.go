@@ -13,8 +13,7 @@ const (
 	RouteReadyz  = "/readyz"
 )
 
-// A client may send any token as a method: one label for all outside HTTP's
-// own keeps /metrics bounded.
+// One label for every method outside HTTP's own keeps /metrics bounded.
 const methodOther = "other"
 
 func MetricMethod(m string) string {
@@ -28,8 +27,7 @@ func MetricMethod(m string) string {
 
 var ErrNotImplemented = &Error{http.StatusNotImplemented, "Недопустимый запрос", MsgMethod}
 
-// A path of other methods is 405 with Allow (a group's catch-all would
-// otherwise hide it).
+// A path of other methods is 405 with Allow, not hidden by a group's catch-all.
 func NotFound(c *echo.Context) error {
 	var allow []string
 	for _, r := range c.Echo().Router().Routes() {

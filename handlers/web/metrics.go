@@ -2,8 +2,7 @@ package web
 
 import "github.com/prometheus/client_golang/prometheus"
 
-// counters are the plumbing's: requests, refusals under overload, pages
-// fetched ahead, uploads refused, and the admission's state at every scrape.
+// counters are the plumbing's metrics.
 type counters struct {
 	requests      *prometheus.CounterVec
 	duration      *prometheus.HistogramVec

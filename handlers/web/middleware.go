@@ -28,25 +28,21 @@ const (
 	UploadLimit = 25 << 20 // refund documents
 	formMemory  = 32 << 20 // of a multipart form, kept in memory (echo's default)
 
-	// A small form that arrives slower than this holds the server rather than
-	// filling a form; documents get what a slow mobile link needs for 25 MB.
+	// A form slower than this holds the server; documents get 25 MB's time on a slow mobile link.
 	formBodyTime   = 10 * time.Second
 	uploadBodyTime = 2 * time.Minute
-	// What an upload may take besides its body and the provider's answer
-	// (its checks, the kept documents).
+	// What an upload may take besides its body and the provider's answer.
 	uploadMargin = 10 * time.Second
 	drainRetry   = "60"
 )
 
-// UploadBound is how long a shutdown may wait for refund uploads in flight
-// with the provider deadline callTimeout.
+// UploadBound is how long a shutdown may wait for refund uploads in flight.
 func UploadBound(callTimeout time.Duration) time.Duration {
 	return uploadBodyTime + callTimeout + uploadMargin
 }
 
-// The log has the path without its query, never a cookie, token or code. A
-// method outside HTTP's own is answered 501 and counted under one label, so
-// no client can add series to the metrics.
+// The log has the path without its query, never a cookie, token or code; an
+// unknown method is a 501 under one label, so no client adds metric series.
 func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
@@ -56,8 +52,7 @@ func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		// A page whose provider call is refused (too many in flight) gives up
-		// its other calls; a form sent keeps them.
+		// A page whose provider call is refused gives up its others; a form keeps them.
 		page := c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead
 		c.SetRequest(c.Request().WithContext(k.Calls.Watch(c.Request().Context(), id, page)))
 		method := MetricMethod(c.Request().Method)
@@ -80,8 +75,7 @@ func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 		k.metrics.duration.WithLabelValues(route, method).Observe(d.Seconds())
 		level := slog.LevelInfo
 		if shed, _ := c.Get(keyShed).(bool); shed || route == RouteHealthz || route == RouteReadyz {
-			// A balancer probes every few seconds; refusals under overload are
-			// counted and said every 10 s, not a line each.
+			// Probes come every few seconds; refusals are counted and logged every 10 s.
 			level = slog.LevelDebug
 		}
 		attrs := []any{"id", id, "method", method, "path", c.Request().URL.Path, "route", route, "status", status}
@@ -93,9 +87,8 @@ func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// reportedStatus is the status of a request's answer as the log, the metrics
-// and the trace report it, and the status line that went: they differ
-// when a page failed after its loading frame had gone with 200.
+// reportedStatus is the status reported and the one sent: they differ when a
+// page failed after its loading frame went with 200.
 func reportedStatus(c *echo.Context) (status, sent int) {
 	_, sent = echo.ResolveResponseStatus(c.Response(), nil)
 	if page, ok := c.Get(keyPageStatus).(int); ok {
@@ -104,6 +97,7 @@ func reportedStatus(c *echo.Context) (status, sent int) {
 	return sent, sent
 }
 
+// Secure sets the security headers, with a fresh CSP nonce per request.
 func (k *Kit) Secure(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		b := make([]byte, 16)
@@ -116,8 +110,7 @@ func (k *Kit) Secure(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		// No device features; no other site holds a handle on our window
-		// (window.opener) or embeds our answers.
+		// No device features; no other site holds our window or embeds our answers.
 		h.Set("Permissions-Policy", "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
@@ -131,8 +124,7 @@ func (k *Kit) Secure(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// CrossOrigin is the CSRF defence of every form (Go's Sec-Fetch-Site and
-// Origin check).
+// CrossOrigin is the CSRF defence of every form (Sec-Fetch-Site and Origin).
 func CrossOrigin() echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -157,10 +149,8 @@ func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if r.ContentLength == 0 {
 			return next(c)
 		}
-		// Whatever the answer, the body gets no longer than its deadline:
-		// net/http reads up to 256 KB of a body left unread before it
-		// answers, so a refusal must not wait on it either. An answer given
-		// before the body was read whole closes the connection instead.
+		// net/http reads up to 256 KB of an unread body before it answers, so
+		// the body gets its deadline, and an answer before it is whole closes.
 		rc := http.NewResponseController(c.Response())
 		_ = rc.SetReadDeadline(time.Now().Add(wait)) // not supported: only under a test recorder
 		body := &bodyRead{ReadCloser: r.Body}
@@ -192,8 +182,7 @@ func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return tooLarge(r)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// net/http cancels the request with its connection's read; the answer is
-			// still written.
+			// net/http cancels the request with its read; the answer is still written.
 			c.SetRequest(r.WithContext(context.WithoutCancel(r.Context())))
 			return ErrSlowBody
 		}
@@ -217,9 +206,8 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// upload is in flight until it is answered: a shutdown waits for it, for
-// at most its body's deadline and the provider'k. While the server drains,
-// a new one is refused before its body is read.
+// A shutdown waits for an upload until UploadBound; while draining, a new one
+// is refused before its body is read.
 func (k *Kit) upload(c *echo.Context, next echo.HandlerFunc) error {
 	done, ok := k.Health.upload(UploadBound(k.CallTimeout))
 	if !ok {
@@ -244,8 +232,7 @@ func tooLarge(r *http.Request) *Error {
 	return ErrFormTooLarge
 }
 
-// A cookie whose sign-out could not be checked is left out, and the failure
-// remembered for requireSession.
+// A cookie whose sign-out could not be checked is left out and remembered.
 func (k *Kit) LoadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		sess, err := k.Sessions.Read(c.Request())
@@ -260,8 +247,7 @@ func (k *Kit) LoadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// A cookie that could not be checked gets 'try later': neither let in nor
-// signed out.
+// A cookie that could not be checked gets 'try later': neither let in nor out.
 func RequireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if SessionOf(c) == nil {
@@ -287,8 +273,7 @@ func SessionOf(c *echo.Context) *Session {
 	return s
 }
 
-// SessionUnknown tells whether the request's session cookie could not be
-// checked (the store of sign-outs did not answer).
+// SessionUnknown tells whether the sign-out store did not answer for the cookie.
 func SessionUnknown(c *echo.Context) bool {
 	v, _ := c.Get(keySessionUnknown).(bool)
 	return v

@@ -5,14 +5,11 @@ import (
 	"time"
 )
 
-// nameKept is how long this instance shares a customer's name read from
-// the profile among its pages: at most one profile read per customer in
-// that time (reads of several tabs at once are one), and
-// a name changed at the resort shows on every page within it.
+// nameKept bounds both the profile reads per customer for the shell and how
+// late a name changed at the resort shows on every page.
 const nameKept = 5 * time.Minute
 
-// Names are the customers' first Names as the profile last said, by client
-// id, for the shell of every page.
+// Names are the customers' first names by client id, for every page's shell.
 type Names struct {
 	mu sync.Mutex
 	m  map[string]keptName

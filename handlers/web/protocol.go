@@ -8,14 +8,9 @@ import (
 	"strconv"
 )
 
-// Go's http.Server answers a request it cannot parse (a malformed request
-// line or header, headers over the limit) itself, before any handler, with
-// an English text/plain body; neither its ErrorLog nor a handler can change
-// that. RussianProtocolErrors wraps the listener so that such an answer is
-// rewritten, on its way out, into the same status with a Russian body. It
-// recognises only net/http's own error answers (status 4xx with exactly
-// these two headers and Connection: close); the product's answers always
-// carry more headers and pass untouched.
+// RussianProtocolErrors rewrites net/http's own English answer to a request
+// it cannot parse (a 4xx with exactly these two headers and Connection: close,
+// sent before any handler) into the same status with a Russian body.
 func RussianProtocolErrors(ln net.Listener) net.Listener { return protocolListener{ln} }
 
 var protocolError = regexp.MustCompile(`\AHTTP/1\.1 (4\d\d) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n[^\r\n]*\z`)

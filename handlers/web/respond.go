@@ -23,8 +23,7 @@ type Answer struct {
 	Token      string            `json:"token,omitempty"` // a fresh one-time token to try an action again
 }
 
-// Respond is the one fork between an island's fetch, which asked for JSON,
-// and a plain request, which gets the page.
+// Respond is the one fork between an island's JSON and a plain request's page.
 func Respond(c *echo.Context, status int, data any, page func() error) error {
 	if !WantsJSON(c) {
 		return page()
@@ -50,15 +49,9 @@ func WantsJSON(c *echo.Context) bool {
 	return false
 }
 
-// A page is rendered whole into a pooled buffer, then written and compressed
-// once: rendered into the response, templ would flush 4 KB blocks through
-// the compressor, and a page failing half-way would have sent its first half.
-//
-// A page that could not ask the provider everything it needed because this
-// instance had too many calls in flight is, whatever it made of the
-// missing answers, the Russian 503 with Retry-After: the customer tries
-// again in a minute rather than reading half a page. A form sent (POST)
-// keeps its page, with the same text at the failure, and Retry-After.
+// A page is rendered whole into a pooled buffer, so a failure half-way sends
+// nothing. A page with a provider call refused for want of room is the Russian
+// 503 with Retry-After, not half a page; a form sent keeps its page.
 func (k *Kit) Render(c *echo.Context, status int, comp templ.Component) error {
 	if m := c.Request().Method; k.Calls.Refused(c.Request().Context()) && (m == http.MethodGet || m == http.MethodHead) {
 		c.Response().Header().Set(echo.HeaderRetryAfter, BusyRetry) // HEAD's answer has no page
@@ -70,10 +63,8 @@ func (k *Kit) Render(c *echo.Context, status int, comp templ.Component) error {
 // BusyRetry is Retry-After, in seconds, when the provider was not asked.
 const BusyRetry = "60"
 
-// RenderPage is render without its look at the provider's calls: the
-// error pages' own. It adds Retry-After to any page answered after a call
-// was refused; that refusal cancelled the page's other calls, not its
-// rendering.
+// RenderPage is Render without its look at the provider's calls, for error
+// pages; it adds Retry-After to a page answered after a call was refused.
 func (k *Kit) RenderPage(c *echo.Context, status int, comp templ.Component) error {
 	ctx := c.Request().Context()
 	if k.Calls.Refused(ctx) {

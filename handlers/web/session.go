@@ -40,8 +40,7 @@ type Pending struct {
 	Phone  string    `json:"p"`
 	Mode   string    `json:"m"` // "login" or "signup"
 	SentAt time.Time `json:"s"`
-	// Token is set when the code was right but the profile did not load: the
-	// retry needs no code (the code is used up).
+	// Token lets the retry skip the used-up code when the profile did not load.
 	Token string `json:"t,omitempty"`
 }
 
@@ -90,10 +89,8 @@ func RandomKey() Key {
 	return Key{Hash: b[:32], Block: b[32:]}
 }
 
-// NewSessions builds the codec. The first key signs and encrypts new
-// cookies; all are tried on reading. So that several instances never meet
-// a cookie they cannot read, a new key is rotated in two steps: added last
-// on every instance (accepted), then moved first (signing).
+// NewSessions builds the codec: the first key signs, all are tried on reading.
+// A new key is added last on every instance before it is moved first.
 func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() time.Time) (*Sessions, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("web: no cookie keys")
@@ -122,12 +119,9 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 	return s, nil
 }
 
-// PhoneTag stands for a phone in the names the shared store keeps (the
-// sign-in limits), so that a list of Redis keys or its append-only file
-// holds no phone number: a hash keyed with the first cookie key, which a
-// phone cannot be guessed back from without that key. A rotation that puts
-// a new key first starts the phones' counts afresh, as a restart of an
-// instance without Redis does.
+// PhoneTag stands for a phone in the shared store's key names, so no key list
+// or append-only file holds a phone number: a hash keyed with the first
+// cookie key. Putting a new key first starts the phones' counts afresh.
 func (s *Sessions) PhoneTag(phone string) string {
 	mac := hmac.New(sha256.New, s.tagKey)
 	mac.Write([]byte(phone))
@@ -174,10 +168,8 @@ func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	return nil
 }
 
-// A sign-out is kept this long beyond its cookie's end: a clock that jumps
-// ahead (a bad time source) and back within it would otherwise drop the
-// revocation while the cookie, by the clock come back, still opens the
-// account.
+// A sign-out outlives its cookie by this much, so a clock that jumps ahead and
+// back cannot drop the revocation while the cookie still opens the account.
 const revokedBeyond = 30 * 24 * time.Hour
 
 // End revokes sess and deletes the cookie; a revocation that cannot be
@@ -233,13 +225,13 @@ func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	return nil
 }
 
-// TakeNotice reads and deletes the notice waiting for this page.
 // HasNotice tells whether r carries a one-time notice to show.
 func (s *Sessions) HasNotice(r *http.Request) bool {
 	c, err := r.Cookie(s.notice)
 	return err == nil && c.Value != ""
 }
 
+// TakeNotice reads and deletes the notice waiting for this page.
 func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	c, err := r.Cookie(s.notice)
 	if err != nil || c.Value == "" {

@@ -7,18 +7,12 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// A page the browser fetches ahead of a tap (the page's speculation rules,
-// views/speculation.go) comes marked: Sec-Purpose "prefetch", or
-// "prefetch;prerender" for a page rendered ahead. Such a request is counted
-// by route and purpose, changes nothing (it leaves the one-time notice for
-// the page the customer really opens), and its reads of the customer's own
-// orders may take an answer this instance fetched moments ago for the same
-// customer instead of asking the provider again (Calls.Ahead): the
-// page the customer is reading was made from that answer.
+// A page fetched ahead of a tap comes with Sec-Purpose "prefetch" (or
+// "prefetch;prerender"): it is counted, changes nothing (the one-time notice
+// waits), and may reuse an answer fetched moments ago for the same customer.
 const keySpeculative = "lk.speculative"
 
-// SpeculativePurpose is "prerender", "prefetch" or "" for a request the
-// customer made.
+// SpeculativePurpose is "prerender", "prefetch" or "" for a request the customer made.
 func SpeculativePurpose(r *http.Request) string {
 	v := r.Header.Get("Sec-Purpose")
 	if v == "" {
@@ -46,13 +40,13 @@ func (k *Kit) MarkSpeculative(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// IsSpeculative tells a page fetched ahead of a tap (MarkSpeculative).
 func IsSpeculative(c *echo.Context) bool {
 	v, _ := c.Get(keySpeculative).(bool)
 	return v
 }
 
-// SavesData tells whether the customer's browser asks to save data
-// (Save-Data: on): then no page tells it to fetch anything ahead.
+// SavesData tells whether the browser sends Save-Data: on; then nothing is fetched ahead.
 func SavesData(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(r.Header.Get("Save-Data")), "on")
 }

@@ -14,10 +14,8 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// StaticFiles serves static/: Vite's hashed files are cached for a year,
-// the rest for a day. A browser that takes gzip gets a compressible file as
-// it was compressed once, at gzip's best level (see gzipCache); a request
-// for a part of a file (Range) gets the part uncompressed.
+// StaticFiles serves static/: hashed files cached for a year, the rest for a
+// day, gzipped once (gzipCache); a Range request gets its part uncompressed.
 func (k *Kit) StaticFiles(c *echo.Context) error {
 	name := strings.TrimPrefix(c.Param("*"), "/")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, "dist/.vite/") {
@@ -50,13 +48,9 @@ func (k *Kit) StaticFiles(c *echo.Context) error {
 	return c.FileFS(name, k.Static)
 }
 
-// gzipCache keeps each compressible static file gzip-compressed, made the
-// first time the file is asked for and then served as it is: the files do not
-// change while the server runs, so compressing them on every request (React's
-// 219 KB and the calendar's 61 KB are about 15 ms of CPU for one page's
-// islands, at the level pages are compressed with) bought nothing, and
-// compressing once affords the best level, fewer bytes on a slow line. It
-// holds at most one entry per file of static/, whatever the requests ask for.
+// gzipCache keeps each compressible static file gzipped at the best level,
+// made at its first request: the files never change while the server runs.
+// It holds at most one entry per file of static/, whatever requests ask for.
 type gzipCache struct {
 	mu    sync.Mutex
 	files map[string]*gzipFile
@@ -68,8 +62,7 @@ type gzipFile struct {
 	body        []byte // nil: served as it is (not compressible, or no smaller)
 }
 
-// file is name's entry, compressed by the first caller; callers that come
-// meanwhile wait for it rather than compress it again.
+// file is name's entry, compressed by the first caller while the others wait.
 func (g *gzipCache) file(static fs.FS, name string) *gzipFile {
 	g.mu.Lock()
 	if g.files == nil {
@@ -100,8 +93,7 @@ func (g *gzipCache) file(static fs.FS, name string) *gzipFile {
 	return f
 }
 
-// acceptsGzip reports whether an Accept-Encoding value takes gzip: named, or
-// else covered by "*", with a weight (q) above zero.
+// acceptsGzip: Accept-Encoding names gzip, or else "*", with q above zero.
 func acceptsGzip(header string) bool {
 	star := false
 	for part := range strings.SplitSeq(header, ",") {

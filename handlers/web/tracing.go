@@ -10,11 +10,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Traced makes each request an OpenTelemetry span, the parent of the
-// provider calls made for it, continuing a trace the balancer started
-// (W3C traceparent). Its name and attributes are the route, never the path
-// or the query: paths hold order ids, forms hold phones and codes. Without
-// a tracer it is not in the chain at all.
+// Traced makes each request a span, the parent of its provider calls, named by
+// the route, never the path or query: they hold order ids, phones and codes.
 func (k *Kit) Traced(next echo.HandlerFunc) echo.HandlerFunc {
 	if k.tracer == nil {
 		return next
@@ -32,8 +29,7 @@ func (k *Kit) Traced(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(ctx))
 		err := next(c)
 		if err != nil {
-			// Answered here, inside the span, so the status below is the one
-			// the customer gets.
+			// Answered inside the span, so the status below is the one sent.
 			c.Echo().HTTPErrorHandler(c, err)
 		}
 		status, sent := reportedStatus(c)

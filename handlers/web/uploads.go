@@ -13,8 +13,7 @@ const uploadBudget = 4 * UploadLimit
 
 const UploadRetry = "30"
 
-// One upload at a time per session, so that one customer with many tabs or
-// a script cannot take the room of everyone.
+// One upload at a time per session, so one customer cannot take everyone's room.
 type Uploads struct {
 	room *semaphore.Weighted
 	max  int64
@@ -36,10 +35,8 @@ func NewUploads(budget int64, full prometheus.Counter) *Uploads {
 	return &Uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}, full: full}
 }
 
-// Take finds room for an upload of form by session. When the session's
-// upload in flight is the same form (a double click, a reload), same is
-// closed once that one ends: the repeat waits for it and then gets its
-// outcome, instead of a refusal.
+// Take finds room for an upload of form by session; a repeat of the same form
+// in flight gets same, closed when it ends, instead of a refusal.
 func (u *Uploads) Take(session, form string, size int64) (ok bool, same <-chan struct{}) {
 	u.mu.Lock()
 	if cur, dup := u.busy[session]; dup {
