@@ -1,5 +1,6 @@
 // Package handlers holds the echo handlers of the personal account: one
-// file per screen or action, every route in routes.go, and the middleware.
+// file per screen, action or kind of order, every route in routes.go, on the
+// request plumbing of handlers/web.
 package handlers
 
 import (
