@@ -25,7 +25,7 @@ var (
 	ErrTooLarge     = &Error{http.StatusRequestEntityTooLarge, "Слишком большой запрос", MsgTooLarge}
 	ErrStoreDown    = &Error{http.StatusServiceUnavailable, MsgServerTitle, MsgStoreDown}
 	ErrBusy         = &Error{http.StatusServiceUnavailable, MsgServerTitle, MsgBusy}
-	ErrAnswered     = errors.New("handlers: answered")
+	ErrAnswered     = errors.New("web: answered")
 	ErrFormTooLarge = &Error{http.StatusRequestEntityTooLarge, "Слишком большой запрос", MsgFormTooLarge}
 	ErrSlowBody     = &Error{http.StatusRequestTimeout, "Форма не получена", MsgSlowBody}
 	ErrRestarting   = &Error{http.StatusServiceUnavailable, MsgRestartingTitle, MsgRestarting}
