@@ -127,10 +127,16 @@ func New(o Options) (*echo.Echo, error) {
 	s := &Server{
 		kinds:   []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind},
 		account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider,
-		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: cmp.Or(o.CallTimeout, 10*time.Second),
+		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
 		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases},
-		codes: codeRules{limits: o.Limiter, interval: cmp.Or(o.CodeInterval, CodeInterval),
+		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
+	}
+	if s.callTimeout <= 0 {
+		s.callTimeout = 10 * time.Second
+	}
+	if s.codes.interval <= 0 {
+		s.codes.interval = CodeInterval
 	}
 	if s.codes.limits == nil {
 		s.codes.limits = store.NewMemoryLimiter()
