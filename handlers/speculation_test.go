@@ -19,13 +19,16 @@ var (
 	asPrefetch  = http.Header{"Sec-Purpose": {"prefetch"}}
 )
 
+type specRule struct {
+	Source    string         `json:"source"`
+	Where     map[string]any `json:"where"`
+	URLs      []string       `json:"urls"`
+	Eagerness string         `json:"eagerness"`
+}
+
 type specRules struct {
-	Prerender []struct {
-		Source    string         `json:"source"`
-		Where     map[string]any `json:"where"`
-		URLs      []string       `json:"urls"`
-		Eagerness string         `json:"eagerness"`
-	} `json:"prerender"`
+	Prefetch  []specRule `json:"prefetch"`
+	Prerender []specRule `json:"prerender"`
 }
 
 func rulesOf(t *testing.T, r *resp) (specRules, bool) {
@@ -50,9 +53,10 @@ func rulesOf(t *testing.T, r *resp) (specRules, bool) {
 
 // The signed-in pages tell the browser of the links a customer takes next:
 // an order of a list, the move of an order. Only links marked so, each a
-// page (never a form, a document or a calendar file); a finger resting on
-// one is enough ("moderate"), and an order's move is rendered once the order
-// has loaded. Not on public pages, and nothing under Save-Data.
+// page (never a form, a document or a calendar file): fetched when in view
+// on a phone ("eager"), rendered when a finger rests on one ("moderate");
+// an order's move is rendered as soon as the order has loaded
+// ("immediate"). Not on public pages, and nothing under Save-Data.
 func TestSpeculationRules(t *testing.T) {
 	a := signedIn(t)
 	order := "/orders/glk/" + sandbox.DemoLessonTransferable
@@ -62,7 +66,10 @@ func TestSpeculationRules(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no speculation rules", path)
 		}
-		if len(rules.Prerender) == 0 || rules.Prerender[0].Where["selector_matches"] != "a[data-next]" || rules.Prerender[0].Eagerness != "moderate" {
+		marked := func(rs []specRule, eagerness string) bool {
+			return len(rs) > 0 && rs[0].Source == "document" && rs[0].Where["selector_matches"] == "a[data-next]" && rs[0].Eagerness == eagerness
+		}
+		if len(rules.Prefetch) != 1 || !marked(rules.Prefetch, "eager") || !marked(rules.Prerender, "moderate") {
 			t.Errorf("%s: rules %+v", path, rules)
 		}
 		r.doc.Find("a[data-next]").Each(func(_ int, s *goquery.Selection) {
@@ -84,7 +91,7 @@ func TestSpeculationRules(t *testing.T) {
 	r := a.get(order)
 	rules, _ := rulesOf(t, r)
 	move := order + "/transfer"
-	if len(rules.Prerender) != 2 || rules.Prerender[1].Source != "list" || len(rules.Prerender[1].URLs) != 1 || rules.Prerender[1].URLs[0] != move {
+	if len(rules.Prerender) != 2 || rules.Prerender[1].Source != "list" || len(rules.Prerender[1].URLs) != 1 || rules.Prerender[1].URLs[0] != move || rules.Prerender[1].Eagerness != "immediate" {
 		t.Errorf("order with a move: rules %+v, want its move %s", rules, move)
 	}
 	if r.doc.Find(`a[data-next][href="`+move+`"]`).Length() != 1 {
@@ -221,9 +228,10 @@ func TestSpeculativeRequestOtherCustomer(t *testing.T) {
 }
 
 // What a customer's visit costs the provider with the pages fetched ahead
-// and without (docs/benchmarks.md): the order list, an order, its move,
-// Back, and an order the finger rested on without opening it. The browser
-// takes the page fetched ahead instead of asking again.
+// and without (docs/benchmarks.md): the order list, whose orders in view a
+// phone fetches, an order the finger rested on without opening it, an
+// order opened, and its move. The browser takes the page fetched ahead
+// instead of asking again.
 func TestSpeculationVisitCalls(t *testing.T) {
 	visit := func(ahead bool) int {
 		a := signedIn(t)
@@ -231,6 +239,9 @@ func TestSpeculationVisitCalls(t *testing.T) {
 		order := "/orders/aqua/" + sandbox.DemoAquaPaid
 		a.get("/orders")
 		if ahead {
+			for _, inView := range []string{"/orders/hotel/" + sandbox.DemoHotelPaid, order, "/orders/glk/" + sandbox.DemoLessonTransferable} {
+				a.send(http.MethodGet, inView, asPrefetch) // in view on a phone
+			}
 			a.send(http.MethodGet, "/orders/hotel/"+sandbox.DemoHotelPaid, asPrerender) // rested on, not opened
 			a.send(http.MethodGet, order, asPrerender)                                  // then opened: the browser shows this one
 			a.send(http.MethodGet, order+"/transfer", asPrerender)                      // the order's move, once it loaded

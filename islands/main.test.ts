@@ -54,6 +54,8 @@ describe("mount loop", () => {
     expect(el.dataset.islandState).toBe("mounted");
     expect(el.querySelector("form")!.hidden).toBe(true);
     expect(warn).not.toHaveBeenCalled();
+    // The page's own timing names when each island could be used.
+    expect(performance.getEntriesByName("island-mounted:hello")).toHaveLength(1);
   });
 
   it("reads props from the next sibling JSON script and renders into a designated child", async () => {

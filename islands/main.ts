@@ -72,6 +72,7 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
       warn(`island "${name}" crashed`, err);
     });
     el.dataset.islandState = "mounted";
+    performance.mark?.(`island-mounted:${name}`);
   } catch (err) {
     el.dataset.islandState = "failed";
     warn(`island "${name}" not mounted`, err);

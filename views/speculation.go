@@ -10,13 +10,21 @@ import "github.com/a-h/templ"
 const NextAttr = "data-next"
 
 // speculationRules are the rules of the Speculation Rules API a signed-in
-// page carries (inline, with the page's CSP nonce). A marked link is
-// prerendered when the customer is about to take it: a finger or pointer
-// resting on it, or a press ("moderate"), never every link at load; on a
-// page that offers a move (Page.Next) that one page is prerendered once the
-// page has loaded ("eager" for its link: one page, the one the order page
-// leads to). Browsers without the API ignore the element.
+// page carries (inline, with the page's CSP nonce). Browsers without the
+// API ignore the element.
+//   - A marked link is fetched (the page only, no script run) when it is
+//     likely to be taken: on a phone when it is in view, on a desktop when
+//     the pointer comes to it ("eager"). Chromium keeps at most two of
+//     these at a time, the latest ones. A page of an order takes no
+//     provider call then: the list's answer is held for it.
+//   - It is rendered ahead when the customer is about to take it: a finger
+//     down, or a pointer resting on it ("moderate"), from the page fetched.
+//   - On a page that offers a move (Page.Next) that one page is rendered
+//     ahead as soon as the page has loaded ("immediate": one page, the one
+//     an order page leads to; "eager" now waits for the pointer on a
+//     desktop and for the link in view on a phone).
 type speculationRules struct {
+	Prefetch  []speculationRule `json:"prefetch"`
 	Prerender []speculationRule `json:"prerender"`
 }
 
@@ -29,13 +37,12 @@ type speculationRule struct {
 
 // rules is what the page tells the browser of its next pages.
 func (p Page) rules() speculationRules {
-	r := speculationRules{Prerender: []speculationRule{{
-		Source:    "document",
-		Where:     map[string]any{"selector_matches": "a[" + NextAttr + "]"},
-		Eagerness: "moderate",
-	}}}
+	marked := func(eagerness string) speculationRule {
+		return speculationRule{Source: "document", Where: map[string]any{"selector_matches": "a[" + NextAttr + "]"}, Eagerness: eagerness}
+	}
+	r := speculationRules{Prefetch: []speculationRule{marked("eager")}, Prerender: []speculationRule{marked("moderate")}}
 	if p.Next != "" {
-		r.Prerender = append(r.Prerender, speculationRule{Source: "list", URLs: []string{p.Next}, Eagerness: "eager"})
+		r.Prerender = append(r.Prerender, speculationRule{Source: "list", URLs: []string{p.Next}, Eagerness: "immediate"})
 	}
 	return r
 }

@@ -5,13 +5,12 @@
 // these tests start a browser of their own without that switch, as a
 // customer's Chromium runs.
 //
-// The timings are recorded (and written to test-results/navigation.json),
-// not judged: on a shared 2-core machine they vary with whatever else runs.
-// What is asserted is what makes them short: the page tapped was the one
-// fetched ahead, Back restored the page kept, and so on.
-// Note: Chromium under DevTools automation never prerenders
-// (PrerenderingDisabledByDevTools); it falls back to the prefetch of the
-// same rule, which is what these tests see.
+// Chromium never renders a page ahead for Playwright, which attaches to
+// pages directly (PrerenderingDisabledByDevTools): here a page is fetched
+// ahead at most. The taps with pages rendered ahead, as on a customer's
+// phone, are measured in taps.spec.ts; what is asserted here is the
+// mechanism (the page tapped was the one fetched ahead, Back restored the
+// page kept, sign-out left none behind) and the provider's calls.
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
@@ -200,28 +199,6 @@ test("three taps on a slow phone: an order, its move, Back; and sign-out", async
     mkdirSync("test-results", { recursive: true });
     writeFileSync("test-results/navigation.json", JSON.stringify(figures, null, 2));
     console.log("navigation on a slow phone:", JSON.stringify(figures, null, 2));
-  } finally {
-    await browser.close();
-  }
-});
-
-// The same two taps with nothing fetched ahead (Save-Data: the server names
-// nothing), in the same run, for comparison: recorded, not judged.
-test("the same taps on a slow phone without speculation", async () => {
-  test.setTimeout(180_000);
-  const browser = await launch();
-  try {
-    const { context, page } = await phone(browser, { "Save-Data": "on" });
-    await signUpNew(page, "Анна", "Тестова");
-    await slow(context, page);
-    const order = await tapOrder(page);
-    const move = await tapMove(page);
-    expect(order.deliveryType).toBe("");
-    expect(move.prefetched).toEqual([]);
-    const figures = { network: "400 kbps, 400 ms RTT", cpu: "x4", width: 360, saveData: true, order, move };
-    mkdirSync("test-results", { recursive: true });
-    writeFileSync("test-results/navigation-without.json", JSON.stringify(figures, null, 2));
-    console.log("navigation on a slow phone, nothing fetched ahead:", JSON.stringify(figures, null, 2));
   } finally {
     await browser.close();
   }
