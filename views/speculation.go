@@ -20,9 +20,9 @@ const NextAttr = "data-next"
 //   - It is rendered ahead when the customer is about to take it: a finger
 //     down, or a pointer resting on it ("moderate"), from the page fetched.
 //   - On a page that offers a move (Page.Next) that one page is rendered
-//     ahead as soon as the page has loaded ("immediate": one page, the one
-//     an order page leads to; "eager" now waits for the pointer on a
-//     desktop and for the link in view on a phone).
+//     ahead once the page has loaded and the browser is idle: islands/next
+//     adds its rule then (NextTags.Page), so that rendering it never
+//     competes with the order page's own first paint.
 type speculationRules struct {
 	Prefetch  []speculationRule `json:"prefetch"`
 	Prerender []speculationRule `json:"prerender"`
@@ -30,21 +30,20 @@ type speculationRules struct {
 
 type speculationRule struct {
 	Source    string         `json:"source"`
-	Where     map[string]any `json:"where,omitempty"`
-	URLs      []string       `json:"urls,omitempty"`
+	Where     map[string]any `json:"where"`
 	Eagerness string         `json:"eagerness"`
 }
+
+// RulesID is the id of the page's speculation rules; islands/next adds the
+// rule of the move with the same CSP nonce.
+const RulesID = "next-pages"
 
 // rules is what the page tells the browser of its next pages.
 func (p Page) rules() speculationRules {
 	marked := func(eagerness string) speculationRule {
 		return speculationRule{Source: "document", Where: map[string]any{"selector_matches": "a[" + NextAttr + "]"}, Eagerness: eagerness}
 	}
-	r := speculationRules{Prefetch: []speculationRule{marked("eager")}, Prerender: []speculationRule{marked("moderate")}}
-	if p.Next != "" {
-		r.Prerender = append(r.Prerender, speculationRule{Source: "list", URLs: []string{p.Next}, Eagerness: "immediate"})
-	}
-	return r
+	return speculationRules{Prefetch: []speculationRule{marked("eager")}, Prerender: []speculationRule{marked("moderate")}}
 }
 
 // speculation is the page's <script type="speculationrules">, on signed-in
@@ -53,7 +52,7 @@ func speculation(p Page) templ.Component {
 	if !p.Speculate {
 		return templ.NopComponent
 	}
-	return templ.JSONScript("next-pages", p.rules()).WithType("speculationrules").WithNonceFromString(p.Nonce)
+	return templ.JSONScript(RulesID, p.rules()).WithType("speculationrules").WithNonceFromString(p.Nonce)
 }
 
 // ActionTransfer is the Action.Name of an order's move: its link is one a
@@ -67,24 +66,31 @@ const NextAssetsID = "next-assets"
 // NextEntry is the manifest key of the script that fetches them.
 const NextEntry = "next/main.ts"
 
-// NextTags are the files of Page.Next's islands and the script that
-// fetches them once the page is idle.
+// NextTags are the page this one leads to (Page.Next), the files of its
+// islands, and the script that fetches them and renders that page ahead
+// once this one is idle.
 type NextTags struct {
 	Script string
+	Page   string
 	Files  []string
 }
 
-// NextFiles are the files the page's Next needs (the mount loop, its
-// islands, their chunks and styles) that this page does not load itself,
-// with the script that asks for them; none without Speculate (Save-Data),
-// without Next, or without a build.
+// NextFiles is what the page needs to lead to Page.Next quickly: that page,
+// the files of its islands (the mount loop, the islands, their chunks and
+// styles) that this page does not load itself, and the script that asks for
+// both; nothing without Speculate (Save-Data), without Next, or without a
+// build.
 func (p Page) NextFiles() NextTags {
 	var t NextTags
-	if !p.Speculate || p.Next == "" || len(p.NextIslands) == 0 {
+	if !p.Speculate || p.Next == "" {
 		return t
 	}
 	script, ok := p.Assets.File(NextEntry)
 	if !ok {
+		return t
+	}
+	t.Script, t.Page = p.Assets.base+script, p.Next
+	if len(p.NextIslands) == 0 {
 		return t
 	}
 	own := map[string]bool{}
@@ -97,9 +103,6 @@ func (p Page) NextFiles() NextTags {
 		if !own[f] {
 			t.Files = append(t.Files, f)
 		}
-	}
-	if len(t.Files) > 0 {
-		t.Script = p.Assets.base + script
 	}
 	return t
 }

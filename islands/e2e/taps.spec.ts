@@ -136,7 +136,7 @@ async function mouse(p: Phone, type: string, at: { x: number; y: number }): Prom
 /** How the shown page arrived, on the wall clock: rendered ahead
  *  (activationStart), its first paint, and when its calendar could be used
  *  (when asked). */
-type Arrival = { deliveryType: string; prerendered: boolean; paintAt: number; usableAt?: number };
+type Arrival = { deliveryType: string; prerendered: boolean; activatedAt: number; paintAt: number; usableAt?: number };
 function arrival(p: Phone, page: PageTarget, calendar: boolean): Promise<Arrival> {
   return p.browser.evaluate(page.session, `new Promise((done) => {
     const n = performance.getEntriesByType("navigation")[0];
@@ -149,6 +149,7 @@ function arrival(p: Phone, page: PageTarget, calendar: boolean): Promise<Arrival
       done({
         deliveryType: n.deliveryType ?? "",
         prerendered: (n.activationStart ?? 0) > 0,
+        activatedAt: performance.timeOrigin + (n.activationStart ?? 0),
         paintAt: performance.timeOrigin + paint.startTime,
         usableAt: ${calendar} ? performance.timeOrigin + Math.max(paint.startTime, mounted) : undefined,
       });
@@ -224,8 +225,8 @@ async function visit(saveData: boolean) {
     const afterSignOut = await p.browser.evaluate<string>(p.tab().session, `location.pathname + (document.querySelector('nav[aria-label="Меню кабинета"]') ? " with the account's menu" : "")`);
 
     return {
-      order: { ...toOrder, firstPaintMs: Math.round(toOrder.paintAt - tapOrder) },
-      move: { ...toMove, firstPaintMs: Math.round(toMove.paintAt - tapMove), usableCalendarMs: Math.round(toMove.usableAt! - tapMove) },
+      order: { ...toOrder, firstPaintMs: Math.round(toOrder.paintAt - tapOrder), shownMs: Math.round(toOrder.activatedAt - tapOrder) },
+      move: { ...toMove, firstPaintMs: Math.round(toMove.paintAt - tapMove), shownMs: Math.round(toMove.activatedAt - tapMove), usableCalendarMs: Math.round(toMove.usableAt! - tapMove) },
       back: restored,
       afterSignOut,
       calls,

@@ -1,12 +1,25 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { holdBack, NEXT_ASSETS, prefetchNext } from "./prefetch";
+import { holdBack, NEXT_ASSETS, prefetchNext, RULES } from "./prefetch";
 
-function list(...hrefs: string[]): void {
+function list(...hrefs: string[]): HTMLTemplateElement {
   const t = document.createElement("template");
   t.id = NEXT_ASSETS;
   t.innerHTML = hrefs.map((h) => `<link rel="prefetch" href="${h}" fetchpriority="low">`).join("");
   document.head.append(t);
+  return t;
 }
+
+/** The page's own speculation rules, with the page's nonce. */
+function ownRules(nonce: string): void {
+  const s = document.createElement("script");
+  s.id = RULES;
+  s.type = "speculationrules";
+  s.nonce = nonce;
+  s.textContent = "{}";
+  document.head.append(s);
+}
+
+const moveRules = () => Array.from(document.querySelectorAll<HTMLScriptElement>('head > script[type="speculationrules"]')).filter((s) => s.id !== RULES);
 
 function fakeWindow(connection?: object): Window {
   const idle: (() => void)[] = [];
@@ -38,11 +51,26 @@ describe("prefetchNext", () => {
     expect(document.getElementById(NEXT_ASSETS)).toBeNull();
   });
 
+  it("renders the move page ahead once the browser is idle, with the page's nonce", async () => {
+    ownRules("n0nce");
+    list("/static/dist/assets/calendar-x.js").dataset.page = "/orders/glk/500001/transfer";
+    const win = fakeWindow();
+    const went = prefetchNext(document, win);
+    expect(moveRules()).toHaveLength(0);
+    (win as unknown as { idle: (() => void)[] }).idle.forEach((f) => f());
+    await went;
+    const [rule] = moveRules();
+    expect(rule.nonce).toBe("n0nce");
+    expect(JSON.parse(rule.textContent!)).toEqual({ prerender: [{ source: "list", urls: ["/orders/glk/500001/transfer"], eagerness: "immediate" }] });
+  });
+
   it("fetches nothing when the customer saves data or is on 2G", async () => {
     for (const conn of [{ saveData: true }, { effectiveType: "2g" }, { effectiveType: "slow-2g" }]) {
-      list("/static/dist/assets/calendar-x.js");
+      ownRules("n");
+      list("/static/dist/assets/calendar-x.js").dataset.page = "/orders/glk/500001/transfer";
       expect(await prefetchNext(document, fakeWindow(conn))).toBe(0);
       expect(document.querySelectorAll('link[rel="prefetch"]')).toHaveLength(0);
+      expect(moveRules()).toHaveLength(0);
     }
   });
 
