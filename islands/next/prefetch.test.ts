@@ -64,6 +64,26 @@ describe("prefetchNext", () => {
     expect(JSON.parse(rule.textContent!)).toEqual({ prerender: [{ source: "list", urls: ["/orders/glk/500001/transfer"], eagerness: "immediate" }] });
   });
 
+  it("waits, in a page rendered ahead of a tap, until the page is shown", async () => {
+    ownRules("n");
+    list("/static/dist/assets/calendar-x.js").dataset.page = "/orders/glk/500001/transfer";
+    Object.defineProperty(document, "prerendering", { value: true, configurable: true });
+    try {
+      const win = fakeWindow();
+      const went = prefetchNext(document, win);
+      const idle = (win as unknown as { idle: (() => void)[] }).idle;
+      expect(idle).toHaveLength(0);
+      Object.defineProperty(document, "prerendering", { value: false, configurable: true });
+      document.dispatchEvent(new Event("prerenderingchange"));
+      expect(idle).toHaveLength(1);
+      idle.forEach((f) => f());
+      expect(await went).toBe(1);
+      expect(moveRules()).toHaveLength(1);
+    } finally {
+      delete (document as { prerendering?: boolean }).prerendering;
+    }
+  });
+
   it("fetches nothing when the customer saves data or is on 2G", async () => {
     for (const conn of [{ saveData: true }, { effectiveType: "2g" }, { effectiveType: "slow-2g" }]) {
       ownRules("n");

@@ -6,8 +6,9 @@
 // in the head as rel="prefetch" links, the lowest priority there is, so
 // that the move page's islands start from the browser's cache; and a
 // speculation rule renders the move page ahead (Chromium), so that a tap on
-// 'Перенести' shows it with its calendar ready. Not earlier: rendering it
-// would compete with the order page's own first paint.
+// 'Перенести' shows it with its calendar ready. Not earlier, and not while
+// the order page is itself rendered ahead: rendering the move would compete
+// with the order page's own first paint.
 
 /** The id of the server's list (views.NextAssetsID). */
 export const NEXT_ASSETS = "next-assets";
@@ -57,7 +58,14 @@ export function prefetchNext(doc: Document = document, win: Window = window): Pr
       if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(go, { timeout: 5000 });
       else win.setTimeout(go, 1000);
     };
-    if (doc.readyState === "complete") idle();
-    else win.addEventListener("load", idle, { once: true });
+    const loaded = () => {
+      if (doc.readyState === "complete") idle();
+      else win.addEventListener("load", idle, { once: true });
+    };
+    // A page rendered ahead of a tap waits until it is shown: nobody reads
+    // it before, and a move rendered meanwhile would start at the tap, with
+    // the order page's first paint.
+    if ((doc as Document & { prerendering?: boolean }).prerendering) doc.addEventListener("prerenderingchange", loaded, { once: true });
+    else loaded();
   });
 }
