@@ -1,4 +1,4 @@
-// Navigation on a slow phone (issue 47): the signed-in pages name the
+// Navigation on a slow phone: the signed-in pages name the
 // pages a customer takes next (speculation rules), Back and Forward come
 // from the back/forward cache, and sign-out leaves no account page behind
 // Back. Playwright launches Chromium with the back/forward cache off, so

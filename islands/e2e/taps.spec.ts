@@ -1,6 +1,6 @@
-// The three taps of issue 47 on a slow phone, measured as a customer's
-// Chromium runs them: pages rendered ahead of a tap included, which
-// Chromium never does under Playwright (see phone/cdp.ts).
+// The three taps of a customer on a slow phone (an order, its move, Back),
+// measured as the customer's Chromium runs them: pages rendered ahead of a
+// tap included, which Chromium never does under Playwright (phone/cdp.ts).
 //
 // The phone: 360 px, the CPU four times slower (the protocol's throttling,
 // on every page, those rendered ahead too), a link of 400 kbps and 400 ms
@@ -91,9 +91,15 @@ async function phone(saveData: boolean): Promise<Phone> {
   const p: Phone = { browser, link, current: browser.shown()!, tab: () => p.current };
   // The customer has just signed in on this phone: the first page after the
   // code (home) has installed the offline worker, as for every customer.
-  await browser.send("Page.navigate", { url: `${link.url}/` }, p.tab().session);
-  const home = await shows(p, "/");
-  await browser.evaluate(home.session, `navigator.serviceWorker.ready.then(() => true)`, 30_000);
+  try {
+    await browser.send("Page.navigate", { url: `${link.url}/` }, p.tab().session);
+    const home = await shows(p, "/");
+    await browser.evaluate(home.session, `navigator.serviceWorker.ready.then(() => true)`, 30_000);
+  } catch (err) {
+    await browser.close();
+    await link.close();
+    throw err;
+  }
   return p;
 }
 
