@@ -22,10 +22,12 @@ import config from "../playwright.config";
 const LINK = { rttMs: 400, bitsPerSecond: 400_000 };
 const ORDER = 'section[aria-labelledby="active-h"] .oc[data-kind="glk"] h3 a[data-next]';
 const MOVE = 'a[data-action="transfer"][data-next]';
-// A phone's Chromium: "eager" is a link in view for a moment, not a
-// pointer resting on it (the desktop's heuristic).
+// A phone's Chromium: two device pixels a pixel, scrollbars that take no
+// room, and "eager" a link in view for a moment, not a pointer resting on
+// it (the desktop's heuristic).
 const PHONE = [
   "--force-device-scale-factor=2",
+  "--hide-scrollbars",
   "--disable-features=PreloadingEagerHoverHeuristics",
   "--enable-features=PreloadingEagerViewportHeuristics,NavigationPredictor:random_anchor_sampling_period/1,NavigationPredictorNewViewportFeatures",
 ];
