@@ -59,11 +59,12 @@ func speculation(p Page) templ.Component {
 // customer takes next.
 const ActionTransfer = "transfer"
 
-// NextAssetsID is the id of the inert <template> listing the files of the
-// page this one leads to (islands/next).
+// NextAssetsID is the id of the inert <template> naming the page this one
+// leads to (data-page) and listing its files (islands/next).
 const NextAssetsID = "next-assets"
 
-// NextEntry is the manifest key of the script that fetches them.
+// NextEntry is the manifest key of the script that fetches them and
+// renders that page ahead.
 const NextEntry = "next/main.ts"
 
 // NextTags are the page this one leads to (Page.Next), the files of its
