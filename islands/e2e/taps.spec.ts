@@ -141,29 +141,60 @@ async function mouse(p: Phone, type: string, at: { x: number; y: number }): Prom
   await p.browser.send("Input.dispatchMouseEvent", { type, x: at.x, y: at.y, ...press }, p.tab().session);
 }
 
-/** How the shown page arrived, on the wall clock: rendered ahead
+/** Waits until the tab's page is at path, as Chromium reports it (a page
+ *  rendered ahead activated, or a page committed), without asking the page
+ *  anything: a question is a task on its main thread, and one asked while
+ *  the page paints delays the paint measured. */
+async function lands(p: Phone, path: string, timeoutMs = 60_000): Promise<PageTarget> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const [session, info] of p.browser.pages) {
+      if (info.subtype === "prerender" || !info.url.startsWith("http") || new URL(info.url).pathname !== path) continue;
+      p.current = { session, info };
+      return p.current;
+    }
+    if (Date.now() > deadline) throw new Error(`taps: ${path} not reached in ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}
+
+/** How the page a tap led to arrived, on the wall clock: rendered ahead
  *  (activationStart), its first paint, and when its calendar could be used
- *  (when asked). */
+ *  (when asked). It is asked once, well after the paint (the entries are
+ *  kept), and waits if they are still to come. */
 type Arrival = { deliveryType: string; prerendered: boolean; activatedAt: number; paintAt: number; usableAt?: number };
-function arrival(p: Phone, page: PageTarget, calendar: boolean): Promise<Arrival> {
-  return p.browser.evaluate(page.session, `new Promise((done) => {
+async function arrival(p: Phone, page: PageTarget, calendar: boolean): Promise<Arrival> {
+  await sleep(1500);
+  return p.browser.evaluate(page.session, `(async () => {
+    const entry = (type, name) => new Promise((found) => {
+      const seen = () => performance.getEntriesByName(name).find((e) => e.entryType === type);
+      if (seen()) return found(seen());
+      new PerformanceObserver((list, observer) => {
+        if (!seen()) return;
+        observer.disconnect();
+        found(seen());
+      }).observe({ type, buffered: true });
+    });
     const n = performance.getEntriesByType("navigation")[0];
-    const calendarUsable = () =>
-      document.querySelector('[data-island="calendar"]')?.getAttribute("data-island-state") === "mounted" && !!document.querySelector(".cal .flatpickr-calendar");
-    const read = () => {
-      const paint = performance.getEntriesByName("first-contentful-paint")[0];
-      if (!paint || (${calendar} && !calendarUsable())) return requestAnimationFrame(read);
-      const mounted = performance.getEntriesByName("island-mounted:calendar")[0]?.startTime ?? 0;
-      done({
-        deliveryType: n.deliveryType ?? "",
-        prerendered: (n.activationStart ?? 0) > 0,
-        activatedAt: performance.timeOrigin + (n.activationStart ?? 0),
-        paintAt: performance.timeOrigin + paint.startTime,
-        usableAt: ${calendar} ? performance.timeOrigin + Math.max(paint.startTime, mounted) : undefined,
-      });
+    const paint = await entry("paint", "first-contentful-paint");
+    const mounted = ${calendar} ? await entry("mark", "island-mounted:calendar") : undefined;
+    // The calendar is usable once flatpickr has drawn its days (a task after
+    // the island's commit): when that is seen, if it is still to come.
+    const drawn = !${calendar} || document.querySelector(".cal .flatpickr-calendar") ? 0 : await new Promise((seen) => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector(".cal .flatpickr-calendar")) return;
+        observer.disconnect();
+        seen(performance.now());
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    return {
+      deliveryType: n.deliveryType ?? "",
+      prerendered: (n.activationStart ?? 0) > 0,
+      activatedAt: performance.timeOrigin + (n.activationStart ?? 0),
+      paintAt: performance.timeOrigin + paint.startTime,
+      usableAt: mounted ? performance.timeOrigin + Math.max(paint.startTime, mounted.startTime, drawn) : undefined,
     };
-    read();
-  })`);
+  })()`);
 }
 
 /** The provider's calls so far, all paths together. */
@@ -177,6 +208,29 @@ async function screenshot(p: Phone, page: PageTarget, name: string): Promise<voi
   const shot = await p.browser.send("Page.captureScreenshot", { format: "png" }, page.session);
   mkdirSync("test-results", { recursive: true });
   writeFileSync(`test-results/${name}`, Buffer.from(shot.data, "base64"));
+}
+
+/** TAPS_TRACE=1: a trace of the browser's processes around a tap, until
+ *  the page it led to has painted, in test-results/taps-trace-*.json (open
+ *  it in Perfetto or chrome://tracing; metadata.tapAtWall is the tap). */
+async function startTrace(p: Phone): Promise<(name: string, tapAt: number) => Promise<void>> {
+  const events: unknown[] = [];
+  let complete!: () => void;
+  const done = new Promise<void>((r) => (complete = r));
+  const off = p.browser.on((m) => {
+    if (m.method === "Tracing.dataCollected") events.push(...m.params.value);
+    if (m.method === "Tracing.tracingComplete") complete();
+  });
+  const categories = "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,blink.user_timing,loading,navigation,cc,viz,input,benchmark,latencyInfo,blink,v8.execute,renderer.scheduler,disabled-by-default-devtools.timeline.invalidationTracking";
+  await p.browser.send("Tracing.start", { categories, transferMode: "ReportEvents" });
+  return async (name, tapAt) => {
+    await sleep(500);
+    await p.browser.send("Tracing.end");
+    await done;
+    off();
+    mkdirSync("test-results", { recursive: true });
+    writeFileSync(`test-results/${name}`, JSON.stringify({ traceEvents: events, metadata: { tapAtWall: tapAt } }));
+  };
 }
 
 /** Back, as the browser's button does it. */
@@ -197,24 +251,28 @@ async function visit(saveData: boolean) {
     await shows(p, "/orders");
     const order = await centre(p, ORDER);
     await sleep(3000);
+    const trace = process.env.TAPS_TRACE && !saveData ? await startTrace(p) : undefined;
     await mouse(p, "mouseMoved", order);
     await sleep(300);
     const tapOrder = Date.now();
     await mouse(p, "mousePressed", order);
     await mouse(p, "mouseReleased", order);
-    const orderPage = await shows(p, order.href);
+    const orderPage = await lands(p, order.href);
     const toOrder = await arrival(p, orderPage, false);
+    if (trace) await trace(`taps-trace-order.json`, tapOrder);
     await screenshot(p, orderPage, `taps-order-${name}.png`);
 
     const move = await centre(p, MOVE);
     await p.browser.evaluate(orderPage.session, `(window.kept = true, addEventListener("pageshow", (e) => (window.restored = e.persisted)), true)`);
     await sleep(3000);
+    const traceMove = process.env.TAPS_TRACE && !saveData ? await startTrace(p) : undefined;
     const tapMove = Date.now();
     await mouse(p, "mouseMoved", move);
     await mouse(p, "mousePressed", move);
     await mouse(p, "mouseReleased", move);
-    const movePage = await shows(p, move.href);
+    const movePage = await lands(p, move.href);
     const toMove = await arrival(p, movePage, true);
+    if (traceMove) await traceMove(`taps-trace-move.json`, tapMove);
     await screenshot(p, movePage, `taps-move-${name}.png`);
 
     await back(p);

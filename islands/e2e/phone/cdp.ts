@@ -76,6 +76,9 @@ export class Chromium {
       stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"],
     });
     const c = new Chromium(child, dir, child.stdio[3] as Writable, hooks);
+    // What each page is (its address, whether it is rendered ahead) as it
+    // changes, from the browser: nothing is asked of the pages for it.
+    await c.send("Target.setDiscoverTargets", { discover: true });
     await c.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: "page", exclude: true }, {}] });
     for (const deadline = Date.now() + 10_000; !c.shown(); await new Promise((r) => setTimeout(r, 20))) {
       if (Date.now() > deadline) throw new Error("cdp: the browser opened no page");
@@ -110,8 +113,12 @@ export class Chromium {
     else w.resolve(m.result);
   }
 
-  on(l: Listener): void {
+  /** Calls l with every event; returns what stops it. */
+  on(l: Listener): () => void {
     this.listeners.push(l);
+    return () => {
+      this.listeners = this.listeners.filter((x) => x !== l);
+    };
   }
 
   send(method: string, params: object = {}, sessionId?: string): Promise<any> {
