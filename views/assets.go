@@ -35,7 +35,12 @@ type Assets struct {
 	CSS      string // inlined into every page so it renders from the first flight
 	base     string // URL prefix of dist files, "/static/dist/"
 	manifest map[string]manifestChunk
+	inline   map[string]string // the code of the entries pages carry inline (inlined)
 }
+
+// inlined are the entries a page carries inline rather than by URL: small
+// and on pages that otherwise load nothing (NextEntry).
+var inlined = []string{NextEntry}
 
 // IslandAssetsID is the id of the inert <template> in a page's head that
 // lists its islands' files; the mount loop reads it (islands/main.ts).
@@ -56,7 +61,7 @@ func LoadAssets(static fs.FS, cssPath, distDir, base string) (*Assets, error) {
 	if err != nil {
 		return nil, fmt.Errorf("views: read css: %w", err)
 	}
-	a := &Assets{CSS: string(css), base: base, manifest: map[string]manifestChunk{}}
+	a := &Assets{CSS: string(css), base: base, manifest: map[string]manifestChunk{}, inline: map[string]string{}}
 	raw, err := fs.ReadFile(static, path.Join(distDir, manifestPath))
 	if errors.Is(err, fs.ErrNotExist) {
 		return a, fmt.Errorf("views: no islands build at %s: %w", distDir, err)
@@ -67,7 +72,32 @@ func LoadAssets(static fs.FS, cssPath, distDir, base string) (*Assets, error) {
 	if err := json.Unmarshal(raw, &a.manifest); err != nil {
 		return a, fmt.Errorf("views: parse manifest: %w", err)
 	}
+	for _, key := range inlined {
+		ch, ok := a.manifest[key]
+		if !ok || ch.File == "" {
+			continue
+		}
+		code, err := fs.ReadFile(static, path.Join(distDir, ch.File))
+		if err != nil {
+			return a, fmt.Errorf("views: read %s: %w", ch.File, err)
+		}
+		// Inline, a module's imports would resolve against the page's
+		// address, and "</script" would end its element: such a build is
+		// loaded by URL instead.
+		if len(ch.Imports) == 0 && len(ch.DynamicImports) == 0 && !strings.Contains(strings.ToLower(string(code)), "</script") {
+			a.inline[key] = strings.TrimSpace(string(code))
+		}
+	}
 	return a, nil
+}
+
+// Inline is the code of an entry a page carries inline (inlined); "" if it
+// is to be loaded by URL, or without a build.
+func (a *Assets) Inline(key string) string {
+	if a == nil {
+		return ""
+	}
+	return a.inline[key]
 }
 
 // Loader is the tags of a page with no islands that still needs the mount
