@@ -100,3 +100,46 @@ func TestEnhancersBringNoReact(t *testing.T) {
 		}
 	}
 }
+
+// The order page's script (islands/next) comes inline, so that the page asks
+// for nothing beyond its HTML; a build of it that imports a chunk (whose
+// address would resolve against the page's) or could end its element is
+// loaded by URL instead.
+func TestNextScriptIsInlineWhenItCanBe(t *testing.T) {
+	const code = "document.head.append(1);\n"
+	for _, tc := range []struct {
+		name, manifest, code string
+		inline               bool
+	}{
+		{"alone", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true}}`, code, true},
+		{"importing a chunk", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true, "imports": ["_rt-2.js"]}, "_rt-2.js": {"file": "assets/rt-2.js"}}`, code, false},
+		{"ending its element", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true}}`, `x = "</SCRIPT><b>";`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			static := fstest.MapFS{
+				"css/app.css":              {Data: []byte("body{margin:0}")},
+				"dist/.vite/manifest.json": {Data: []byte(tc.manifest)},
+				"dist/assets/next-1.js":    {Data: []byte(tc.code)},
+			}
+			assets, err := LoadAssets(static, "css/app.css", "dist", "/static/dist/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Page{Title: "Заказ", Site: &Site{}, Assets: assets, Nonce: "n0nce", Speculate: true, Next: "/orders/glk/1/transfer"}
+			doc := render(t, LoginPage(p, LoginForm{}))
+			script := doc.Find("script#" + NextScriptID)
+			if tc.inline {
+				if script.Length() != 1 || script.AttrOr("src", "") != "" || script.AttrOr("nonce", "") != "n0nce" || script.Text() != strings.TrimSpace(code) {
+					t.Fatalf("inline script %d, src %q, nonce %q, code %q", script.Length(), script.AttrOr("src", ""), script.AttrOr("nonce", ""), script.Text())
+				}
+				if doc.Find("script[src]").Length() != 0 {
+					t.Error("the page still fetches a script")
+				}
+				return
+			}
+			if script.Length() != 0 || doc.Find(`script[type="module"][src="/static/dist/assets/next-1.js"]`).Length() != 1 {
+				t.Errorf("want the script by URL: inline %d, by URL %d", script.Length(), doc.Find(`script[src]`).Length())
+			}
+		})
+	}
+}
