@@ -82,9 +82,10 @@ func LoadAssets(static fs.FS, cssPath, distDir, base string) (*Assets, error) {
 			return a, fmt.Errorf("views: read %s: %w", ch.File, err)
 		}
 		// Inline, a module's imports would resolve against the page's
-		// address, and "</script" would end its element: such a build is
-		// loaded by URL instead.
-		if len(ch.Imports) == 0 && len(ch.DynamicImports) == 0 && !strings.Contains(strings.ToLower(string(code)), "</script") {
+		// address, "</script" would end its element and "<!--" change how
+		// the HTML parser reads it: such a build is loaded by URL instead.
+		lower := strings.ToLower(string(code))
+		if len(ch.Imports) == 0 && len(ch.DynamicImports) == 0 && !strings.Contains(lower, "</script") && !strings.Contains(lower, "<!--") {
 			a.inline[key] = strings.TrimSpace(string(code))
 		}
 	}

@@ -114,6 +114,7 @@ func TestNextScriptIsInlineWhenItCanBe(t *testing.T) {
 		{"alone", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true}}`, code, true},
 		{"importing a chunk", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true, "imports": ["_rt-2.js"]}, "_rt-2.js": {"file": "assets/rt-2.js"}}`, code, false},
 		{"ending its element", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true}}`, `x = "</SCRIPT><b>";`, false},
+		{"opening a comment", `{"next/main.ts": {"file": "assets/next-1.js", "isEntry": true}}`, `x = "<!--<script>";`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			static := fstest.MapFS{
