@@ -7,9 +7,9 @@
 // round trip (phone/slowlink.ts, in front of the server), a phone's
 // Chromium heuristics for the rules' "eager" (a link in view, where a
 // desktop Chromium waits for a pointer to rest on it), and a finger: taps
-// are touches, never a mouse (a phone has no pointer that hovers). The same visit runs
-// again with Save-Data (the server then names nothing ahead), for
-// comparison. The timings are recorded in test-results/taps.json and
+// are touches, never a mouse (a phone has no pointer that hovers). The
+// same visit runs again with Save-Data (the server then names nothing
+// ahead), for comparison. The timings are recorded in test-results/taps.json and
 // docs/benchmarks.md, not judged here: a shared 2-core machine varies with
 // whatever else runs. What is asserted is what makes them short, and Back
 // and sign-out as a customer sees them.
