@@ -3,7 +3,7 @@ import { createElement, useLayoutEffect, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountAll } from "./main";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, filesArrived, idle, nextTask } from "./when";
+import { afterFirstPaint, FILES_WAIT_MS, filesArrived, idle, MOUNT_WAIT_MS, nextTask, SUBMIT_WAIT_MS } from "./when";
 
 function Hello(props: { name: string }) {
   return createElement("p", { className: "hello" }, `Привет, ${props.name}`);
@@ -180,6 +180,79 @@ describe("mount loop", () => {
     const loader = vi.fn();
     await mountAll(document, {}, { phone: loader });
     expect(loader).not.toHaveBeenCalled();
+  });
+});
+
+describe("never held by an island", () => {
+  // A file that never comes: the request is neither answered nor failed,
+  // as on a lossy mobile link.
+  const stalled = () => new Promise<never>(() => {});
+
+  it("gives up an island that has not mounted in its time; the server's version stays whole", async () => {
+    vi.useFakeTimers();
+    try {
+      document.body.innerHTML = `<div id="i" data-island="stalled">${FALLBACK}</div>`;
+      const all = mountAll(document, { stalled }, {}, async () => {});
+      const el = document.getElementById("i")!;
+      await vi.advanceTimersByTimeAsync(MOUNT_WAIT_MS - 100);
+      expect(el.dataset.islandState).toBe("loading");
+      await vi.advanceTimersByTimeAsync(200);
+      await all;
+      expect(el.dataset.islandState).toBe("failed");
+      expect(el.querySelector("form")!.hidden).toBe(false);
+      expect(el.querySelector("[data-island-root]")).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("leaves the page to a customer who started using the server's version before the island came", async () => {
+    document.body.innerHTML = `<div id="i" data-island="later">${FALLBACK}</div><script type="application/json">{"name":"Мир"}</script>`;
+    let arrive!: () => void;
+    const later = () => new Promise<{ default: typeof Hello }>((done) => (arrive = () => done({ default: Hello })));
+    const all = mountAll(document, { later }, {}, async () => {});
+    const el = document.getElementById("i")!;
+    await vi.waitFor(() => expect(arrive).toBeTypeOf("function"));
+    el.querySelector("button")!.dispatchEvent(new Event("pointerdown", { bubbles: true }));
+    arrive();
+    await all;
+    expect(el.dataset.islandState).toBe("kept");
+    expect(el.querySelector("form")!.hidden).toBe(false);
+    expect(el.querySelector(".hello")).toBeNull();
+  });
+
+  it("throws away an island's render when it is given up before its commit", async () => {
+    document.body.innerHTML = `<div id="i">${FALLBACK}</div>`;
+    const el = document.getElementById("i")!;
+    const { mount } = await import("./react-mount");
+    const ctl = new AbortController();
+    const mounting = mount(el, Hello, { name: "Мир" }, () => {}, ctl.signal);
+    ctl.abort(new Error("given up")); // React renders in a transition: not committed yet
+    await expect(mounting).rejects.toThrow("given up");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(el.querySelector("form")!.hidden).toBe(false);
+    expect(el.querySelector("[data-island-root]")).toBeNull();
+    expect(el.querySelector(".hello")).toBeNull();
+  });
+
+  it("sends a held submit to the server when the island is not there soon after the tap", async () => {
+    document.body.innerHTML = `
+      <form id="f" action="/login" method="post"><input name="phone"><button>Получить код</button></form>
+      <div id="i" data-island="stalled" data-mount-on-submit="#f"></div>`;
+    await mountAll(document, { stalled }, {});
+    const form = document.getElementById("f") as HTMLFormElement;
+    const held: boolean[] = [];
+    const at: number[] = [];
+    form.addEventListener("submit", (e) => {
+      held.push(e.defaultPrevented);
+      at.push(performance.now());
+      e.preventDefault(); // stands in for the browser's own sending
+    });
+    const tap = performance.now();
+    form.requestSubmit(form.querySelector("button"));
+    await vi.waitFor(() => expect(held).toEqual([true, false]), { timeout: SUBMIT_WAIT_MS + 2000 });
+    expect(at[1] - tap).toBeGreaterThanOrEqual(SUBMIT_WAIT_MS - 50);
+    expect(document.getElementById("i")!.dataset.islandState).toBe("failed");
   });
 });
 
@@ -453,6 +526,23 @@ describe("after the first paint", () => {
     await all;
     expect(arrived).toBe(true);
     document.head.innerHTML = "";
+  });
+
+  it("does not wait past its deadline for a file that never comes", async () => {
+    vi.useFakeTimers();
+    try {
+      document.head.innerHTML = `<template id="island-assets"><link rel="modulepreload" href="/static/dist/assets/react.js"></template>`;
+      let arrived = false;
+      const all = filesArrived(document).then(() => (arrived = true));
+      await vi.advanceTimersByTimeAsync(FILES_WAIT_MS - 100);
+      expect(arrived).toBe(false);
+      await vi.advanceTimersByTimeAsync(200);
+      await all;
+      expect(arrived).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      document.head.innerHTML = "";
+    }
   });
 
   it("does not wait for a file the browser does not fetch (no modulepreload)", async () => {

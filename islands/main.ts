@@ -9,7 +9,7 @@
 // mounts is when.ts's to say; if anything fails, the server's fallback stays.
 import type { ComponentType } from "react";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, filesArrived, idle, nextTask, onSubmit, type Then } from "./when";
+import { afterFirstPaint, filesArrived, idle, Late, MOUNT_WAIT_MS, nextTask, onSubmit, shownFor, SUBMIT_WAIT_MS, until, Used, whenUsed, type Then } from "./when";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
 type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
@@ -54,8 +54,10 @@ export function readProps(el: HTMLElement): Record<string, unknown> {
   return props as Record<string, unknown>;
 }
 
-/** Loads React and the island and renders it in a transition (react-mount.ts). */
-async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoader>): Promise<void> {
+/** Loads React and the island and renders it in a transition (react-mount.ts),
+ *  unless signal is aborted first: then the island is given up, whatever
+ *  arrives later, and the server's version stays whole. */
+async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoader>, signal: AbortSignal): Promise<void> {
   const name = el.dataset.island ?? "";
   el.dataset.islandState = "loading";
   try {
@@ -63,20 +65,28 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     if (!load) throw new Error(`unknown island "${name}"`);
     const props = readProps(el);
     // React, the island's module, the render: a task each, not one long one.
-    const { mount } = await import("./react-mount");
-    await nextTask();
-    const mod = await load();
-    await nextTask();
+    const { mount } = await until(import("./react-mount"), signal);
+    await until(nextTask(), signal);
+    const mod = await until(load(), signal);
+    await until(nextTask(), signal);
     await mount(el, mod.default, props, (err) => {
       el.dataset.islandState = "failed";
       warn(`island "${name}" crashed`, err);
-    });
+    }, signal);
     el.dataset.islandState = "mounted";
     performance.mark?.(`island-mounted:${name}`);
   } catch (err) {
-    el.dataset.islandState = "failed";
+    // kept: the customer was using the server's version when it came
+    el.dataset.islandState = err instanceof Used ? "kept" : "failed";
     warn(`island "${name}" not mounted`, err);
   }
+}
+
+/** An island's deadline: ms after the page is shown it is given up. */
+function deadline(ms: number): AbortController {
+  const ctl = new AbortController();
+  void shownFor(ms).then(() => ctl.abort(new Late(ms)));
+  return ctl;
 }
 
 async function enhance(el: HTMLElement, registry: Record<string, EnhanceLoader>): Promise<void> {
@@ -108,8 +118,11 @@ export function mountAll(
     const selector = el.dataset.mountOnSubmit;
     if (!selector) {
       el.dataset.islandState = "loading";
+      // Given up when late, or once the customer uses what the server sent.
+      const ctl = deadline(MOUNT_WAIT_MS);
+      whenUsed(el, ctl);
       // One island after another, so that their steps never pile up.
-      queue = (queue ?? ready()).then(() => mountIsland(el, islandMap));
+      queue = (queue ?? ready()).then(() => mountIsland(el, islandMap, ctl.signal));
       jobs.push(queue);
       return;
     }
@@ -120,7 +133,12 @@ export function mountAll(
       return;
     }
     el.dataset.islandState = "waiting";
-    void onSubmit(form).then((then: Then) => mountIsland(el, islandMap).then(then));
+    void onSubmit(form).then((then: Then) => {
+      // The tap goes to the server if the island is not there soon after.
+      const ctl = deadline(SUBMIT_WAIT_MS);
+      ctl.signal.addEventListener("abort", then, { once: true });
+      void mountIsland(el, islandMap, ctl.signal).then(then);
+    });
   });
   root.querySelectorAll<HTMLElement>("[data-enhance]").forEach((el) => {
     if (!el.dataset.enhanceState) jobs.push(enhance(el, enhanceMap));

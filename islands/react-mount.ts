@@ -33,13 +33,15 @@ function Committed(props: { onCommit: () => void }) {
  * are hidden in the same commit that shows the island (the page never shows
  * both or neither), and shown again if the island later crashes, when
  * onCrash is called. Resolves once the island is on the page; rejects if
- * the first render fails, leaving the page as the server sent it.
+ * the first render fails, or signal is aborted before the island is on the
+ * page, leaving the page as the server sent it.
  */
 export function mount(
   el: HTMLElement,
   Island: ComponentType<any>,
   props: Record<string, unknown>,
   onCrash: (err: unknown) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   let container = el.querySelector<HTMLElement>(":scope > [data-island-root]");
   const created = !container;
@@ -75,8 +77,11 @@ export function mount(
       onCaughtError: (err) => fail(err),
       onUncaughtError: (err) => fail(err),
     });
+    // Given up before the island's first commit: its render is thrown away.
+    signal?.addEventListener("abort", () => !mounted && fail(signal.reason), { once: true });
     const onCommit = () => {
       if (mounted || failed) return;
+      if (signal?.aborted) return fail(signal.reason);
       mounted = true;
       fallbacks.forEach((f) => (f.hidden = true));
       resolve();
