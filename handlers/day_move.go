@@ -8,6 +8,7 @@ import (
 	"lk/store"
 	"lk/views"
 	"net/http"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"time"
@@ -226,18 +227,33 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 	s, c, a, p := m.s, m.c, m.a, m.k.wording()
 	from, to := m.k.window(s.now())
 	url := o.url(string(actTransfer))
-	day := views.DayField{Name: "date", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
+	day := views.DayField{Name: "date", ID: "day", Label: "Дата", Value: cmp.Or(iso(d), a.date), Min: iso(from), Max: iso(to),
 		Hint: "С " + views.Date(from) + " по " + views.Date(to)}
+	booked := iso(o.ref.Start)
+	shown := d
+	if ch.Date == "" {
+		shown = from
+	}
+	month := s.monthView("day", c.QueryParam("month"), shown, from, to, neturl.Values{"date": {ch.Date}}, func(t time.Time) views.MonthDay {
+		md := views.MonthDay{Name: views.DayName(t, bookedName(iso(t) == booked)), Booked: iso(t) == booked, Chosen: iso(t) == ch.Date}
+		if gateway.InWindow(t, from, to) && m.k.dayRule(s, o, t) == nil {
+			md.Href = dayLink(t)
+		} else {
+			md.Off = true
+		}
+		return md
+	})
 	v := views.TransferView{
 		Action: views.ActionView{
 			Order: o.card, Heading: p.heading, Lead: p.lead, URL: url, Token: s.newToken(c, o, actTransfer),
 			Submit: p.button, Error: msg, Errors: a.errs,
 		},
-		Day: day, Show: p.show, Choices: ch,
+		Day: day, Show: p.show, Choices: ch, Month: month,
+		Chosen: day.Label + ": " + cmp.Or(chosenDate(ch.Date, d), "не выбрана"),
 		Calendar: views.CalendarProps{
-			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), DayForm: "#transfer-day", Label: day.Label,
+			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), Label: day.Label, Month: month.Value + "-01",
 			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
-			Booked: iso(o.ref.Start),
+			Booked: booked,
 		},
 	}
 	if first.Date != "" {
@@ -251,4 +267,13 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, o.kind.info().moveIslands
 	return s.web.Render(c, status, views.TransferPage(pg, v))
+}
+
+// chosenDate is the day chosen as the month's line says it ("02.12.2026"),
+// "" when none was read.
+func chosenDate(chosen string, d time.Time) string {
+	if chosen == "" {
+		return ""
+	}
+	return views.Date(d)
 }

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"time"
@@ -240,25 +242,83 @@ func (s *Server) stayDay(raw string) time.Time {
 }
 
 // Without ?from=&to=, this month and the next; days before today are asked
-// too but cannot be chosen.
+// too but cannot be chosen. A range that cannot be read is the default one
+// (old links of the range form).
 func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	today := gateway.Day(s.now(), s.loc)
 	from = today.AddDate(0, 0, 1-today.Day())
 	to = from.AddDate(0, 2, -1)
-	if d, err := gateway.ParseDay(a.from, s.loc); a.from != "" && err != nil {
-		a.errs.Add("from", msgBadDay)
-	} else if err == nil {
+	if d, err := gateway.ParseDay(a.from, s.loc); err == nil {
 		from = d
 	}
-	if d, err := gateway.ParseDay(a.to, s.loc); a.to != "" && err != nil {
-		a.errs.Add("to", msgBadDay)
-	} else if err == nil {
+	if d, err := gateway.ParseDay(a.to, s.loc); err == nil {
 		to = d
 	}
 	if to.Before(from) || to.After(from.AddDate(0, 3, 0)) {
 		to = from.AddDate(0, 2, 0) // at most a few months in one answer
 	}
 	return from, to
+}
+
+// hotelNights are the nights the move page offers, as the calendar takes
+// them: listed ones with their availability for the order's rooms and
+// their price, the stay's own nights free for it.
+type hotelNights struct {
+	byDay         map[string]gateway.HotelDay
+	rooms, family int
+	min, max      time.Time // the calendar's days: the window's first to the morning after the last night listed
+}
+
+func (n hotelNights) free(d time.Time) bool {
+	day, ok := n.byDay[iso(d)]
+	return ok && !d.Before(n.min) && d.Before(n.max) && gateway.HotelDayAvailable(day, n.rooms, n.family)
+}
+
+// checkOut tells whether d can end a stay from start: every night before
+// it free (its own morning need not be).
+func (n hotelNights) checkOut(start, d time.Time) bool {
+	if !d.After(start) || d.After(n.max) {
+		return false
+	}
+	for t := start; t.Before(d); t = t.AddDate(0, 0, 1) {
+		if !n.free(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// stayPick is the stay chosen in the month: a check-in, then a check-out
+// after it; zero times for what is not chosen or cannot be read.
+func (s *Server) stayPick(a *hotelAnswers) (in, out time.Time) {
+	in, err := gateway.ParseDay(a.in, s.loc)
+	if err != nil {
+		return time.Time{}, time.Time{}
+	}
+	out, err = gateway.ParseDay(a.out, s.loc)
+	if err != nil || !out.After(in) {
+		out = time.Time{}
+	}
+	return in, out
+}
+
+// hotelDayLink is what a tap on day d does to the stay chosen, as the
+// island's tap does: the first tap (or one on a complete stay, or before
+// the check-in) chooses a check-in, which must be a free night; the next
+// a check-out, every night before it free; the check-in again clears it.
+// "" when d cannot be taken.
+func hotelDayLink(n hotelNights, in, out, last, d time.Time) string {
+	switch {
+	case in.IsZero() || !out.IsZero() || d.Before(in):
+		if n.free(d) && !d.After(last) {
+			return "?dateIn=" + iso(d)
+		}
+	case d.Equal(in):
+		return "?"
+	case n.checkOut(in, d):
+		return "?dateIn=" + iso(in) + "&dateOut=" + iso(d)
+	}
+	return ""
 }
 
 func (m hotelMove) again(o order, status int, msg string) error {
@@ -278,10 +338,8 @@ func (m hotelMove) again(o order, status int, msg string) error {
 			},
 			URL: url, Token: s.newToken(c, o, actTransfer), Submit: msgDone, Error: msg, Errors: a.errs,
 		},
-		From: views.DayField{Name: "from", Label: "Показать с", Value: iso(from)},
-		To:   views.DayField{Name: "to", Label: "по", Value: iso(to)},
-		In:   views.DayField{Name: "dateIn", Label: "Дата заезда", Value: a.in, Min: iso(wFrom), Max: iso(wTo)},
-		Out:  views.DayField{Name: "dateOut", Label: "Дата выезда", Value: a.out, Min: iso(wFrom.AddDate(0, 0, 1)), Max: iso(wTo.AddDate(0, 0, 31))},
+		In:  views.DayField{Name: "dateIn", ID: "day-in", Label: "Дата заезда", Value: a.in, Min: iso(wFrom), Max: iso(wTo)},
+		Out: views.DayField{Name: "dateOut", ID: "day-out", Label: "Дата выезда", Value: a.out, Min: iso(wFrom.AddDate(0, 0, 1)), Max: iso(wTo.AddDate(0, 0, 31))},
 	}
 	days, err := s.hotel.HotelDates(c.Request().Context(), from, to)
 	if err != nil {
@@ -289,9 +347,9 @@ func (m hotelMove) again(o order, status int, msg string) error {
 		v.Error, status = f.message, max(status, f.status)
 	}
 	days = s.withOwnNights(days, h)
-	byDay := make(map[string]gateway.HotelDay, len(days))
+	n := hotelNights{byDay: make(map[string]gateway.HotelDay, len(days)), rooms: rooms, family: family, min: wFrom}
 	for _, d := range days {
-		byDay[gateway.HotelDayKey(d)] = d
+		n.byDay[gateway.HotelDayKey(d)] = d
 	}
 	last := wFrom
 	first := from
@@ -299,24 +357,46 @@ func (m hotelMove) again(o order, status int, msg string) error {
 		first = wFrom
 	}
 	for d := first; !d.After(to); d = d.AddDate(0, 0, 1) {
-		day, listed := byDay[iso(d)]
-		ok := listed && gateway.HotelDayAvailable(day, rooms, family)
-		price := gateway.HotelNightPrice(day, rooms, family)
-		dv := views.HotelDayView{Date: views.Date(d), Weekday: weekdays[d.Weekday()], Available: ok}
-		if ok {
-			dv.Price = views.Money(price)
-		}
-		v.Days = append(v.Days, dv)
-		if listed {
+		if day, listed := n.byDay[iso(d)]; listed {
+			price := gateway.HotelNightPrice(day, rooms, family)
 			v.Calendar.Days = append(v.Calendar.Days, views.CalendarDay{Date: iso(d), Vacant: day.Vacant, Family: day.Family, Price: price, Label: views.Money(price)})
 			last = d
 		}
 	}
-	end := last.AddDate(0, 0, 1)
+	n.max = last.AddDate(0, 0, 1)
+	stayIn, stayOut := s.stayDay(h.HourBeg), s.stayDay(h.HourEnd)
+	in, out := s.stayPick(a)
+	describeStay(&v, a, n, in, out, stayIn, stayOut, h.AmountRooms)
+	shown := wFrom
+	switch {
+	case !in.IsZero():
+		shown = in
+	case !stayIn.Before(wFrom) && !stayIn.After(n.max):
+		shown = stayIn
+	}
+	keep := neturl.Values{"dateIn": {iso(in)}, "dateOut": {iso(out)}}
+	v.Month = s.monthView("range", c.QueryParam("month"), shown, wFrom, n.max, keep, func(d time.Time) views.MonthDay {
+		booked := !d.Before(stayIn) && !d.After(stayOut)
+		md := views.MonthDay{Booked: booked, Chosen: d.Equal(in) || d.Equal(out), InRange: d.After(in) && !out.IsZero() && d.Before(out)}
+		full := ""
+		if day, listed := n.byDay[iso(d)]; listed && !d.Before(wFrom) && d.Before(n.max) {
+			full = msgNoRoom
+			if n.free(d) {
+				price := gateway.HotelNightPrice(day, rooms, family)
+				full, md.Note = views.Money(price), views.Thousands(price)
+			}
+		}
+		md.Name = views.DayName(d, full, bookedName(booked))
+		if !d.Before(wFrom) && !d.After(n.max) {
+			md.Href = hotelDayLink(n, in, out, wTo, d)
+		}
+		md.Off = md.Href == ""
+		return md
+	})
 	v.Calendar = views.CalendarProps{
-		Mode: "range", Min: iso(wFrom), Max: iso(end), Today: s.today(), DayForm: "#transfer-day", Label: "Даты проживания",
-		Stay:  []string{iso(s.stayDay(h.HourBeg)), iso(s.stayDay(h.HourEnd))},
-		Start: "dateIn", End: "dateOut", From: a.in, To: a.out, Days: v.Calendar.Days,
+		Mode: "range", Min: iso(wFrom), Max: iso(n.max), Today: s.today(), Label: "Даты проживания", Month: v.Month.Value + "-01",
+		Stay:  []string{iso(stayIn), iso(stayOut)},
+		Start: "dateIn", End: "dateOut", From: iso(in), To: iso(out), Days: v.Calendar.Days,
 		Rooms: rooms, Family: family, Amount: h.AmountRooms,
 		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "same": msgHotelSameDates, "checkIn": "Заезд", "checkOut": "Выезд"},
 	}
@@ -325,4 +405,36 @@ func (m hotelMove) again(o order, status int, msg string) error {
 	return s.web.Render(c, status, views.HotelTransferPage(p, v))
 }
 
-var weekdays = [...]string{"вс", "пн", "вт", "ср", "чт", "пт", "сб"}
+// describeStay says what the stay chosen in the month is, as the island
+// says it: the check-in and check-out, the nights and their price, and why
+// it cannot be taken; 'Готово' only for a stay the rules accept.
+func describeStay(v *views.HotelTransferView, a *hotelAnswers, n hotelNights, in, out, stayIn, stayOut time.Time, amount float64) {
+	v.DayIn, v.DayOut = iso(in), iso(out)
+	if v.DayIn == "" { // what the refused form sent, kept for another try
+		v.DayIn, v.DayOut = a.in, a.out
+	}
+	sum := "Заезд: " + cmp.Or(chosenDate(iso(in), in), "—") + ", Выезд: " + cmp.Or(chosenDate(iso(out), out), "—")
+	done := !in.IsZero() && !out.IsZero()
+	switch {
+	case done:
+		price, nights, free := 0.0, 0, true
+		for d := in; d.Before(out); d = d.AddDate(0, 0, 1) {
+			price += gateway.HotelNightPrice(n.byDay[iso(d)], n.rooms, n.family)
+			free = free && n.free(d)
+			nights++
+		}
+		sum += fmt.Sprintf(", ночей: %d, %s", nights, views.Money(price))
+		switch {
+		case !free:
+			v.Problem = gateway.ErrDayUnavailable.Error()
+		case math.Abs(price-amount) >= 0.005:
+			v.Problem = gateway.ErrRangePrice.Error()
+		case in.Equal(stayIn) && out.Equal(stayOut):
+			v.Problem = msgHotelSameDates
+		}
+	case !in.IsZero():
+		v.Say = "Заезд " + views.Date(in) + ". Теперь выберите день выезда."
+	}
+	v.Sum = sum
+	v.Action.NothingToSubmit = !done || v.Problem != ""
+}

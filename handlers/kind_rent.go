@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 
@@ -387,10 +388,25 @@ func (m rentMove) page(o order, status int, msg string) error {
 		Window: "С " + views.Date(first) + " по " + views.Date(last),
 	}
 	v.Props = views.SlotProps{RentDay: d.view, URL: url, DayForm: "#rent-day", Min: v.Min, Max: v.Max, From: f.from, To: f.to}
-	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Value: d.view.Date, Target: "#rent-day input[name=date]"}
+	booked := ""
 	if !o.ref.Start.IsZero() {
-		v.Calendar.Booked = iso(gateway.Day(o.ref.Start, s.loc))
+		booked = iso(gateway.Day(o.ref.Start, s.loc))
 	}
+	chosen := ""
+	if f.dayOK {
+		chosen = iso(f.day)
+	}
+	v.Month = s.monthView("day", c.QueryParam("month"), f.day, first, last, neturl.Values{"date": {chosen}}, func(t time.Time) views.MonthDay {
+		md := views.MonthDay{Name: views.DayName(t, bookedName(iso(t) == booked)), Booked: iso(t) == booked, Chosen: iso(t) == chosen}
+		if gateway.InWindow(t, first, last) {
+			md.Href = dayLink(t)
+		} else {
+			md.Off = true
+		}
+		return md
+	})
+	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Month: v.Month.Value + "-01",
+		Value: d.view.Date, Target: "#rent-day input[name=date]", Booked: booked}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands
 	return s.web.Render(c, status, views.RentMovePage(pg, v))

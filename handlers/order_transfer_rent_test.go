@@ -350,14 +350,16 @@ func TestRentMoveOnlyOwnRents(t *testing.T) {
 }
 
 // The rent move picks its day with the calendar island, like the other
-// moves, and its hours with the slot picker; without JavaScript the day's
-// form is the island's fallback.
+// moves, and its hours with the slot picker; without JavaScript the
+// server's month is the island's fallback, and a typed day has a form of
+// its own below the move's (where the island writes the day it chooses).
 func TestRentMoveCalendar(t *testing.T) {
 	a := signedIn(t)
 	for _, page := range []string{"/orders/pavilion/" + sandbox.DemoPavilionRent + "/transfer", "/orders/celRoom/" + sandbox.DemoRoomRent + "/transfer"} {
 		r := a.get(page)
 		cal := r.doc.Find(`[data-island="calendar"]`)
-		if r.StatusCode != http.StatusOK || cal.Length() != 1 || cal.Find(`[data-island-fallback] form#rent-day input[type=date][name=date]`).Length() != 1 ||
+		if r.StatusCode != http.StatusOK || cal.Length() != 1 || cal.Find(`[data-island-fallback] .sm a.d[href^="?date="]`).Length() < 20 ||
+			r.doc.Find(`.after form#rent-day[method=get] input[type=date][name=date]`).Length() != 1 ||
 			r.doc.Find(`[data-island="slot-picker"]`).Length() != 1 {
 			t.Fatalf("%s: %d, calendar %d", page, r.StatusCode, cal.Length())
 		}

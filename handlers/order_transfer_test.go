@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -446,16 +447,19 @@ func TestTransferHotel(t *testing.T) {
 	if r.StatusCode != http.StatusOK || r.doc.Find(`[data-island="calendar"]`).Length() != 1 {
 		t.Fatalf("GET: %d", r.StatusCode)
 	}
-	if n := r.doc.Find("table.nights tbody tr").Length(); n < 28 {
-		t.Errorf("%d nights listed", n)
+	// The month of nights: a free night is a check-in to tap, named with
+	// its price; a full one is struck through and cannot be tapped.
+	if n := r.doc.Find(`.sm a.d[href^="?dateIn="]`).Length(); n < 10 {
+		t.Errorf("%d check-ins offered", n)
 	}
-	if r.doc.Find("table.nights tr.off").Length() == 0 || !strings.Contains(r.text("table.nights"), "нет мест") || !strings.Contains(r.text("table.nights"), "₽") {
+	if r.doc.Find(".sm span.d.off").Length() == 0 || !strings.Contains(r.doc.Find(`.sm a.d[href^="?dateIn="]`).First().AttrOr("aria-label", ""), "₽") {
 		t.Error("the nights do not say which can be chosen and their price")
 	}
-	// Without JavaScript the dates come first, on a phone's first screen;
-	// the month of nights follows them.
-	if in, nights := strings.Index(r.body, `id="dateIn"`), strings.Index(r.body, `<table class="nights"`); in < 0 || nights < in {
-		t.Errorf("the check-in field at %d, the nights at %d", in, nights)
+	// Without JavaScript the month comes first in the move's form, before
+	// its button; the typed dates follow the form.
+	html, _ := r.doc.Find(`form[method=post][action="` + page + `"]`).Html()
+	if month, button := strings.Index(html, `class="sm"`), strings.Index(html, `type="submit"`); month < 0 || button < month {
+		t.Errorf("in the move's form: the month at %d, the button at %d", month, button)
 	}
 	full, dearer, valid := hotelRanges(t, a)
 	refuse := []struct {
@@ -752,12 +756,12 @@ func TestTransferHotelRange(t *testing.T) {
 	if got[0].Format("2006-01-02") != first.Format("2006-01-02") || got[1].Format("2006-01-02") != first.AddDate(0, 2, -1).Format("2006-01-02") {
 		t.Errorf("nights asked %s … %s", got[0].Format("2006-01-02"), got[1].Format("2006-01-02"))
 	}
-	yesterday := now.AddDate(0, 0, -1).Format("02.01.2006")
-	if strings.Contains(r.text("table.nights"), yesterday) {
-		t.Errorf("%s listed", yesterday)
+	// Yesterday is never a check-in; today is the month's today.
+	if n := r.doc.Find(`.sm a[href*="dateIn=` + now.AddDate(0, 0, -1).Format("2006-01-02") + `"]`).Length(); n != 0 {
+		t.Error("yesterday offered as a check-in")
 	}
-	if !strings.Contains(r.text("table.nights"), now.Format("02.01.2006")) {
-		t.Error("today is not listed")
+	if today := a.get(r.Request.URL.Path + "?month=" + now.Format("2006-01")).doc.Find(".sm .today"); today.Length() != 1 || strings.Fields(today.Text())[0] != strconv.Itoa(now.Day()) {
+		t.Errorf("today is marked on %q", today.Text())
 	}
 	var p struct{ Min string }
 	if err := r.props("calendar-props", &p); err != nil || p.Min != now.Format("2006-01-02") {
@@ -861,9 +865,10 @@ func TestTransferHotelOwnNights(t *testing.T) {
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
 	r := a.get("/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer")
-	var free []string
-	r.doc.Find("table.nights tbody tr:not(.off) td:first-child").Each(func(_ int, s *goquery.Selection) {
-		free = append(free, strings.Fields(s.Text())[0])
+	var free []string // the check-ins offered
+	r.doc.Find(`.sm a.d[href^="?dateIn="]`).Each(func(_ int, s *goquery.Selection) {
+		d, _ := time.Parse("2006-01-02", strings.TrimPrefix(strings.Split(s.AttrOr("href", ""), "&")[0], "?dateIn="))
+		free = append(free, d.Format("02.01.2006"))
 	})
 	var want []string
 	for d := gateway.Day(in, nil); d.Before(gateway.Day(out, nil)); d = d.AddDate(0, 0, 1) {
@@ -913,20 +918,21 @@ func TestTransferAquaFullSessionShown(t *testing.T) {
 	}
 }
 
-// Without JavaScript the day stands before the buttons that move: in the
-// move's form, first; its 'Показать занятия' shows that day and moves
-// nothing.
+// Without JavaScript the month stands before the buttons that move, first
+// in the move's form; a typed day is shown by a form of its own below it;
+// an older page's 'Показать занятия' inside the move's form shows that day
+// and moves nothing.
 func TestTransferDayBeforeTheMove(t *testing.T) {
 	a, rec := recorded(t)
 	for _, page := range []string{"/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer", "/orders/aqua/" + sandbox.DemoAquaPaid + "/transfer"} {
 		r := a.get(page)
-		form := r.doc.Find(`form[method=post][action="` + page + `"]`)
-		buttons := form.Find("button[type=submit]")
-		if form.Find("#transfer-day input[type=date][name=date]").Length() != 1 || buttons.First().AttrOr("name", "") != "show" {
-			t.Fatalf("%s: the day is not first in the move's form", page)
+		form, _ := r.doc.Find(`form[method=post][action="` + page + `"]`).Html()
+		if month, button := strings.Index(form, `class="sm"`), strings.Index(form, `type="submit"`); month < 0 || (button >= 0 && button < month) {
+			t.Fatalf("%s: the month at %d, the first button at %d", page, month, button)
 		}
-		if r.doc.Find(`form[method=get]#transfer-day`).Length() != 0 {
-			t.Errorf("%s: a day form of its own besides the move's", page)
+		typed := r.doc.Find(`form[method=get]#transfer-day`)
+		if typed.Find(`input[type=date][name=date]`).Length() != 1 || strings.Index(r.body, `id="transfer-day"`) < strings.Index(r.body, `method="post"`) {
+			t.Errorf("%s: no form of a typed day below the move's", page)
 		}
 	}
 	page := "/orders/glk/" + sandbox.DemoLessonTransferable + "/transfer"
@@ -987,23 +993,24 @@ func TestHotelMoveDatesFailureSaidOnce(t *testing.T) {
 		if n := strings.Count(r.text("main"), "Ошибка при получении доступных дат"); n != 1 {
 			t.Errorf("%s: the message %d times", name, n)
 		}
-		if r.doc.Find("table.nights").Length() != 0 {
-			t.Errorf("%s: a table of nights without nights", name)
+		if r.doc.Find(".sm a.d").Length() != 0 {
+			t.Errorf("%s: nights offered without nights", name)
 		}
 	}
 }
 
-// Without JavaScript the dates to choose come first, on a phone's first
-// screens, then the month of nights with their prices, then the buttons.
+// Without JavaScript the month of nights with their prices comes first in
+// the move's form, then the stay chosen in it (what the form sends), then
+// the buttons.
 func TestHotelMoveDatesFirst(t *testing.T) {
 	a := signedIn(t)
 	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
 	r := a.get(page)
 	form := r.doc.Find(`form[method=post][action="` + page + `"]`)
 	html, _ := form.Html()
-	table, dateIn, button := strings.Index(html, `class="nights"`), strings.Index(html, `name="dateIn"`), strings.Index(html, `type="submit"`)
-	if dateIn < 0 || table < dateIn || button < table {
-		t.Errorf("in the move's form: nights at %d, check-in at %d, button at %d", table, dateIn, button)
+	month, dateIn, button := strings.Index(html, `class="sm"`), strings.Index(html, `name="dateIn"`), strings.Index(html, `type="submit"`)
+	if month < 0 || dateIn < month || button < dateIn {
+		t.Errorf("in the move's form: the month at %d, check-in at %d, button at %d", month, dateIn, button)
 	}
 }
 

@@ -140,6 +140,7 @@ const (
 	msgHotelRegister   = "Ошибка при регистрации переноса номера"
 	msgHotelMoveFailed = "Ошибка при переносе бронирования"
 	msgHotelSameDates  = "Это даты вашего бронирования: выберите другие даты заезда или выезда."
+	msgNoRoom          = "нет мест" // a night without the order's rooms free, as a day's name says it
 	msgNotOffered      = "Этого варианта нет в списке на выбранную дату: выберите другой."
 	msgChooseDay       = "Выберите дату."
 	msgBadDay          = "Введите дату в формате ДД.ММ.ГГГГ, например 21.11.2026."

@@ -20,10 +20,9 @@ type ActionView struct {
 	Error           string // why the last attempt failed
 	Errors          Errors // rules broken by the answers, for the summary
 	// Intro comes before the form: what the form offers may depend on it
-	// (a GET form choosing the day of a transfer); nil when none.
+	// (the month choosing a rent's day); nil when none.
 	Intro templ.Component
-	// After comes after the form: a fallback an island takes over and hides
-	// (a transfer's GET form of days), placed below so that hiding it moves
-	// nothing the customer is looking at; nil when none.
+	// After comes after the form: another way to the same choice (a GET
+	// form of a typed day); nil when none.
 	After templ.Component
 }

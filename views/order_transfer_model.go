@@ -9,7 +9,8 @@ const CalendarIsland = "calendar/TransferCalendar.tsx"
 // DayField is a day to choose: a native date field (what the page offers
 // without JavaScript; the calendar island takes it over).
 type DayField struct {
-	Name  string // form field and id: "date", "dateIn"
+	Name  string // form field: "date", "dateIn"
+	ID    string // the field's id when it is not Name (a typed day below the server's month, whose Name is the month's)
 	Label string
 	Value string // yyyy-mm-dd, as <input type="date"> wants it
 	Min   string // yyyy-mm-dd
@@ -49,11 +50,13 @@ type CalendarProps struct {
 	Mode    string `json:"mode"`    // "day" (lessons, water park) or "range" (hotel)
 	Min     string `json:"min"`     // yyyy-mm-dd, today
 	Max     string `json:"max"`     // yyyy-mm-dd, the window's end
-	DayForm string `json:"dayForm"` // selector of the server's day form the island replaces
 	Label   string `json:"label"`
 	// Today is the resort's today, which the calendar marks as such
 	// whatever the phone's zone.
 	Today string `json:"today"`
+	// Month is the first month the server's month shows (yyyy-mm-01): the
+	// island opens on it, so mounting over it changes nothing.
+	Month string `json:"month,omitempty"`
 	// Stay is a hotel order's booked check-in and check-out, which a move
 	// cannot take again.
 	Stay []string `json:"stay,omitempty"`
@@ -101,39 +104,46 @@ type CalendarDay struct {
 // TransferView is a lesson's or a water-park order's transfer page.
 type TransferView struct {
 	Action   ActionView
-	Day      DayField // of the GET form that shows another day
+	Day      DayField // of the GET form that shows a typed day
 	Show     string   // its button: 'Показать занятия'
+	Chosen   string   // the month's line: 'Дата: 02.12.2026'
+	Month    Month
 	Choices  DayChoices
 	Calendar CalendarProps
+}
+
+// id is the field's id: ID, else Name.
+func (d DayField) id() string {
+	if d.ID != "" {
+		return d.ID
+	}
+	return d.Name
 }
 
 func hintID(d DayField) string {
 	if d.Hint == "" {
 		return ""
 	}
-	return d.Name + "-hint"
-}
-
-// HotelDayView is a night of the hotel's calendar as the page lists it.
-type HotelDayView struct {
-	Date      string // "21.11.2026"
-	Weekday   string // "сб"
-	Price     string // for the order's rooms; "" when not listed
-	Available bool
+	return d.id() + "-hint"
 }
 
 // HotelTransferView is a hotel order's transfer page.
 type HotelTransferView struct {
-	Action   ActionView
-	From, To DayField // the GET form's range of days shown
-	In, Out  DayField // the action's check-in and check-out
-	Days     []HotelDayView
-	Error    string // the days could not be loaded
-	Calendar CalendarProps
+	Action  ActionView
+	In, Out DayField // the typed check-in and check-out (a GET form)
+	// DayIn and DayOut are the stay chosen in the month (yyyy-mm-dd), which
+	// the move's form sends.
+	DayIn, DayOut string
+	Month         Month
+	Say           string // what the last choice did: 'Заезд 02.12.2026. Теперь выберите день выезда.'
+	Sum           string // 'Заезд: 02.12.2026, Выезд: 05.12.2026, ночей: 3, 19 500 ₽'
+	Problem       string // why the stay chosen cannot be taken
+	Error         string // the days could not be loaded
+	Calendar      CalendarProps
 }
 
-// withAfter is a with its After set: the calendar island takes over these
-// day forms, so they stand below the action's form.
+// withAfter is a with its After set: a form of typed days, which stands
+// below the move's form, beside the server's month and the island alike.
 func withAfter(a ActionView, after templ.Component) ActionView {
 	a.After = after
 	return a

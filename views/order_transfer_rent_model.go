@@ -55,6 +55,8 @@ type RentMoveView struct {
 	From   string // the answers kept
 	To     string
 	Props  SlotProps
+	// Month is the server's month, which picks the day without JavaScript.
+	Month Month
 	// Calendar is the calendar island's props: it picks the day, the slot
 	// picker the hours.
 	Calendar CalendarProps

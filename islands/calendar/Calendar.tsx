@@ -31,7 +31,8 @@ export type CalendarProps = {
   label: string;
   /** the resort's today, marked as today whatever the phone's zone */
   today?: Day;
-  /** the month shown first (the window's first), else the chosen day's */
+  /** the month shown first (the server's month's first), else the chosen
+   *  day's */
   month?: Day;
   /** extra classes of a day; "cal-off" marks one that cannot be taken but
    *  still answers a tap (the caller says why) */
@@ -85,13 +86,6 @@ function fitMonths(inst: flatpickr.Instance): void {
 }
 
 type DayEl = HTMLElement & { dateObj?: Date };
-
-/** The months shown after first (a Day) hold d. */
-function inView(first: Date, months: number, d: Day): boolean {
-  const at = local(d);
-  const n = (at.getFullYear() - first.getFullYear()) * 12 + at.getMonth() - first.getMonth();
-  return n >= 0 && n < months;
-}
 
 /** The keyboard's place in one calendar: the day that holds the Tab stop,
  *  and whether the focus is on a day (so that it follows the day when
@@ -198,7 +192,10 @@ export default function Calendar(props: CalendarProps) {
           if (booked) el.classList.add("cal-booked");
           const note = p.note?.(d);
           if (note?.short) {
+            // shown short, said in full by the day's name: a voice naming
+            // the day by its number is understood
             const span = document.createElement("span");
+            span.setAttribute("aria-hidden", "true");
             span.className = "cal-note";
             span.textContent = note.short;
             el.append(span);
@@ -207,12 +204,11 @@ export default function Calendar(props: CalendarProps) {
         },
       });
       // flatpickr opens on the month of the first chosen day; the month
-      // asked for instead when the chosen day shows from there too. Another
-      // month is jumped to, the same one is not: a jump draws all the
-      // month's days again, in the task that has just drawn them.
-      const first = latest.current.value[0];
-      const months = wide ? 2 : 1;
-      const month = props.month && (!first || inView(local(props.month), months, first)) ? local(props.month) : null;
+      // asked for instead (the one the server's month showed, which the
+      // customer may have turned to). Another month is jumped to, the same
+      // one is not: a jump draws all the month's days again, in the task
+      // that has just drawn them.
+      const month = props.month ? local(props.month) : null;
       if (month && (month.getFullYear() !== inst.currentYear || month.getMonth() !== inst.currentMonth)) inst.jumpToDate(month);
       fitMonths(inst);
       fp.current = inst;

@@ -2,8 +2,6 @@ import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
-import { KeepServerForm } from "../forms";
-import { mount } from "../react-mount";
 
 // The page as the server sends it: the day form, and the island inside the
 // POST form with its fallback.
@@ -21,7 +19,7 @@ function page(): HTMLElement {
 }
 
 const dayProps: TransferCalendarProps = {
-  mode: "day", min: "2026-11-23", max: "2026-12-23", dayForm: "#transfer-day", label: "Дата",
+  mode: "day", min: "2026-11-23", max: "2026-12-23", label: "Дата",
   name: "date", value: "2026-11-24", url: "/orders/aqua/1/transfer", original: "2026-11-24",
 };
 
@@ -55,7 +53,8 @@ describe("TransferCalendar, one day", () => {
     ] });
     await show(<TransferCalendar {...dayProps} />, container);
     expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-24", expect.objectContaining({ headers: { Accept: "application/json" } }));
-    expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(true);
+    // the form of a typed day stays, with whatever was typed there
+    expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(false);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(0);
     expect(screen.getByText("Сеансы на 24.11.2026")).toBeTruthy();
     expect(screen.getByLabelText(/Ночной/)).toHaveProperty("disabled", true);
@@ -157,7 +156,6 @@ describe("TransferCalendar, one day", () => {
       unmount = render(<TransferCalendar {...dayProps} />, { container }).unmount;
     });
     unmount();
-    expect(document.querySelector<HTMLElement>("#transfer-day")!.hidden).toBe(false);
     expect(document.querySelectorAll("[data-island-fallback] input[name]")).toHaveLength(2);
   });
 });
@@ -173,7 +171,7 @@ describe("TransferCalendar, a day for the slot picker", () => {
     const field = document.querySelector<HTMLInputElement>("#date")!;
     const changed: string[] = [];
     field.addEventListener("change", () => changed.push(field.value));
-    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" dayForm="" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, container);
+    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, container);
     expect(field.name).toBe("date");
     const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
     await act(async () => {
@@ -183,16 +181,19 @@ describe("TransferCalendar, a day for the slot picker", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByText(/День: 26\.11\.2026/)).toBeTruthy();
   });
-  it("opens on the window's first month when the chosen day shows from there, else on the chosen day's", async () => {
+  it("opens on the month the server's month showed, else on the chosen day's", async () => {
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
     const container = document.querySelector<HTMLElement>("[data-island-root]")!;
-    await show(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" dayForm="" label="День" value="2026-12-20" target="#none" />, container);
     const first = () => document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")[0].dateObj?.getMonth();
-    const months = Number(container.querySelector<HTMLElement>(".cal")!.dataset.months);
-    // one month: the booking's December; two: November and December
-    expect(first()).toBe(months === 1 ? 11 : 10);
+    const { unmount } = render(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" month="2026-11-01" target="#none" />, { container });
+    await act(() => new Promise((done) => setTimeout(done, 0)));
+    expect(first()).toBe(10); // November, as the server showed it
     expect(screen.getByText(/День: 20\.12\.2026/)).toBeTruthy();
     expect(container.querySelector(".flatpickr-day.selected")?.getAttribute("aria-label")).toBe("20 декабря 2026, воскресенье");
+    unmount();
+    document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
+    await show(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" target="#none" />, document.querySelector<HTMLElement>("[data-island-root]")!);
+    expect(first()).toBe(11); // the chosen day's December
   });
   it("draws the days once when the booking is in the window's first month", async () => {
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
@@ -205,7 +206,7 @@ describe("TransferCalendar, a day for the slot picker", () => {
       return el;
     });
     try {
-      await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" dayForm="" label="День" value="2026-11-28" target="#none" />, container);
+      await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" label="День" value="2026-11-28" target="#none" />, container);
     } finally {
       spy.mockRestore();
     }
@@ -236,7 +237,7 @@ describe("TransferCalendar, hotel range", () => {
     date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
   }));
   const props: TransferCalendarProps = {
-    mode: "range", min: "2026-11-23", max: "2026-11-27", dayForm: "#transfer-day", label: "Даты проживания",
+    mode: "range", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания",
     start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600,
     texts: { unavailable: "нет номеров", price: "цена не та", checkIn: "Заезд", checkOut: "Выезд" },
   };
@@ -345,7 +346,7 @@ describe("TransferCalendar, by keyboard and screen reader", () => {
     date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
   }));
   const hotel: TransferCalendarProps = {
-    mode: "range", min: "2026-11-23", max: "2026-11-27", dayForm: "#transfer-day", label: "Даты проживания",
+    mode: "range", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания",
     start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600, stay: ["2026-11-23", "2026-11-24"],
   };
   const key = (k: string) => act(async () => {
@@ -424,34 +425,16 @@ describe("TransferCalendar, what the customer chose before it came", () => {
     expect(form.getAll("date")).toEqual(["2026-11-24"]);
   });
 
-  it("takes a day typed into the server's form and shows its sessions", async () => {
-    const container = serverPage();
-    document.querySelector<HTMLInputElement>('input[name="date"]')!.value = "2026-11-25";
-    answer({ ...first, date: "2026-11-25", legend: "Сеансы на 25.11.2026" });
-    await show(<TransferCalendar {...dayProps} first={first} />, container);
-    expect(fetchMock).toHaveBeenCalledWith("/orders/aqua/1/transfer?date=2026-11-25", expect.anything());
-    expect(screen.getByText(/Дата: 25\.11\.2026/)).toBeTruthy();
-  });
-
-  it("leaves the server's form when a typed day and a session of another day are chosen", async () => {
-    const container = serverPage();
-    document.querySelector<HTMLInputElement>('input[name="date"]')!.value = "2026-11-25";
-    document.querySelector<HTMLInputElement>('input[value="S1"]')!.checked = true;
-    const island = container.parentElement!;
-    const crashed = vi.fn();
-    await expect(mount(island, TransferCalendar, { ...dayProps, first }, crashed)).rejects.toBeInstanceOf(KeepServerForm);
-    expect(document.querySelector<HTMLElement>("[data-island-fallback]")!.hidden).toBe(false);
-    expect(document.querySelector<HTMLInputElement>('input[value="S1"]')!.checked).toBe(true);
-    expect(document.querySelector<HTMLInputElement>('input[name="date"]')!.value).toBe("2026-11-25");
-  });
-
-  it("takes a hotel range typed into the server's form", async () => {
+  it("takes the check-in chosen in the server's month and asks for the check-out", async () => {
     const container = page();
-    container.insertAdjacentHTML("beforebegin", `<div data-island-fallback><input type="date" id="dateIn" name="dateIn" value=""><input type="date" id="dateOut" name="dateOut" value=""></div>`);
-    document.querySelector<HTMLInputElement>("#dateIn")!.value = "2026-11-23";
-    document.querySelector<HTMLInputElement>("#dateOut")!.value = "2026-11-25";
     const days = ["2026-11-23", "2026-11-24"].map((date) => ({ date, vacant: 3, family: 1, price: 16300, label: "16 300 ₽" }));
-    await show(<TransferCalendar mode="range" min="2026-11-23" max="2026-11-25" dayForm="" label="Даты" start="dateIn" end="dateOut" days={days} amount={32600} />, container);
+    const range = { mode: "range", min: "2026-11-23", max: "2026-11-25", label: "Даты", start: "dateIn", end: "dateOut", days, amount: 32600 } as const;
+    const { unmount } = render(<TransferCalendar {...range} from="2026-11-23" />, { container });
+    await act(() => new Promise((done) => setTimeout(done, 0)));
+    expect(screen.getByText("Заезд 23.11.2026. Теперь выберите день выезда.")).toBeTruthy();
+    expect(screen.getByText(/Заезд: 23\.11\.2026, Выезд: —/)).toBeTruthy();
+    unmount();
+    await show(<TransferCalendar {...range} from="2026-11-23" to="2026-11-25" />, page());
     expect(screen.getByText(/Заезд: 23\.11\.2026, Выезд: 25\.11\.2026/)).toBeTruthy();
   });
 });

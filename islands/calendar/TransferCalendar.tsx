@@ -15,7 +15,8 @@ export type TransferCalendarProps = {
   mode: "day" | "range";
   min: Day;
   max: Day;
-  dayForm: string;
+  /** the first month shown (yyyy-mm-01), the server's month's */
+  month?: Day;
   label: string;
   name?: string;
   value?: Day;
@@ -54,30 +55,27 @@ export const FULL_NIGHTS = "Зачёркнутые ночи заняты: зае
 
 export const LOAD_FAILED = "Не удалось загрузить список. Попробуйте другой день или обновите страницу.";
 
-/** Hides the server's day form and takes the names off the fallback's
- *  fields while the island is mounted, so that each field is sent once (and
- *  React's radio buttons are the only ones of their name in the form). */
-function useTakeOver(root: React.RefObject<HTMLElement | null>, dayForm: string, enabled: boolean) {
+/** Takes the names off the fallback's fields while the island is mounted,
+ *  so that each field is sent once (and React's radio buttons are the only
+ *  ones of their name in the form). The forms of a typed day stay as they
+ *  are, beside the island: what the customer typed there is theirs. */
+function useTakeOver(root: React.RefObject<HTMLElement | null>, enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     const island = root.current?.closest<HTMLElement>("[data-island]");
-    const form = dayForm ? document.querySelector<HTMLElement>(dayForm) : null;
     const fields = Array.from(
       island?.querySelectorAll<HTMLInputElement | HTMLButtonElement>("[data-island-fallback] input[name], [data-island-fallback] button[name]") ?? [],
     );
     const names = fields.map((f) => f.name);
-    if (form) form.hidden = true;
     fields.forEach((f) => f.removeAttribute("name"));
-    return () => {
-      if (form) form.hidden = false;
-      fields.forEach((f, i) => (f.name = names[i]));
-    };
-  }, [root, dayForm, enabled]);
+    return () => fields.forEach((f, i) => (f.name = names[i]));
+  }, [root, enabled]);
 }
 
 export default function TransferCalendar(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
-  useTakeOver(root, props.dayForm, !props.target);
+  // the rent's day goes to the page's own field, for the slot picker
+  useTakeOver(root, !props.target);
   let body = <DayChoice {...props} />;
   if (props.mode === "range") body = <HotelRange {...props} />;
   else if (props.target) body = <DayTarget {...props} target={props.target} />;
@@ -118,14 +116,12 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
       <p className="field-label">
         {props.label}: {showDay(day) || "не выбран"}
       </p>
-      {/* The window's first month first: the days a rent can move to begin
-          today, whatever month it is booked in. */}
       <Calendar
         mode="single"
         min={props.min}
         max={props.max}
         today={props.today}
-        month={props.min}
+        month={props.month}
         value={day ? [day] : []}
         onDay={onDay}
         label={props.label}
@@ -135,17 +131,10 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
   );
 }
 
-/** The day and the choice (a session's radio button) the customer made in
- *  the server's form before the island came; a day typed there with a
- *  choice of the day shown is not something the island can show (the
- *  choice belongs to another day), and keeps the server's form. */
+/** The choice (a session's radio button) the customer made in the server's
+ *  form before the island came, which a browser may also have restored. */
 function serverChoice(props: TransferCalendarProps): { day: Day; choice: string } {
-  const form = props.dayForm ? document.querySelector(props.dayForm) : null;
-  const fallback = form?.closest("[data-island-fallback]");
-  const typed = typedDay(form?.querySelector(`input[name="${props.name ?? "date"}"]`), props);
-  const radio = fallback?.querySelector<HTMLInputElement>('input[type="radio"]:checked');
-  if (typed !== undefined && radio && !radio.defaultChecked) throw new KeepServerForm("a day typed and a choice of another day");
-  if (typed !== undefined) return { day: typed, choice: "" };
+  const radio = document.querySelector<HTMLInputElement>('[data-island="calendar"] [data-island-fallback] input[type="radio"]:checked');
   return { day: props.value ?? "", choice: radio?.value ?? props.choice ?? "" };
 }
 
@@ -201,6 +190,7 @@ function DayChoice(props: TransferCalendarProps) {
         min={props.min}
         max={props.max}
         today={props.today}
+        month={props.month}
         value={day ? [day] : []}
         isDisabled={disabled}
         onDay={onDay}
@@ -273,24 +263,13 @@ export function checkOutAllowed(p: RangePick, d: Day, available: (d: Day) => boo
   return nights({ start: p.start, end: d }).every(available);
 }
 
-/** The range of the server's form: the check-in and check-out the page
- *  came with, or what the customer typed there before the island came. A
- *  range the calendar cannot show (a day outside it, a check-out alone or
- *  before the check-in) keeps the server's form. */
+/** The stay chosen in the server's month: a check-in, then a check-out
+ *  after it (a check-out alone is no stay). */
 function serverRange(props: TransferCalendarProps): RangePick {
-  const typedIn = changedValue(document.getElementById(props.start ?? "dateIn"));
-  const typedOut = changedValue(document.getElementById(props.end ?? "dateOut"));
-  if (typedIn === undefined && typedOut === undefined) {
-    return props.from && props.to && props.from < props.to ? { start: props.from, end: props.to } : noPick;
-  }
-  const start = typedIn !== undefined ? parseDay(typedIn) : (props.from ?? "");
-  const end = typedOut !== undefined ? parseDay(typedOut) : (props.to ?? "");
-  const shown = (d: Day | "") => d === "" || (d >= props.min && d <= props.max);
-  const unread = (typedIn && !start) || (typedOut && !end);
-  if (unread || (end && (!start || end <= start)) || !shown(start) || !shown(end)) {
-    throw new KeepServerForm(`the range "${typedIn ?? ""}"–"${typedOut ?? ""}"`);
-  }
-  return { start, end };
+  const start = parseDay(props.from ?? "");
+  const end = parseDay(props.to ?? "");
+  if (!start || start < props.min || start > props.max) return noPick;
+  return { start, end: end && end > start && end <= props.max ? end : "" };
 }
 
 /** The days of the stay the order holds, check-in to check-out. */
@@ -309,7 +288,8 @@ function HotelRange(props: TransferCalendarProps) {
   const [pick, setPick] = useState<RangePick>(() => serverRange(props));
   const [booked] = useState(() => stayDays(props.stay));
   // What the last tap did; n makes a refusal said again a new render.
-  const [said, setSaid] = useState({ text: "", refused: false, n: 0 });
+  // A check-in chosen in the server's month asks for the check-out, as there.
+  const [said, setSaid] = useState(() => ({ text: pick.start && !pick.end ? `Заезд ${showDay(pick.start)}. Теперь выберите день выезда.` : "", refused: false, n: 0 }));
   const available = (d: Day) => {
     const day = byDay.get(d);
     return day !== undefined && hotelDayAvailable(day, rooms, family);
@@ -336,8 +316,7 @@ function HotelRange(props: TransferCalendarProps) {
         min={props.min}
         max={props.max}
         today={props.today}
-        // opened on the stay's month, where it is marked
-        month={props.stay && props.stay[0] >= props.min && props.stay[0] <= props.max ? props.stay[0] : undefined}
+        month={props.month}
         booked={booked}
         value={[pick.start, pick.end].filter(Boolean)}
         // Every day answers a tap: a full night is marked, not disabled, and
