@@ -1,3 +1,4 @@
+import { dayName, monthName } from "../calendar/grid";
 import type { Locator, Page } from "@playwright/test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,4 +114,24 @@ export async function clickDay(page: Page, iso: string): Promise<boolean> {
   if (found === "disabled") return false;
   await page.locator("[data-e2e-day]").click();
   return true;
+}
+
+/** Taps day iso in the server's month (the calendar with JavaScript off, or
+ *  before the island): its link, named as a Russian speaker says the day,
+ *  after turning the month forward if it is not shown; false when the day
+ *  is shown but cannot be tapped. */
+export async function tapDay(page: Page, iso: string): Promise<boolean> {
+  const link = page.locator(".sm").getByRole("link", { name: new RegExp(`^${dayName(iso)}`) });
+  for (let turn = 0; turn < 2; turn++) {
+    if ((await link.count()) > 0) {
+      await link.first().click();
+      return true;
+    }
+    const shown = await page.locator(".sm caption").allTextContents();
+    if (shown.some((c) => c === monthName(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1))) return false;
+    const next = page.getByRole("link", { name: "Следующий месяц" });
+    if ((await next.count()) === 0) return false;
+    await next.first().click();
+  }
+  return false;
 }

@@ -275,10 +275,10 @@ test.describe("every move with the keyboard alone, at 360 px", () => {
     await tabIntoCalendar(page);
     await arrowTo(page, from);
     await page.keyboard.press("Enter");
-    await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: —`);
+    await expect(page.locator("[data-island-root] .cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: —`);
     await arrowTo(page, to);
     await page.keyboard.press("Enter");
-    await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
+    await expect(page.locator("[data-island-root] .cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
     for (const d of await readDays(page)) expect(d.pressed, d.iso).toBe(String(d.iso >= from && d.iso <= to));
     // the range chosen, the focus ring on its check-out
     await page.locator("[data-island-root]").screenshot({ path: info.outputPath("keyboard-hotel-range-360.png") });
@@ -302,7 +302,7 @@ test.describe("every move with the keyboard alone, at 360 px", () => {
       const booked = days.find((d) => d.iso === p.booked);
       expect(booked?.name).toBe(`${spoken(p.booked as string)}, сейчас в заказе`);
       expect(booked?.pressed).toBe("true");
-      await expect(page.locator(".cal-legend")).toContainText("сейчас в заказе");
+      await expect(page.locator("[data-island-root] .cal-legend")).toContainText("сейчас в заказе");
       await shots(page, info, `keyboard-${kind}`);
 
       // A day with a run of free hours as long as the rent's.

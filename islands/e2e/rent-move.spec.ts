@@ -47,7 +47,7 @@ function addDays(iso: string, n: number): string {
 /** Reads days as the island does (JSON from the same page) until one fits;
  *  never the day the page shows already (choosing it again loads nothing). */
 async function plan(page: Page, url: string, today: string): Promise<Plan> {
-  const shown = await page.locator("#date").inputValue();
+  const shown = await page.locator("#day").inputValue();
   for (let off = 1; off <= 25; off++) {
     if (addDays(today, off) === shown) continue;
     const res = await page.request.get(`${url}?date=${addDays(today, off)}`, { headers: { Accept: "application/json" } });
@@ -84,7 +84,7 @@ test.describe("moving a rent with JavaScript on, at 360 px", () => {
     expect(axe.violations, "axe").toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), "page width").toBeLessThanOrEqual(360);
 
-    const today = (await page.locator("#date").getAttribute("min")) as string;
+    const today = (await page.locator("#day").getAttribute("min")) as string;
     const p = await plan(page, url, today);
     const need = Number(p.day.need);
 
@@ -169,11 +169,11 @@ test.describe("moving a rent with JavaScript off", () => {
     await signIn(page);
     const url = await movable(page, "celRoom");
     await page.goto(url);
-    const today = (await page.locator("#date").getAttribute("min")) as string;
+    const today = (await page.locator("#day").getAttribute("min")) as string;
     const p = await plan(page, url, today);
     const need = Number(p.day.need);
 
-    await page.locator("#date").fill(p.day.date);
+    await page.locator("#day").fill(p.day.date);
     await page.getByRole("button", { name: "Показать" }).click();
     await expect(page.getByRole("heading", { name: `Часы на ${p.day.label}` })).toBeVisible();
     await expect(page.locator(`input[name=from][value="${p.day.hours[p.beforeBusy + 1].from}"]`)).toBeDisabled();

@@ -5,7 +5,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { clickDay, lastCode, newPhone } from "./helpers";
+import { dayName } from "../calendar/grid";
+import { clickDay, lastCode, newPhone, tapDay } from "./helpers";
 
 type Props = {
   min: string;
@@ -85,7 +86,8 @@ for (const { width, months } of [
       await page.goto(`${orders.glk}/transfer`);
       await expect(page.locator(".cal .flatpickr-calendar")).toBeVisible();
       await expect(page.locator(".cal .flatpickr-month")).toHaveCount(months);
-      await expect(page.locator("#transfer-day")).toBeHidden();
+      // The form of a typed day stays beside the island.
+      await expect(page.locator("#transfer-day")).toBeVisible();
       await axe(page, "lesson transfer");
       await page.screenshot({ path: info.outputPath(`lesson-${width}.png`), fullPage: true });
       const min = (await props(page)).min;
@@ -144,10 +146,10 @@ for (const { width, months } of [
       // Both clicks must take: a refused one would leave the current stay
       // chosen and 'Готово' shown for the wrong reason.
       expect(await clickDay(page, from), `check-in ${from}`).toBe(true);
-      await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: —`);
+      await expect(page.locator("[data-island-root] .cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: —`);
       await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
       expect(await clickDay(page, to), `check-out ${to}`).toBe(true);
-      await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
+      await expect(page.locator("[data-island-root] .cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
       await expect(page.getByRole("button", { name: "Готово" })).toBeVisible();
       await page.getByRole("button", { name: "Готово" }).click();
       await expect(page.locator(".notice-ok")).toHaveText("Перенос бронирования выполнен успешно.");
@@ -168,22 +170,23 @@ test.describe("transfers without JavaScript", () => {
     const orders = await newCustomer(page);
     for (const kind of ["glk", "aqua", "hotel"]) {
       await page.goto(`${orders[kind]}/transfer`);
-      await expect(page.locator("#transfer-day")).toBeVisible();
-      await expect(page.locator(".cal")).toHaveCount(0);
+      await expect(page.locator(".sm a.d").first()).toBeVisible();
+      await expect(page.locator(".cal .flatpickr-calendar")).toHaveCount(0);
       await axe(page, `${kind} transfer without the island`);
     }
     await ctx.close();
   });
 
-  test("a lesson, water-park tickets and a hotel stay move through the plain forms", async ({ page }, info) => {
+  test("a lesson, water-park tickets and a hotel stay move by tapping days in the server's month", async ({ page }, info) => {
     const orders = await newCustomer(page);
 
     await page.goto(`${orders.glk}/transfer`);
-    await expect(page.locator('#transfer-day input[type="date"]')).toBeVisible();
+    // Every day of the window can be tapped, named as it is said.
     const min = (await props(page)).min;
+    await expect(page.locator(".sm").getByRole("link", { name: /^\d{1,2} [а-я]+ \d{4}, [а-я]+/ })).toHaveCount(await windowDays(page));
     for (let off = 1; off <= 20; off++) {
-      await page.locator("#transfer-day input[name=date]").fill(addDays(min, off));
-      await page.getByRole("button", { name: "Показать занятия" }).click();
+      expect(await tapDay(page, addDays(min, off)), `lesson day +${off}`).toBe(true);
+      await expect(page.locator("fieldset.choices legend")).toContainText(dmy(addDays(min, off)));
       if ((await page.getByRole("button", { name: "Выбрать" }).count()) > 0) break;
     }
     await page.screenshot({ path: info.outputPath("lesson-nojs-360.png"), fullPage: true });
@@ -193,19 +196,46 @@ test.describe("transfers without JavaScript", () => {
     await page.goto(`${orders.aqua}/transfer`);
     const amin = (await props(page)).min;
     for (let off = 0; off <= 30 && (await page.locator('input[name="sessionId"]:not([disabled])').count()) === 0; off++) {
-      await page.locator("#transfer-day input[name=date]").fill(addDays(amin, off));
-      await page.getByRole("button", { name: "Показать сеансы" }).click();
+      await tapDay(page, addDays(amin, off));
     }
     await page.locator('input[name="sessionId"]:not([disabled])').first().check();
     await page.getByRole("button", { name: "Перенести билеты" }).click();
     await expect(page.locator(".notice-ok")).toHaveText("Вы успешно перенесли билеты на другую дату");
 
+    // A check-in, then a check-out; 'Готово' only for a stay the rules take.
     await page.goto(`${orders.hotel}/transfer`);
     await page.screenshot({ path: info.outputPath("hotel-nojs.png"), fullPage: true });
+    await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
     const [from, to] = hotelRange(await props(page), 2);
-    await page.locator("input[name=dateIn]").fill(from);
-    await page.locator("input[name=dateOut]").fill(to);
+    expect(await tapDay(page, from), `check-in ${from}`).toBe(true);
+    await expect(page.locator(".cal-say")).toHaveText(`Заезд ${dmy(from)}. Теперь выберите день выезда.`);
+    await expect(page.getByRole("button", { name: "Готово" })).toBeHidden();
+    expect(await tapDay(page, to), `check-out ${to}`).toBe(true);
+    await expect(page.locator(".cal-sum")).toContainText(`Заезд: ${dmy(from)}, Выезд: ${dmy(to)}`);
     await page.getByRole("button", { name: "Готово" }).click();
     await expect(page.locator(".notice-ok")).toHaveText("Перенос бронирования выполнен успешно.");
   });
+
+  test("a day typed rather than tapped", async ({ page }) => {
+    const orders = await newCustomer(page);
+    await page.goto(`${orders.glk}/transfer`);
+    const min = (await props(page)).min;
+    await page.locator("#transfer-day input[name=date]").fill(addDays(min, 3));
+    await page.getByRole("button", { name: "Показать занятия" }).click();
+    await expect(page.locator("fieldset.choices legend")).toContainText(dmy(addDays(min, 3)));
+    await expect(page.locator('.sm a[aria-current="date"]')).toHaveAttribute("aria-label", new RegExp(`^${dayName(addDays(min, 3))}`));
+  });
 });
+
+/** The days of the window among the months the server's month shows (both,
+ *  one below the other, without JavaScript). */
+async function windowDays(page: Page): Promise<number> {
+  const p = JSON.parse((await page.locator("#calendar-props").textContent()) ?? "{}") as { min: string; max: string };
+  const first = await page.locator(".sm").getAttribute("data-month");
+  let n = 0;
+  for (let d = p.min; d <= p.max; d = addDays(d, 1)) {
+    const months = (Number(d.slice(0, 4)) - Number(first!.slice(0, 4))) * 12 + Number(d.slice(5, 7)) - Number(first!.slice(5, 7));
+    if (months === 0 || months === 1) n++;
+  }
+  return n;
+}
