@@ -243,6 +243,7 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 		}
 		return md
 	})
+	month.Legend = booked != ""
 	v := views.TransferView{
 		Action: views.ActionView{
 			Order: o.card, Heading: p.heading, Lead: p.lead, URL: url, Token: s.newToken(c, o, actTransfer),

@@ -393,6 +393,7 @@ func (m hotelMove) again(o order, status int, msg string) error {
 		md.Off = md.Href == ""
 		return md
 	})
+	v.Month.Legend = stayIn.Before(stayOut)
 	v.Calendar = views.CalendarProps{
 		Mode: "range", Min: iso(wFrom), Max: iso(n.max), Today: s.today(), Label: "Даты проживания", Month: v.Month.Value + "-01",
 		Stay:  []string{iso(stayIn), iso(stayOut)},

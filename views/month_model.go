@@ -13,15 +13,17 @@ import (
 // JavaScript, and what the calendar island mounts over, at the same size.
 type Month struct {
 	// Value is the first month shown, yyyy-mm: the island opens on it too.
-	Value  string
-	Grids  [2]MonthGrid
-	Prev   string // the month before's link; "" at the window's start
-	Next   string // the month after's link; "" when the window ends in the first
+	Value string
+	Grids [2]MonthGrid
+	Prev  string // the month before's link; "" at the window's start
+	Next  string // the month after's link; "" when the window ends in the first
 	// NextWide is the link past the second month; "" when the window ends
 	// there (a wide screen then shows no arrow).
 	NextWide string
 	Mode     string // "day" or "range", as the island's
-	Legend   bool   // the order's own days are marked, and the legend says so
+	// Legend says how the order's own days are marked: shown whenever the
+	// order has such days, as the island shows it, so that both are as tall.
+	Legend bool
 }
 
 // Wide tells the weeks a wide screen leaves out: two months side by side
@@ -125,4 +127,3 @@ func NewMonthGrid(first time.Time, day func(time.Time) MonthDay) MonthGrid {
 	}
 	return g
 }
-

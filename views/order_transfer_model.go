@@ -47,10 +47,10 @@ type DayChoices struct {
 // server's rules (islands/calendar/rules.ts) on the data given here; the
 // server checks everything again on POST.
 type CalendarProps struct {
-	Mode    string `json:"mode"`    // "day" (lessons, water park) or "range" (hotel)
-	Min     string `json:"min"`     // yyyy-mm-dd, today
-	Max     string `json:"max"`     // yyyy-mm-dd, the window's end
-	Label   string `json:"label"`
+	Mode  string `json:"mode"` // "day" (lessons, water park) or "range" (hotel)
+	Min   string `json:"min"`  // yyyy-mm-dd, today
+	Max   string `json:"max"`  // yyyy-mm-dd, the window's end
+	Label string `json:"label"`
 	// Today is the resort's today, which the calendar marks as such
 	// whatever the phone's zone.
 	Today string `json:"today"`

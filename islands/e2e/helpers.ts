@@ -1,4 +1,4 @@
-import { dayName, monthName } from "../calendar/grid";
+import { dayName } from "../calendar/grid";
 import type { Locator, Page } from "@playwright/test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -118,18 +118,25 @@ export async function clickDay(page: Page, iso: string): Promise<boolean> {
 
 /** Taps day iso in the server's month (the calendar with JavaScript off, or
  *  before the island): its link, named as a Russian speaker says the day,
- *  after turning the month forward if it is not shown; false when the day
- *  is shown but cannot be tapped. */
+ *  after turning to its month by the arrows if it is not shown; false when
+ *  the day is shown but cannot be tapped. */
 export async function tapDay(page: Page, iso: string): Promise<boolean> {
-  const link = page.locator(".sm").getByRole("link", { name: new RegExp(`^${dayName(iso)}`) });
-  for (let turn = 0; turn < 2; turn++) {
-    if ((await link.count()) > 0) {
-      await link.first().click();
-      return true;
+  const month = (ym: string) => Number(ym.slice(0, 4)) * 12 + Number(ym.slice(5, 7));
+  for (let turn = 0; turn < 3; turn++) {
+    const first = month((await page.locator(".sm").getAttribute("data-month")) ?? "");
+    const want = month(iso);
+    let arrow = want < first ? "Предыдущий месяц" : want > first + 1 ? "Следующий месяц" : "";
+    if (!arrow) {
+      const link = page.locator(".sm").getByRole("link", { name: new RegExp(`^${dayName(iso)}`) });
+      if ((await link.count()) > 0) {
+        await link.first().click();
+        return true;
+      }
+      // the second month is not shown on a phone with JavaScript on
+      if (want === first || !(await page.locator(".sm-2").isHidden())) return false;
+      arrow = "Следующий месяц";
     }
-    const shown = await page.locator(".sm caption").allTextContents();
-    if (shown.some((c) => c === monthName(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1))) return false;
-    const next = page.getByRole("link", { name: "Следующий месяц" });
+    const next = page.getByRole("link", { name: arrow });
     if ((await next.count()) === 0) return false;
     await next.first().click();
   }
