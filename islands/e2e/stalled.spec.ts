@@ -118,13 +118,7 @@ test.describe("an island that comes after the customer started", () => {
 
   test("leaves the server's month to a customer whose focus is on a day", async ({ page }, info) => {
     await signUpNew(page, "Фокус", "Клавишин");
-    const href = await page.locator('section[aria-labelledby="active-h"] a[href^="/orders/glk/"]').first().getAttribute("href");
-    // The island's files are held; the mount loop itself comes.
-    const held: (() => Promise<void>)[] = [];
-    await page.route(/\/(react|calendar|flatpickr)-[\w-]+\.(js|css)$/, (route) => {
-      held.push(() => route.continue().catch(() => {}));
-    });
-    await page.goto(`${href}/transfer`);
+    const held = await openHeld(page, "glk");
     await expect(page.locator("[data-island=calendar]")).toHaveAttribute("data-island-state", "loading");
     const day = page.locator(".sm a.d").nth(3);
     await day.focus();
@@ -146,12 +140,7 @@ test.describe("the hotel's typed dates", () => {
 
   test("keep what was typed before the island came, beside it", async ({ page }) => {
     await signUpNew(page, "Вера", "Вводова");
-    const href = await page.locator('section[aria-labelledby="active-h"] a[href^="/orders/hotel/"]').first().getAttribute("href");
-    const held: (() => Promise<void>)[] = [];
-    await page.route(/\/(react|calendar|flatpickr)-[\w-]+\.(js|css)$/, (route) => {
-      held.push(() => route.continue().catch(() => {}));
-    });
-    await page.goto(`${href}/transfer`);
+    const held = await openHeld(page, "hotel");
     const min = JSON.parse((await page.locator("#calendar-props").textContent()) ?? "{}").min as string;
     await page.getByLabel("Дата заезда").fill(addDays(min, 5));
     await page.getByLabel("Дата выезда").fill(addDays(min, 7));
@@ -163,6 +152,19 @@ test.describe("the hotel's typed dates", () => {
     await expect(page.getByRole("button", { name: "Показать даты" })).toBeVisible();
   });
 });
+
+/** Opens the move page of the customer's first order of kind with the
+ *  calendar island's files held (the mount loop itself comes); the
+ *  returned list lets each held request go on. */
+async function openHeld(page: Page, kind: string): Promise<(() => Promise<void>)[]> {
+  const href = await page.locator(`section[aria-labelledby="active-h"] a[href^="/orders/${kind}/"]`).first().getAttribute("href");
+  const held: (() => Promise<void>)[] = [];
+  await page.route(/\/(react|calendar|flatpickr)-[\w-]+\.(js|css)$/, (route) => {
+    held.push(() => route.continue().catch(() => {}));
+  });
+  await page.goto(`${href}/transfer`);
+  return held;
+}
 
 function addDays(iso: string, n: number): string {
   const d = new Date(`${iso}T00:00:00Z`);
