@@ -661,27 +661,3 @@ func describeBody(a answer) string {
 	}
 	return fmt.Sprintf("%d-byte %s body, not JSON", len(a.body), mt)
 }
-
-// Ping tells whether the provider answers at all (the background check
-// behind lk_provider_up and /readyz's body): any HTTP answer, whatever its
-// status, means reachable. It bypasses retries and the breaker, so it
-// reports the provider's state, not ours.
-func (c *Client) Ping(ctx context.Context) (err error) {
-	const op = "ping"
-	start := time.Now()
-	defer func() {
-		c.duration.WithLabelValues(op, outcome(err)).Observe(time.Since(start).Seconds())
-	}()
-	cl := call{op: op, method: http.MethodGet, path: "aqua/getSessionsAqua",
-		query: url.Values{"date": {FormatDate(time.Now(), c.loc)}}}
-	p, err := c.prepare(cl)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
-	defer cancel()
-	if _, err := c.roundTrip(ctx, cl, p); err != nil {
-		return opError(op, ErrUnavailable, err)
-	}
-	return nil
-}

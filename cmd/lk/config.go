@@ -35,6 +35,7 @@ type config struct {
 	MaxInFlight    int            // LK_GATEWAY_MAX_INFLIGHT
 	PagesAtOnce    int            // LK_PAGES_IN_PROGRESS; 0: adaptive
 	SharedTTL      time.Duration  // LK_GATEWAY_SHARED_TTL
+	ProviderCheck  time.Duration  // LK_PROVIDER_CHECK_INTERVAL
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
 	ShutdownDrain  time.Duration  // LK_SHUTDOWN_DRAIN
@@ -70,6 +71,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_GATEWAY_MAX_INFLIGHT", "256", "provider calls one instance has in flight at most; beyond it a page answers at once with a Russian 503 and Retry-After instead of waiting on a slow provider"},
 	{"LK_PAGES_IN_PROGRESS", "0", "signed-in pages one instance works on at once at most; beyond it a page waits its turn up to 2 s, or is answered at once with a Russian 503 and Retry-After when it could not have it in time; 0: the limit adapts to the instance's cores (it falls when ready goroutines wait for a CPU)"},
 	{"LK_GATEWAY_SHARED_TTL", "30s", "how long answers that are the same for every customer (a day's water-park sessions, an instructor's timetable, a rent's schedule, the hotel's days) are kept and shared in one instance; 0s: asked for every page"},
+	{"LK_PROVIDER_CHECK_INTERVAL", "15s", "how often each instance checks the provider in the background (today's water-park sessions, read as a page reads them) for lk_provider_up and /readyz's body: counted down after 3 checks in a row answered 5xx, outside the contract, refused this service, timed out or found no connection, up again after 2 good ones"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
@@ -189,7 +191,8 @@ func loadConfig(environ []string) (config, error) {
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}, {"LK_CODE_INTERVAL", &c.CodeInterval}} {
+	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}, {"LK_CODE_INTERVAL", &c.CodeInterval},
+		{"LK_PROVIDER_CHECK_INTERVAL", &c.ProviderCheck}} {
 		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
 		}

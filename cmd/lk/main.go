@@ -71,7 +71,9 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	go health.WatchProvider(ctx, client.Ping, providerCheckEvery, log.With("component", "gateway"))
+	// The provider is checked in the background, for lk_provider_up and
+	// /readyz's body; probes never call it.
+	go health.WatchProvider(ctx, client.Ping, cfg.ProviderCheck, log.With("component", "gateway"))
 	h, err := newHandler(cfg, client, st, health, sandboxURL, reg, tp, log)
 	if err != nil {
 		return err

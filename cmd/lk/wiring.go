@@ -24,10 +24,6 @@ import (
 	"lk/views"
 )
 
-// providerCheckEvery is how often the provider is checked in the
-// background, for /readyz and lk_provider_up; probes never call it.
-const providerCheckEvery = 15 * time.Second
-
 // startSandbox starts the bundled sandbox gateway when no provider is
 // configured, and answers the gateway's base URL, the sandbox's own URL
 // (empty with a real provider) and a function that stops it.
