@@ -33,6 +33,10 @@ const (
 	MaxBody = 10 << 20
 )
 
+// APIVersion is the version of the provider's API this client speaks
+// (gateway/openapi.yaml): every base URL ends in "/" + APIVersion.
+const APIVersion = "v1"
+
 // Client calls the provider's API gateway v1. It is safe for concurrent use.
 // Build it with NewClient.
 type Client struct {

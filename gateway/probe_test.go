@@ -92,4 +92,3 @@ func TestPingHasItsOwnRequestID(t *testing.T) {
 		t.Errorf("request ids %q, %q: want a fresh probe-… id per check", a, b)
 	}
 }
-

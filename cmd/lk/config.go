@@ -6,11 +6,13 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"lk/gateway"
 	"lk/handlers"
 	"lk/handlers/web"
 	"lk/store"
@@ -138,8 +140,15 @@ func loadConfig(environ []string) (config, error) {
 		c.Sandbox, c.GatewayURL = "LK_GATEWAY_URL=sandbox", ""
 	default:
 		u, err := url.Parse(c.GatewayURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL (or sandbox, for the demo)", c.GatewayURL)
+		}
+		// The version is part of the contract: a base URL without it would
+		// send every call to paths the gateway does not serve, and one of
+		// another version to a contract this build does not speak.
+		if path.Base(u.Path) != gateway.APIVersion {
+			return c, fmt.Errorf("LK_GATEWAY_URL: %q does not end in /%s, the version of the gateway's API this build speaks (did you mean %s?)",
+				c.GatewayURL, gateway.APIVersion, versioned(*u))
 		}
 	}
 	c.SandboxAddr = get("LK_SANDBOX_ADDR")
@@ -295,6 +304,20 @@ func loadConfig(environ []string) (config, error) {
 	return c, nil
 }
 
+// versioned is u with the contract's version as its last segment: cut
+// after the version where the path names it, in place of another version,
+// or added.
+func versioned(u url.URL) string {
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if i := slices.Index(segs, gateway.APIVersion); i >= 0 {
+		segs = segs[:i]
+	} else if last := segs[len(segs)-1]; len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		segs = segs[:len(segs)-1]
+	}
+	u.Path = path.Join(append([]string{"/"}, append(segs, gateway.APIVersion)...)...)
+	return u.String()
+}
+
 // readSecret reads a secret's file, named by the variable in an error
 // (never the content).
 func readSecret(name, path string) (string, error) {
@@ -327,8 +350,9 @@ func publicURL(raw, addr string) (string, error) {
 	return u.Scheme + "://" + u.Host, nil
 }
 
-// unknownVariables refuses LK_ names that are neither the server's nor the
-// repository tools', each with the known name closest to it.
+// unknownVariables refuses names of the LK_ prefix, in any case, that are
+// neither the server's nor the repository tools', each with the known name
+// closest to it.
 func unknownVariables(vars map[string]string) error {
 	known := map[string]bool{}
 	for _, v := range variables {
@@ -339,10 +363,16 @@ func unknownVariables(vars map[string]string) error {
 	}
 	var bad []string
 	for name := range vars {
-		if !strings.HasPrefix(name, "LK_") || known[name] {
-			continue
+		upper := strings.ToUpper(name)
+		switch {
+		case known[name] || !strings.HasPrefix(upper, "LK_"):
+		case upper != name && known[upper]:
+			// Names are case-sensitive: lk_gateway_url would leave
+			// LK_GATEWAY_URL empty and run the demo data.
+			bad = append(bad, fmt.Sprintf("%s: not a variable of lk (names are upper-case); did you mean %s? (lk -help lists them)", name, upper))
+		default:
+			bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(upper)))
 		}
-		bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(name)))
 	}
 	if len(bad) == 0 {
 		return nil

@@ -45,9 +45,9 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	sandboxURL = "http://" + ln.Addr().String()
 	// A warning, not news: demo customers and orders must never pass
 	// for the resort's own (every page says so too).
-	log.Warn("running on the bundled sandbox gateway", "url", sandboxURL+"/v1", "data", cfg.DataDir,
+	log.Warn("running on the bundled sandbox gateway", "url", sandboxURL+"/"+gateway.APIVersion, "data", cfg.DataDir,
 		"why", cfg.Sandbox, "demo", "the customers and orders are demo data, not the resort's; set LK_GATEWAY_URL to the provider's gateway")
-	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
+	return sandboxURL + "/" + gateway.APIVersion, sandboxURL, func() { srv.Close(); sb.Close() }, nil
 }
 
 // startProvider starts the sandbox when configured and makes the client of
