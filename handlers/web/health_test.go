@@ -22,7 +22,7 @@ func TestProviderStateHasHysteresis(t *testing.T) {
 		err   error
 		state string
 	}{
-		{nil, "up"}, // the first check decides
+		{nil, "up"},                                 // the first check decides
 		{failed, "up"}, {failed, "up"}, {nil, "up"}, // a good answer starts the count again
 		{failed, "up"}, {failed, "up"}, {failed, "down"},
 		{nil, "down"}, {failed, "down"}, {nil, "down"}, {nil, "up"},
