@@ -64,11 +64,12 @@ type prometheusRule struct {
 		Groups []struct {
 			Name  string `json:"name"`
 			Rules []struct {
-				Alert       string            `json:"alert"`
+				Alert       string            `json:"alert,omitempty"`
+				Record      string            `json:"record,omitempty"`
 				Expr        string            `json:"expr"`
 				For         string            `json:"for,omitempty"`
-				Labels      map[string]string `json:"labels"`
-				Annotations map[string]string `json:"annotations"`
+				Labels      map[string]string `json:"labels,omitempty"`
+				Annotations map[string]string `json:"annotations,omitempty"`
 			} `json:"rules"`
 		} `json:"groups"`
 	} `json:"spec"`
