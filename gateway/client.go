@@ -60,6 +60,7 @@ type Client struct {
 	loc            *time.Location
 	tracer         trace.Tracer // nil: no spans (WithTracerProvider)
 	maxBody        int64
+	userAgent      string // WithUserAgent; empty: Go's
 	// backoff is the pause before retry number n (1-based); tests shorten it.
 	backoff func(n int) time.Duration
 }
@@ -124,6 +125,10 @@ func WithRegisterer(reg prometheus.Registerer) Option { return func(c *Client) {
 // WithLogger logs failed calls at Warn and successful ones at Debug. Tokens,
 // SMS codes and bodies are never logged; phones are masked.
 func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
+
+// WithUserAgent names the client in every call's User-Agent, such as
+// "lk/0.5.0", so the provider's logs tell this service and its build.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
 // WithLocation sets the zone the provider's wall-clock dates are written in
 // (default ResortLocation).
@@ -548,6 +553,9 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 	}
 	if cl.token != "" {
 		req.Header.Set("Authorization", "Bearer "+cl.token)
+	}
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
 	}
 	annotate(ctx, req)
 	resp, err := c.hc.Do(req)

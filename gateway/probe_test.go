@@ -73,11 +73,14 @@ func TestPingTimeoutAndNoConnection(t *testing.T) {
 }
 
 // The check carries its own request id, so the provider's log tells it
-// from customers' calls.
+// from customers' calls, and the client's name and version.
 func TestPingHasItsOwnRequestID(t *testing.T) {
-	c, mux, _ := setup(t)
+	c, mux, _ := setup(t, WithUserAgent("lk/0.5.0-dev"))
 	ids := make(chan string, 2)
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		if ua := r.UserAgent(); ua != "lk/0.5.0-dev" {
+			t.Errorf("User-Agent %q, want lk/0.5.0-dev", ua)
+		}
 		ids <- r.Header.Get(HeaderRequestID)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"success":true,"result":[]}`))

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"lk"
 )
 
 // A gateway (or the proxy before it) that starts answering every call with
@@ -17,7 +19,10 @@ import (
 func TestProviderAnsweringErrorsIsDown(t *testing.T) {
 	var failing atomic.Bool
 	var failed atomic.Int32
+	var agent, probeID atomic.Value
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agent.Store(r.UserAgent())
+		probeID.Store(r.Header.Get("X-Request-Id"))
 		if !failing.Load() {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"success":true,"result":[]}`))
@@ -64,6 +69,12 @@ func TestProviderAnsweringErrorsIsDown(t *testing.T) {
 	}
 	if r := body(t, addrs["listening"]+"/readyz"); !strings.Contains(r, "provider: down") {
 		t.Errorf("/readyz: %q, want 200 saying the provider is down", r)
+	}
+	if ua, _ := agent.Load().(string); ua != "lk/"+lk.Version() {
+		t.Errorf("User-Agent %q, want lk/%s", ua, lk.Version())
+	}
+	if id, _ := probeID.Load().(string); !strings.HasPrefix(id, "probe-") {
+		t.Errorf("the check's X-Request-Id %q, want its own probe-…", id)
 	}
 	if !strings.Contains(out.String(), "provider check failed") || !strings.Contains(out.String(), "server_error") {
 		t.Errorf("the log does not say why the provider is down:\n%s", out)

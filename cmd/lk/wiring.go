@@ -72,6 +72,7 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 		gateway.WithLogger(log.With("component", "gateway")),
 		gateway.WithLocation(cfg.Location),
 		gateway.WithTracerProvider(tp),
+		gateway.WithUserAgent("lk/"+lk.Version()),
 	)
 }
 
