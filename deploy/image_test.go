@@ -5,6 +5,7 @@ package deploy
 
 import (
 	"bytes"
+	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -84,11 +85,16 @@ func TestImageRunsFromItsOwnFiles(t *testing.T) {
 	root := buildah("mount", ctr)
 	t.Cleanup(func() { buildah("umount", ctr); buildah("rm", ctr); buildah("rmi", "--all", "--force") })
 
-	if v := command(t, "chroot", root, "/lk", "-version"); !strings.HasPrefix(v, "lk "+lk.Version()+" ") {
-		t.Errorf("/lk -version: %q, want release %s", v, lk.Version())
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := lk.VersionOf(info)
+	if v := command(t, "chroot", root, "/lk", "-version"); !strings.HasPrefix(v, "lk "+version+" ") {
+		t.Errorf("/lk -version: %q, want %s", v, version)
 	}
 	// The licences of what ships: the Go modules' and the npm packages'.
-	for _, f := range []string{"go-github.com_labstack_echo_v5.txt", "go-github.com_a-h_templ.txt", "npm-react.txt", "npm-flatpickr.txt"} {
+	for _, f := range []string{"LICENSE", "go-github.com_labstack_echo_v5.txt", "go-github.com_a-h_templ.txt", "npm-react.txt", "npm-flatpickr.txt"} {
 		if b, err := os.ReadFile(filepath.Join(root, "usr/share/doc/lk", f)); err != nil || !strings.Contains(string(b), "Permission") && !strings.Contains(string(b), "License") {
 			t.Errorf("the image's licence notice %s: %v", f, err)
 		}
@@ -113,7 +119,7 @@ func TestImageRunsFromItsOwnFiles(t *testing.T) {
 		strings.Join(cfg.Entrypoint, " ") != "/lk" || strings.Join(cfg.Healthcheck.Test, " ") != "CMD /lk -healthcheck auto" {
 		t.Errorf("the image's configuration: %+v", cfg)
 	}
-	if l := cfg.Labels; l["org.opencontainers.image.version"] != lk.Version() || len(l["org.opencontainers.image.revision"]) < 40 && l["org.opencontainers.image.revision"] != "unknown" ||
+	if l := cfg.Labels; l["org.opencontainers.image.version"] != version || len(l["org.opencontainers.image.revision"]) < 40 && l["org.opencontainers.image.revision"] != "unknown" ||
 		l["org.opencontainers.image.source"] == "" {
 		t.Errorf("the image's OCI labels: %v", l)
 	}

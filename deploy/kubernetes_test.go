@@ -46,13 +46,16 @@ type serviceMonitorSpec struct {
 		MatchLabels map[string]string `json:"matchLabels"`
 	} `json:"selector"`
 	Endpoints []struct {
-		Port              string `json:"port"`
-		Path              string `json:"path"`
-		Interval          string `json:"interval"`
-		BearerTokenSecret struct {
-			Name string `json:"name"`
-			Key  string `json:"key"`
-		} `json:"bearerTokenSecret"`
+		Port          string `json:"port"`
+		Path          string `json:"path"`
+		Interval      string `json:"interval"`
+		Authorization struct {
+			Type        string `json:"type"`
+			Credentials struct {
+				Name string `json:"name"`
+				Key  string `json:"key"`
+			} `json:"credentials"`
+		} `json:"authorization"`
 	} `json:"endpoints"`
 }
 
@@ -64,11 +67,12 @@ type prometheusRule struct {
 		Groups []struct {
 			Name  string `json:"name"`
 			Rules []struct {
-				Alert       string            `json:"alert"`
+				Alert       string            `json:"alert,omitempty"`
+				Record      string            `json:"record,omitempty"`
 				Expr        string            `json:"expr"`
 				For         string            `json:"for,omitempty"`
-				Labels      map[string]string `json:"labels"`
-				Annotations map[string]string `json:"annotations"`
+				Labels      map[string]string `json:"labels,omitempty"`
+				Annotations map[string]string `json:"annotations,omitempty"`
 			} `json:"rules"`
 		} `json:"groups"`
 	} `json:"spec"`
@@ -342,6 +346,14 @@ func TestKubernetesOverlaysRender(t *testing.T) {
 			if allowed["http"] == "" || allowed["debug"] == "" || allowed["http"] == allowed["debug"] {
 				t.Errorf("NetworkPolicy opens %v; want http from the ingress controller's namespace, debug from monitoring's alone", allowed)
 			}
+			checkEgress(t, np)
+
+			// A node drain takes a share of the instances, as many as they are.
+			pdbs := find[*policyv1.PodDisruptionBudget](objs, "PodDisruptionBudget")
+			if len(pdbs) != 1 || pdbs[0].Spec.MinAvailable != nil || pdbs[0].Spec.MaxUnavailable == nil ||
+				!reflect.DeepEqual(pdbs[0].Spec.Selector.MatchLabels, d.Spec.Selector.MatchLabels) {
+				t.Errorf("PodDisruptionBudgets %+v: want one of the instances with maxUnavailable, no minAvailable", pdbs)
+			}
 
 			// Monitoring: scrape annotations, or a ServiceMonitor on the debug port.
 			sms := find[*serviceMonitor](objs, "ServiceMonitor")
@@ -357,11 +369,51 @@ func TestKubernetesOverlaysRender(t *testing.T) {
 				}) {
 					t.Errorf("ServiceMonitor %s selects no Service with port %s to the debug port", sm.Metadata["name"], sm.Spec.Endpoints[0].Port)
 				}
+				for _, e := range sm.Spec.Endpoints {
+					if a := e.Authorization; a.Type != "Bearer" || a.Credentials.Name != "lk" || a.Credentials.Key != "debug-token" {
+						t.Errorf("ServiceMonitor %s endpoint %s: authorization %+v, want Bearer from the Secret lk's debug-token", sm.Metadata["name"], e.Port, a)
+					}
+				}
 			}
 			for _, pr := range find[*prometheusRule](objs, "PrometheusRule") {
 				checkSameRules(t, pr)
 			}
 		})
+	}
+}
+
+// checkEgress: the instances reach DNS, the provider's gateway (by its
+// addresses, never the whole internet), Redis and the collector, on their
+// ports alone, and nothing else.
+func checkEgress(t *testing.T, np *networkingv1.NetworkPolicy) {
+	t.Helper()
+	if !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) {
+		t.Fatal("the NetworkPolicy leaves egress open")
+	}
+	reached := map[int32]bool{}
+	for _, rule := range np.Spec.Egress {
+		if len(rule.To) == 0 || len(rule.Ports) == 0 {
+			t.Errorf("an egress rule open to every peer or port: %+v", rule)
+		}
+		for _, peer := range rule.To {
+			if b := peer.IPBlock; b != nil && (strings.HasSuffix(b.CIDR, "/0") || b.CIDR == "192.0.2.0/24") {
+				t.Errorf("egress to %s: the whole internet, or the base's placeholder", b.CIDR)
+			}
+			if peer.IPBlock == nil && (peer.NamespaceSelector == nil || peer.PodSelector == nil) {
+				t.Errorf("egress to %+v: not bound to a namespace's pods", peer)
+			}
+		}
+		for _, p := range rule.Ports {
+			reached[p.Port.IntVal] = true
+		}
+	}
+	for port, what := range map[int32]string{53: "DNS", 443: "the provider's gateway", 6379: "Redis", 26379: "Redis's Sentinels", 4317: "the collector"} {
+		if !reached[port] {
+			t.Errorf("no egress to %s (port %d)", what, port)
+		}
+	}
+	if len(reached) != 6 {
+		t.Errorf("egress reaches ports %v, want DNS, 443, Redis's and the collector's alone", reached)
 	}
 }
 
@@ -399,6 +451,11 @@ func checkSameRules(t *testing.T, pr *prometheusRule) {
 func TestKubernetesOverlaysSetTheSite(t *testing.T) {
 	for _, dir := range overlays(t) {
 		objs := render(t, dir)
+		for _, np := range find[*networkingv1.NetworkPolicy](objs, "NetworkPolicy") {
+			if b, _ := json.Marshal(np.Spec); strings.Contains(string(b), "set-in-the-overlay") || strings.Contains(string(b), "ingress-nginx") {
+				t.Errorf("%s: the NetworkPolicy keeps a namespace of the base's, or the retired ingress-nginx: %s", dir, b)
+			}
+		}
 		for _, cm := range find[*corev1.ConfigMap](objs, "ConfigMap") {
 			for _, k := range []string{"LK_GATEWAY_URL", "LK_PUBLIC_URL", "LK_REDIS_URL", "LK_TRUSTED_PROXIES"} {
 				if cm.Data[k] == "" {

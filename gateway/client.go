@@ -33,6 +33,10 @@ const (
 	MaxBody = 10 << 20
 )
 
+// APIVersion is the version of the provider's API this client speaks
+// (gateway/openapi.yaml): every base URL ends in "/" + APIVersion.
+const APIVersion = "v1"
+
 // Client calls the provider's API gateway v1. It is safe for concurrent use.
 // Build it with NewClient.
 type Client struct {
@@ -56,6 +60,7 @@ type Client struct {
 	loc            *time.Location
 	tracer         trace.Tracer // nil: no spans (WithTracerProvider)
 	maxBody        int64
+	userAgent      string // WithUserAgent; empty: Go's
 	// backoff is the pause before retry number n (1-based); tests shorten it.
 	backoff func(n int) time.Duration
 }
@@ -120,6 +125,10 @@ func WithRegisterer(reg prometheus.Registerer) Option { return func(c *Client) {
 // WithLogger logs failed calls at Warn and successful ones at Debug. Tokens,
 // SMS codes and bodies are never logged; phones are masked.
 func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
+
+// WithUserAgent names the client in every call's User-Agent, such as
+// "lk/0.5.0", so the provider's logs tell this service and its build.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
 // WithLocation sets the zone the provider's wall-clock dates are written in
 // (default ResortLocation).
@@ -545,6 +554,9 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 	if cl.token != "" {
 		req.Header.Set("Authorization", "Bearer "+cl.token)
 	}
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
 	annotate(ctx, req)
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -660,28 +672,4 @@ func describeBody(a answer) string {
 		mt = "untyped"
 	}
 	return fmt.Sprintf("%d-byte %s body, not JSON", len(a.body), mt)
-}
-
-// Ping tells whether the provider answers at all (the background check
-// behind lk_provider_up and /readyz's body): any HTTP answer, whatever its
-// status, means reachable. It bypasses retries and the breaker, so it
-// reports the provider's state, not ours.
-func (c *Client) Ping(ctx context.Context) (err error) {
-	const op = "ping"
-	start := time.Now()
-	defer func() {
-		c.duration.WithLabelValues(op, outcome(err)).Observe(time.Since(start).Seconds())
-	}()
-	cl := call{op: op, method: http.MethodGet, path: "aqua/getSessionsAqua",
-		query: url.Values{"date": {FormatDate(time.Now(), c.loc)}}}
-	p, err := c.prepare(cl)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.callTimeout)
-	defer cancel()
-	if _, err := c.roundTrip(ctx, cl, p); err != nil {
-		return opError(op, ErrUnavailable, err)
-	}
-	return nil
 }

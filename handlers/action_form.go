@@ -65,7 +65,7 @@ func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form s
 	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
 	v, err := s.web.Sessions.Seal(tokenName, t)
 	if err != nil {
-		s.log.Error("action token", "err", err)
+		s.log.ErrorContext(c.Request().Context(), "action token", "err", err)
 	}
 	return v, t.Nonce
 }
@@ -92,8 +92,8 @@ func formToken(c *echo.Context) string {
 
 // A call that did not answer in time may have been done: the customer is told
 // so and shown the order, not the form to send again.
-func (s *Server) actionFailed(o order, a action, err error, refused, unreachable string) store.Outcome {
-	s.log.Warn("order action failed", "action", a, "kind", o.kind.info().id, "id", o.id, "err", err)
+func (s *Server) actionFailed(ctx context.Context, o order, a action, err error, refused, unreachable string) store.Outcome {
+	s.log.WarnContext(ctx, "order action failed", "action", a, "kind", o.kind.info().id, "order", o.id, "err", err)
 	if timedOut(err) {
 		return store.Outcome{Status: http.StatusGatewayTimeout, Message: msgTimedOut, Unknown: true}
 	}

@@ -70,7 +70,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 		}
 	}
 	if err := s.stores.acts.Record(ctx, actsKey(guid, o.kind, o.id), rec.encode(), s.now().Add(actsKept)); err != nil {
-		s.log.Warn("what was done to an order is not kept", "action", a, "kind", string(o.kind.info().id), "err", err)
+		s.log.WarnContext(ctx, "what was done to an order is not kept", "action", a, "kind", string(o.kind.info().id), "err", err)
 	}
 }
 
@@ -78,7 +78,7 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (act, bool) {
 	v, err := s.stores.acts.Recall(ctx, actsKey(guid, k, id))
 	if err != nil {
-		s.log.Warn("acts store", "err", err)
+		s.log.WarnContext(ctx, "acts store", "err", err)
 		return act{}, false
 	}
 	if v == "" {

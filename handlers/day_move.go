@@ -31,9 +31,9 @@ func judged(f actionForm, o order, status int, msg string) error {
 
 // moved is a move's outcome from the provider's answer: the page of the
 // order where it is now (next), or why it did not move.
-func (s *Server) moved(o order, t moveTexts, next, msg string, err error) store.Outcome {
+func (s *Server) moved(ctx context.Context, o order, t moveTexts, next, msg string, err error) store.Outcome {
 	if err != nil {
-		return s.actionFailed(o, actTransfer, err, t.refused, t.unreachable)
+		return s.actionFailed(ctx, o, actTransfer, err, t.refused, t.unreachable)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: next, Message: cmp.Or(msg, t.done)}
 }
@@ -127,7 +127,7 @@ func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 
 func (m dayMove) call(ctx context.Context, o order) store.Outcome {
 	next, msg, err := m.k.change(ctx, m.s, web.SessionOf(m.c), o, m.a)
-	return m.s.moved(o, m.k.wording().moveTexts, next, msg, err)
+	return m.s.moved(ctx, o, m.k.wording().moveTexts, next, msg, err)
 }
 
 func (m dayMove) checkDay(o order, raw string) (time.Time, string) {

@@ -33,7 +33,7 @@ func (s *Server) home(c *echo.Context) error {
 			s.web.EndSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
-		s.log.Warn("profile not loaded", "err", infoErr)
+		s.log.WarnContext(c.Request().Context(), "profile not loaded", "err", infoErr)
 		h.ProfileError = msgProfileFailed
 	} else {
 		h.Profile = s.profileView(info)

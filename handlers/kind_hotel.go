@@ -126,7 +126,7 @@ func (hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o ord
 	}
 	if err != nil {
 		// The order no longer offers a refund: the resort's staff finish it.
-		s.log.Error("hotel cancelled without its refund", "id", o.id, "err", err)
+		s.log.ErrorContext(ctx, "hotel cancelled without its refund", "order", o.id, "err", err)
 		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, web.MsgRequestFailed).message, ".") + "."
 		if s.web.Site.SupportPhone != "" {
 			msg += " Позвоните в службу поддержки: " + s.web.Site.SupportPhone + "."
@@ -216,7 +216,7 @@ func (m hotelMove) call(ctx context.Context, o order) store.Outcome {
 		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
 		NewDateOut: gateway.FormatISO(a.dayOut.Add(hotelCheckOut*time.Hour), s.loc),
 	})
-	return s.moved(o, hotelMoveTexts, o.url(), msg, err)
+	return s.moved(ctx, o, hotelMoveTexts, o.url(), msg, err)
 }
 
 // The stay's own rooms on its own nights are free for it: the provider

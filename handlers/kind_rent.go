@@ -228,10 +228,10 @@ func (m rentMove) call(ctx context.Context, o order) store.Outcome {
 		beg: gateway.FormatISO(m.f.start, s.loc), end: gateway.FormatISO(m.f.end, s.loc), amount: o.amount,
 	})
 	if err != nil || newID == "" { // the provider moved it but did not say where
-		return s.moved(o, rentMoveTexts, views.PathOrders, "", err)
+		return s.moved(ctx, o, rentMoveTexts, views.PathOrders, "", err)
 	}
 	s.movedTo(ctx, sess.GUID, o, newID, m.f.start)
-	return s.moved(o, rentMoveTexts, views.OrderPath(string(m.k.info().id), newID), "", nil)
+	return s.moved(ctx, o, rentMoveTexts, views.OrderPath(string(m.k.info().id), newID), "", nil)
 }
 
 // Without a day, the rent's own, or today when that is outside the window.
@@ -281,7 +281,7 @@ func (m rentMove) hours(ctx context.Context, o order, day time.Time) rentDay {
 		default:
 			d.status = f.status
 		}
-		s.log.Warn("rent schedule not loaded", "kind", o.kind.info().id, "id", o.id, "err", err)
+		s.log.WarnContext(ctx, "rent schedule not loaded", "kind", o.kind.info().id, "order", o.id, "err", err)
 		d.view.Message, d.view.Failed = msgScheduleFailed, true
 		return d
 	}

@@ -37,7 +37,7 @@ func (s *Server) movedTo(ctx context.Context, guid string, o order, newID string
 		err = s.stores.moves.Moved(ctx, nextKey(o.kind, o.id), newID+" "+ownerMark(guid), until)
 	}
 	if err != nil {
-		s.log.Warn("the first id of a moved booking is not kept", "kind", string(o.kind.info().id), "err", err)
+		s.log.WarnContext(ctx, "the first id of a moved booking is not kept", "kind", string(o.kind.info().id), "err", err)
 	}
 }
 
@@ -59,7 +59,7 @@ func (s *Server) movedOn(ctx context.Context, guid string, k kind, id string) (s
 	for range movesFollowed {
 		v, err := s.stores.moves.First(ctx, nextKey(k, now))
 		if err != nil { // the old link fails as it did before moves were kept
-			s.log.Warn("moves store", "err", err)
+			s.log.WarnContext(ctx, "moves store", "err", err)
 			break
 		}
 		next, owner, _ := strings.Cut(v, " ")

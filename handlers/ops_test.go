@@ -123,7 +123,9 @@ func TestReadyWhileTheProviderIsDown(t *testing.T) {
 	calls := a.sb.AllCalls()
 
 	a.sbSrv.Close()
-	a.health.CheckProvider(t.Context(), a.gw.Ping, slog.New(slog.DiscardHandler))
+	for range 3 { // three failed checks in a row count it down
+		a.health.CheckProvider(t.Context(), a.gw.Ping, slog.New(slog.DiscardHandler))
+	}
 	for range 3 {
 		if r := a.get("/readyz"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "provider: down") {
 			t.Fatalf("/readyz with the provider down: %d %q, want 200 saying so", r.StatusCode, r.body)

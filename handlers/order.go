@@ -109,7 +109,7 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	}
 	pdf, err := k.(documenter).document(c.Request().Context(), s, id)
 	if err != nil {
-		s.log.Warn("document not fetched", "kind", k.info().id, "id", id, "err", err)
+		s.log.WarnContext(c.Request().Context(), "document not fetched", "kind", k.info().id, "order", id, "err", err)
 		return &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed}
 	}
 	name := string(k.info().id) + "-" + id + ".pdf" // id is checked by validID

@@ -204,7 +204,7 @@ func (at *actionAttempt) stale() error {
 }
 
 func (s *Server) storeFailed(c *echo.Context, err error) error {
-	s.log.Error("action token store failed", "path", c.Request().URL.Path, "err", err)
+	s.log.ErrorContext(c.Request().Context(), "action token store failed", "path", c.Request().URL.Path, "err", err)
 	return web.ErrStoreDown
 }
 
@@ -250,7 +250,7 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 	lease, me := leaseKey(o), string(a)+" "+key
 	taken, cur, err := s.stores.leases.Take(ctx, lease, me, s.leaseTTL())
 	if err != nil {
-		s.log.Error("order lease failed", "action", a, "err", err)
+		s.log.ErrorContext(ctx, "order lease failed", "action", a, "err", err)
 		return store.Outcome{Status: http.StatusServiceUnavailable, Message: web.MsgStoreDown}
 	}
 	if !taken {
@@ -268,7 +268,7 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 	}
 	defer func() {
 		if err := s.stores.leases.Release(ctx, lease, me); err != nil {
-			s.log.Warn("order lease not released", "err", err)
+			s.log.WarnContext(ctx, "order lease not released", "err", err)
 		}
 	}()
 	return do(ctx)
@@ -327,7 +327,7 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
 	kind := string(ref.kind.info().id)
 	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
-	s.log.Info("order action", "id", web.RequestID(c), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
+	s.log.InfoContext(c.Request().Context(), "order action", "request_id", web.RequestID(c), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
 }
 
 // outcome names what became of one attempt's POST.

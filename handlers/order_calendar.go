@@ -36,7 +36,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	}
 	first, err := s.firstID(c.Request().Context(), k, o.id)
 	if err != nil { // a second event in the customer's calendar is worse than a wait
-		s.log.Warn("moves store", "err", err)
+		s.log.WarnContext(c.Request().Context(), "moves store", "err", err)
 		return web.ErrStoreDown
 	}
 	page := s.web.Absolute(o.url())

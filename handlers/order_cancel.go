@@ -49,7 +49,7 @@ type cancelForm struct{ formBase }
 func (f cancelForm) call(ctx context.Context, o order) store.Outcome {
 	msg, err := o.kind.(canceler).cancel(ctx, f.s, web.SessionOf(f.c), o)
 	if err != nil {
-		return f.s.actionFailed(o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
+		return f.s.actionFailed(ctx, o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: msg}
 }

@@ -21,7 +21,7 @@ import (
 func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), web.SessionOf(c).Token)
 	if err != nil {
-		s.log.Warn("refund form without the profile", "err", err)
+		s.log.WarnContext(c.Request().Context(), "refund form without the profile", "err", err)
 	} else {
 		s.heard(web.SessionOf(c), info)
 	}
@@ -165,16 +165,16 @@ func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
 	// The kept files' bytes are read only now, to be sent.
 	kept, err := s.stores.files.Read(ctx, f.key)
 	if err != nil {
-		s.log.Error("kept refund files not read", "err", err)
-		return s.actionFailed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+		s.log.ErrorContext(ctx, "kept refund files not read", "err", err)
+		return s.actionFailed(ctx, o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	msg, err := o.kind.(refunder).refund(ctx, s, o, f.in.request(o, kept))
 	if err != nil {
 		s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
-		return s.actionFailed(o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
+		return s.actionFailed(ctx, o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
 	if err := s.stores.files.Clear(ctx, f.key); err != nil {
-		s.log.Warn("refund files not cleared", "err", err)
+		s.log.WarnContext(ctx, "refund files not cleared", "err", err)
 	}
 	return store.Outcome{Status: http.StatusSeeOther, Location: views.PathOrders, Message: cmp.Or(msg, msgRefundDone)}
 }

@@ -37,7 +37,7 @@ func (s *Server) fetchKinds(ctx context.Context, guid string, ks []kind) orderSe
 	for i, k := range ks {
 		if errs[i] != nil {
 			set.failed[k.info().id] = errs[i]
-			s.log.Warn("orders not loaded", "kind", k.info().id, "err", errs[i])
+			s.log.WarnContext(ctx, "orders not loaded", "kind", k.info().id, "err", errs[i])
 		}
 		set.all = append(set.all, lists[i]...)
 	}

@@ -82,7 +82,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 			s.web.EndSession(c, sess)
 			return s.signedOutWith(c, fail.message)
 		}
-		s.log.Warn("profile not saved", "refused", fail.refused, "err", err)
+		s.log.WarnContext(c.Request().Context(), "profile not saved", "refused", fail.refused, "err", err)
 		f.Error = fail.message
 		if fail.refused {
 			return show(fail.status)

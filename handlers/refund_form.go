@@ -302,7 +302,7 @@ func (s *Server) keepRefundFiles(ctx context.Context, sess *web.Session, key str
 		case errors.Is(err, store.ErrRefundFilesFull):
 			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
 		case err != nil:
-			s.log.Error("refund file not kept", "err", err)
+			s.log.ErrorContext(ctx, "refund file not kept", "err", err)
 			e.Add("documents", fmt.Sprintf(msgFileNotKept, f.Name))
 		}
 	}

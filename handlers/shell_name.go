@@ -21,7 +21,7 @@ func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 		info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 		if err != nil {
 			// The page goes on with the name it has; the profile says what failed.
-			s.log.Debug("the shell's name not read", "err", err)
+			s.log.DebugContext(c.Request().Context(), "the shell's name not read", "err", err)
 			return sess.Name
 		}
 		s.heard(sess, info)
@@ -45,7 +45,7 @@ func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) strin
 	if name != sess.Name {
 		sess.Name = name
 		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
-			s.log.Warn("session name not kept", "err", err)
+			s.log.WarnContext(c.Request().Context(), "session name not kept", "err", err)
 		}
 	}
 	return name

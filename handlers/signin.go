@@ -131,7 +131,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	if r != nil {
 		if isBudget(r.Limit) {
 			s.metrics.spent.WithLabelValues(string(class), r.Limit).Inc()
-			s.log.Warn("SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
+			s.log.WarnContext(c.Request().Context(), "SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
 		}
 		s.countRefusal(c, step, phone, r)
 		errs.Add("", r.Message)

@@ -180,7 +180,7 @@ func (s *Server) release(ctx context.Context, h store.Hold) {
 		return
 	}
 	if err := s.codes.limits.Release(context.WithoutCancel(ctx), h); err != nil {
-		s.log.Error("sign-in limit not released", "err", err)
+		s.log.ErrorContext(ctx, "sign-in limit not released", "err", err)
 	}
 }
 
@@ -190,7 +190,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	sum := sha256.Sum256([]byte(key)) // the key holds the code: not in the store
 	k := "confirm:" + base64.RawURLEncoding.EncodeToString(sum[:])
 	failed := func(err error) confirmResult {
-		s.log.Error("sign-in store unavailable", "step", "code_confirm", "err", err)
+		s.log.ErrorContext(ctx, "sign-in store unavailable", "step", "code_confirm", "err", err)
 		res := confirmResult{status: http.StatusServiceUnavailable}
 		res.errs.Add("", web.MsgRequestFailed)
 		return res
@@ -201,7 +201,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 		mine = &res
 		v, err := s.web.Sessions.Seal(sharedConfirmName, res.shared())
 		if err != nil {
-			s.log.Error("sign-in outcome not sealed", "err", err)
+			s.log.ErrorContext(ctx, "sign-in outcome not sealed", "err", err)
 			return store.Outcome{Status: http.StatusServiceUnavailable}
 		}
 		return store.Outcome{Status: res.status, Message: v}
@@ -218,7 +218,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	switch {
 	case mine != nil:
 		if err != nil {
-			s.log.Error("sign-in outcome not shared", "err", err)
+			s.log.ErrorContext(ctx, "sign-in outcome not shared", "err", err)
 		}
 		return *mine
 	case err != nil:

@@ -20,11 +20,14 @@ var awaited = map[string]string{}
 type promRules struct {
 	Groups []struct {
 		Name  string
-		Rules []struct {
-			Alert string
-			Expr  string
-		}
+		Rules []promRule
 	}
+}
+
+// promRule is an alert or a recording rule.
+type promRule struct {
+	Alert, Record, Expr string
+	Annotations         map[string]string
 }
 
 // Every metric the alert rules and the dashboard name is one the server
@@ -43,8 +46,15 @@ func TestAlertsAndDashboardNameRegisteredMetrics(t *testing.T) {
 		}
 	}
 	var exprs []string
-	for _, r := range alertRules(t) {
-		exprs = append(exprs, r.Expr)
+	rules := readRules(t)
+	for _, r := range rules {
+		e := r.Expr
+		for _, rec := range rules { // a recorded series is no metric of the server's
+			if rec.Record != "" {
+				e = strings.ReplaceAll(e, rec.Record, "")
+			}
+		}
+		exprs = append(exprs, e)
 	}
 	var dash struct {
 		Panels []struct {
@@ -97,7 +107,13 @@ func TestAlertsAndDashboardNameRegisteredMetrics(t *testing.T) {
 	}
 }
 
-func alertRules(t *testing.T) []struct{ Alert, Expr string } {
+// runbookBase is where the resort keeps this repository, the start of every
+// alert's runbook_url.
+const runbookBase = "https://git.resort.example/lk/-/blob/main/"
+
+// readRules is every rule of deploy/prometheus/rules.yaml, recording
+// rules too.
+func readRules(t *testing.T) []promRule {
 	t.Helper()
 	var rules promRules
 	b, err := os.ReadFile("../../deploy/prometheus/rules.yaml")
@@ -107,17 +123,22 @@ func alertRules(t *testing.T) []struct{ Alert, Expr string } {
 	if err := yaml.Unmarshal(b, &rules); err != nil {
 		t.Fatal(err)
 	}
-	var out []struct{ Alert, Expr string }
+	var out []promRule
 	for _, g := range rules.Groups {
-		for _, r := range g.Rules {
-			out = append(out, struct{ Alert, Expr string }{r.Alert, r.Expr})
-		}
+		out = append(out, g.Rules...)
 	}
 	return out
 }
 
-// Every alert fires in a test of promtool test rules, and has its runbook
-// line in docs/operations.md.
+func alertRules(t *testing.T) []promRule {
+	t.Helper()
+	return slices.DeleteFunc(readRules(t), func(r promRule) bool { return r.Alert == "" })
+}
+
+// Every alert fires in a test of promtool test rules, says what it saw
+// (description) and links its runbook line in docs/operations.md
+// (runbook_url, to the line's anchor); its aggregations keep the
+// namespace. At least one alert reads two windows of an SLO's burn rate.
 func TestEveryAlertIsTestedAndHasARunbook(t *testing.T) {
 	var tests struct {
 		Tests []struct {
@@ -147,6 +168,7 @@ func TestEveryAlertIsTestedAndHasARunbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := alertRules(t)
+	burns := 0
 	if len(rules) < 8 {
 		t.Errorf("%d alerts, want at least 8", len(rules))
 	}
@@ -154,8 +176,26 @@ func TestEveryAlertIsTestedAndHasARunbook(t *testing.T) {
 		if !slices.Contains(fired, r.Alert) {
 			t.Errorf("no test in deploy/prometheus/rules.test.yaml sees %s fire", r.Alert)
 		}
-		if !regexp.MustCompile("(?m)^\\| `" + r.Alert + "` \\|").Match(doc) {
-			t.Errorf("docs/operations.md has no runbook line for %s", r.Alert)
+		anchor := strings.ToLower(r.Alert)
+		if !regexp.MustCompile("(?m)^\\| <a id=\"" + anchor + "\"></a>`" + r.Alert + "` \\|").Match(doc) {
+			t.Errorf("docs/operations.md has no runbook line for %s with the anchor %s", r.Alert, anchor)
 		}
+		if want := runbookBase + "docs/operations.md#" + anchor; r.Annotations["runbook_url"] != want {
+			t.Errorf("%s: runbook_url %q, want %s", r.Alert, r.Annotations["runbook_url"], want)
+		}
+		if r.Annotations["description"] == "" || r.Annotations["summary"] == "" {
+			t.Errorf("%s: no summary or description", r.Alert)
+		}
+		for _, by := range regexp.MustCompile(`by \(([^)]*)\)`).FindAllStringSubmatch(r.Expr, -1) {
+			if !strings.Contains(by[1], "namespace") {
+				t.Errorf("%s: %q drops the namespace", r.Alert, by[0])
+			}
+		}
+		if regexp.MustCompile(`:ratio_rate\w+ > .*\n\s*and \S+:ratio_rate\w+ >`).MatchString(r.Expr) {
+			burns++
+		}
+	}
+	if burns == 0 {
+		t.Error("no alert reads two windows of an SLO's burn rate")
 	}
 }

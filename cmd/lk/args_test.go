@@ -49,8 +49,8 @@ func runMainEnv(t *testing.T, dataDir string, vars []string, args ...string) (co
 
 // The release is VERSION's, such as 0.5.0.
 func TestVersionIsARelease(t *testing.T) {
-	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(lk.Version()) {
-		t.Errorf("VERSION %q is no release such as 0.5.0", lk.Version())
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(lk.Release()) {
+		t.Errorf("VERSION %q is no release such as 0.5.0", lk.Release())
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"lk/gateway"
 	"lk/handlers"
 	"lk/handlers/web"
 	"lk/store"
@@ -35,6 +37,7 @@ type config struct {
 	MaxInFlight    int            // LK_GATEWAY_MAX_INFLIGHT
 	PagesAtOnce    int            // LK_PAGES_IN_PROGRESS; 0: adaptive
 	SharedTTL      time.Duration  // LK_GATEWAY_SHARED_TTL
+	ProviderCheck  time.Duration  // LK_PROVIDER_CHECK_INTERVAL
 	LogLevel       string         // LK_LOG_LEVEL
 	ShutdownWait   time.Duration  // LK_SHUTDOWN_TIMEOUT
 	ShutdownDrain  time.Duration  // LK_SHUTDOWN_DRAIN
@@ -70,6 +73,7 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_GATEWAY_MAX_INFLIGHT", "256", "provider calls one instance has in flight at most; beyond it a page answers at once with a Russian 503 and Retry-After instead of waiting on a slow provider"},
 	{"LK_PAGES_IN_PROGRESS", "0", "signed-in pages one instance works on at once at most; beyond it a page waits its turn up to 2 s, or is answered at once with a Russian 503 and Retry-After when it could not have it in time; 0: the limit adapts to the instance's cores (it falls when ready goroutines wait for a CPU)"},
 	{"LK_GATEWAY_SHARED_TTL", "30s", "how long answers that are the same for every customer (a day's water-park sessions, an instructor's timetable, a rent's schedule, the hotel's days) are kept and shared in one instance; 0s: asked for every page"},
+	{"LK_PROVIDER_CHECK_INTERVAL", "15s", "how often each instance checks the provider in the background (today's water-park sessions, read as a page reads them) for lk_provider_up and /readyz's body: counted down after 3 checks in a row answered 5xx, outside the contract, refused this service, timed out or found no connection, up again after 2 good ones"},
 	{"LK_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LK_SHUTDOWN_TIMEOUT", "15s", "how long SIGTERM waits for requests in flight"},
 	{"LK_SHUTDOWN_DRAIN", "0s", "how long SIGTERM keeps serving with /readyz at 503 before it closes the listener; behind a balancer, longer than it takes to see a failed check"},
@@ -136,8 +140,15 @@ func loadConfig(environ []string) (config, error) {
 		c.Sandbox, c.GatewayURL = "LK_GATEWAY_URL=sandbox", ""
 	default:
 		u, err := url.Parse(c.GatewayURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 			return c, fmt.Errorf("LK_GATEWAY_URL: %q is not an http(s) URL (or sandbox, for the demo)", c.GatewayURL)
+		}
+		// The version is part of the contract: a base URL without it would
+		// send every call to paths the gateway does not serve, and one of
+		// another version to a contract this build does not speak.
+		if path.Base(u.Path) != gateway.APIVersion {
+			return c, fmt.Errorf("LK_GATEWAY_URL: %q does not end in /%s, the version of the gateway's API this build speaks (did you mean %s?)",
+				c.GatewayURL, gateway.APIVersion, versioned(*u))
 		}
 	}
 	c.SandboxAddr = get("LK_SANDBOX_ADDR")
@@ -189,7 +200,8 @@ func loadConfig(environ []string) (config, error) {
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}, {"LK_CODE_INTERVAL", &c.CodeInterval}} {
+	}{{"LK_GATEWAY_CONNECT_TIMEOUT", &c.ConnectTimeout}, {"LK_GATEWAY_TIMEOUT", &c.CallTimeout}, {"LK_SHUTDOWN_TIMEOUT", &c.ShutdownWait}, {"LK_CODE_INTERVAL", &c.CodeInterval},
+		{"LK_PROVIDER_CHECK_INTERVAL", &c.ProviderCheck}} {
 		if *d.dst, err = time.ParseDuration(get(d.name)); err != nil || *d.dst <= 0 {
 			return c, fmt.Errorf("%s: %q is not a positive duration such as 10s", d.name, get(d.name))
 		}
@@ -292,6 +304,20 @@ func loadConfig(environ []string) (config, error) {
 	return c, nil
 }
 
+// versioned is u with the contract's version as its last segment: cut
+// after the version where the path names it, in place of another version,
+// or added.
+func versioned(u url.URL) string {
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if i := slices.Index(segs, gateway.APIVersion); i >= 0 {
+		segs = segs[:i]
+	} else if last := segs[len(segs)-1]; len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		segs = segs[:len(segs)-1]
+	}
+	u.Path = path.Join(append([]string{"/"}, append(segs, gateway.APIVersion)...)...)
+	return u.String()
+}
+
 // readSecret reads a secret's file, named by the variable in an error
 // (never the content).
 func readSecret(name, path string) (string, error) {
@@ -324,8 +350,9 @@ func publicURL(raw, addr string) (string, error) {
 	return u.Scheme + "://" + u.Host, nil
 }
 
-// unknownVariables refuses LK_ names that are neither the server's nor the
-// repository tools', each with the known name closest to it.
+// unknownVariables refuses names of the LK_ prefix, in any case, that are
+// neither the server's nor the repository tools', each with the known name
+// closest to it.
 func unknownVariables(vars map[string]string) error {
 	known := map[string]bool{}
 	for _, v := range variables {
@@ -336,10 +363,16 @@ func unknownVariables(vars map[string]string) error {
 	}
 	var bad []string
 	for name := range vars {
-		if !strings.HasPrefix(name, "LK_") || known[name] {
-			continue
+		upper := strings.ToUpper(name)
+		switch {
+		case known[name] || !strings.HasPrefix(upper, "LK_"):
+		case upper != name && known[upper]:
+			// Names are case-sensitive: lk_gateway_url would leave
+			// LK_GATEWAY_URL empty and run the demo data.
+			bad = append(bad, fmt.Sprintf("%s: not a variable of lk (names are upper-case); did you mean %s? (lk -help lists them)", name, upper))
+		default:
+			bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(upper)))
 		}
-		bad = append(bad, fmt.Sprintf("%s: not a variable of lk; did you mean %s? (lk -help lists them)", name, closestVariable(name)))
 	}
 	if len(bad) == 0 {
 		return nil

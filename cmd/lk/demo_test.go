@@ -36,6 +36,21 @@ func TestUnknownVariableStopsTheServer(t *testing.T) {
 			t.Errorf("%s: %v; want it named with %s", name, err, want)
 		}
 	}
+	// Names are case-sensitive, so a name of the prefix in another case
+	// would be passed over: it stops the start too, before the demo data.
+	code, out, errOut = runMainEnv(t, data, []string{"lk_gateway_url=https://gw.example/v1"})
+	if code == 0 || !strings.Contains(errOut, "lk_gateway_url: not a variable of lk (names are upper-case); did you mean LK_GATEWAY_URL?") {
+		t.Errorf("lk_gateway_url: exit %d, stderr %q; want non-zero naming LK_GATEWAY_URL", code, errOut)
+	}
+	if strings.Contains(out, "listening") || strings.Contains(out, "sandbox") {
+		t.Errorf("it started:\n%s", out)
+	}
+	for name, want := range map[string]string{"Lk_Addr": "LK_ADDR", "lk_test_now": "LK_TEST_NOW", "lk_gatway_url": "LK_GATEWAY_URL"} {
+		_, err := loadConfig(env(map[string]string{name: "x"}))
+		if err == nil || !strings.HasPrefix(err.Error(), name+":") || !strings.Contains(err.Error(), "did you mean "+want+"?") {
+			t.Errorf("%s: %v; want it named with %s", name, err, want)
+		}
+	}
 	// Names outside the prefix, and the repository tools' own, pass.
 	if _, err := loadConfig(env(map[string]string{"HOME": "/root", "LK_TEST_NOW": "x", "LK_CHROMIUM": "/usr/bin/chromium"})); err != nil {
 		t.Error(err)

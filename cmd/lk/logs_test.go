@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"go.opentelemetry.io/otel/trace"
+
+	"lk/gateway"
 	"lk/internal/testkit"
 )
 
@@ -71,15 +74,18 @@ func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
 	}
 
 	// Every sign-in and sign-out line carries the id of its request, the
-	// one the request's own line names.
+	// one the request's own line names, under the one key request_id.
 	requests, signins := map[string]bool{}, 0
 	var lineOf []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var f map[string]any
 		if json.Unmarshal([]byte(line), &f) == nil {
 			lineOf = append(lineOf, f)
-			if id, _ := f["id"].(string); f["msg"] == "request" && id != "" {
+			if id, _ := f["request_id"].(string); f["msg"] == "request" && id != "" {
 				requests[id] = true
+			}
+			if _, ok := f["id"]; ok {
+				t.Errorf("a line with the key id: %v", f)
 			}
 		}
 	}
@@ -91,8 +97,32 @@ func TestSandboxSignInLogsNoCodeNorPhone(t *testing.T) {
 			}
 		}
 	}
-	if signins < 3 {
-		t.Errorf("only %d sign-in and sign-out lines", signins)
+	if signins < 3 || len(requests) < 5 {
+		t.Errorf("only %d sign-in and sign-out lines, %d request lines with request_id", signins, len(requests))
+	}
+}
+
+// With tracing on, a request's lines carry its trace and span beside its id.
+func TestLogLinesCarryTheTrace(t *testing.T) {
+	var out testkit.Buffer
+	log := newLogger("info", &out)
+	sc := trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: trace.TraceID{0x4b, 0xf9, 0x2f, 0x35, 0x77, 0xb3, 0x4d, 0xa6, 0xa3, 0xce, 0x92, 0x9d, 0x0e, 0x0e, 0x47, 0x36},
+		SpanID:  trace.SpanID{0x00, 0xf0, 0x67, 0xaa, 0x0b, 0xa9, 0x02, 0xb7}, TraceFlags: trace.FlagsSampled,
+	})
+	ctx := trace.ContextWithSpanContext(gateway.WithRequestID(t.Context(), "req-1"), sc)
+	log.InfoContext(ctx, "order action", "outcome", "ok")
+	log.Info("no request")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var first, second map[string]any
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &first) != nil || json.Unmarshal([]byte(lines[1]), &second) != nil {
+		t.Fatalf("log: %s", out.String())
+	}
+	if first["request_id"] != "req-1" || first["trace_id"] != "4bf92f3577b34da6a3ce929d0e0e4736" || first["span_id"] != "00f067aa0ba902b7" {
+		t.Errorf("a request's line: %v; want its request_id, trace_id and span_id", first)
+	}
+	if second["request_id"] != nil || second["trace_id"] != nil {
+		t.Errorf("a line of no request: %v", second)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	_ "time/tzdata" // the binary runs where no zoneinfo is installed
 
+	"go.opentelemetry.io/otel/trace"
+
 	"lk/gateway"
 	"lk/handlers/web"
 )
@@ -71,7 +73,9 @@ func run(ctx context.Context, args []string, environ []string, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	go health.WatchProvider(ctx, client.Ping, providerCheckEvery, log.With("component", "gateway"))
+	// The provider is checked in the background, for lk_provider_up and
+	// /readyz's body; probes never call it.
+	go health.WatchProvider(ctx, client.Ping, cfg.ProviderCheck, log.With("component", "gateway"))
 	h, err := newHandler(cfg, client, st, health, sandboxURL, reg, tp, log)
 	if err != nil {
 		return err
@@ -93,6 +97,8 @@ func newLogger(level string, w io.Writer) *slog.Logger {
 // requestIDs adds the id of the request a line is logged for (from the
 // context of a ...Context call) as request_id, so every line of one
 // request can be found by it; a line that names it already keeps its own.
+// With tracing on, trace_id and span_id go beside it, so a line leads to
+// its trace and back.
 type requestIDs struct{ slog.Handler }
 
 func (h requestIDs) Handle(ctx context.Context, r slog.Record) error {
@@ -102,6 +108,9 @@ func (h requestIDs) Handle(ctx context.Context, r slog.Record) error {
 		if !named {
 			r.AddAttrs(slog.String("request_id", id))
 		}
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 	}
 	return h.Handler.Handle(ctx, r)
 }

@@ -50,6 +50,30 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	}
 }
 
+// LK_GATEWAY_URL ends in the version of the contract: without it every
+// call would go to a path the gateway does not serve.
+func TestGatewayURLEndsInTheVersion(t *testing.T) {
+	for _, c := range [][2]string{
+		{"https://gw.example", "did you mean https://gw.example/v1?"},
+		{"https://gw.example/api/", "did you mean https://gw.example/api/v1?"},
+		{"https://gw.example/v2", "did you mean https://gw.example/v1?"},
+		{"https://gw.example/v1/extra", "did you mean https://gw.example/v1?"},
+		{"https://gw.example/v1?x=1", "is not an http(s) URL"},
+		{"https://gw.example/v1#top", "is not an http(s) URL"},
+	} {
+		bad, hint := c[0], c[1]
+		_, err := loadConfig(env(map[string]string{"LK_GATEWAY_URL": bad}))
+		if err == nil || !strings.HasPrefix(err.Error(), "LK_GATEWAY_URL:") || !strings.Contains(err.Error(), hint) {
+			t.Errorf("LK_GATEWAY_URL=%s: %v; want %q", bad, err, hint)
+		}
+	}
+	for _, good := range []string{"https://gw.example/v1", "https://gw.example/v1/", "http://10.0.0.5:8090/api/v1"} {
+		if _, err := loadConfig(env(map[string]string{"LK_GATEWAY_URL": good})); err != nil {
+			t.Errorf("LK_GATEWAY_URL=%s: %v", good, err)
+		}
+	}
+}
+
 // A shutdown that would end before the provider's deadline is refused at
 // start, naming both variables: it would cut an action in flight.
 func TestShutdownShorterThanTheProviderDeadlineIsRefused(t *testing.T) {

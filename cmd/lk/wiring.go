@@ -24,10 +24,6 @@ import (
 	"lk/views"
 )
 
-// providerCheckEvery is how often the provider is checked in the
-// background, for /readyz and lk_provider_up; probes never call it.
-const providerCheckEvery = 15 * time.Second
-
 // startSandbox starts the bundled sandbox gateway when no provider is
 // configured, and answers the gateway's base URL, the sandbox's own URL
 // (empty with a real provider) and a function that stops it.
@@ -49,9 +45,9 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	sandboxURL = "http://" + ln.Addr().String()
 	// A warning, not news: demo customers and orders must never pass
 	// for the resort's own (every page says so too).
-	log.Warn("running on the bundled sandbox gateway", "url", sandboxURL+"/v1", "data", cfg.DataDir,
+	log.Warn("running on the bundled sandbox gateway", "url", sandboxURL+"/"+gateway.APIVersion, "data", cfg.DataDir,
 		"why", cfg.Sandbox, "demo", "the customers and orders are demo data, not the resort's; set LK_GATEWAY_URL to the provider's gateway")
-	return sandboxURL + "/v1", sandboxURL, func() { srv.Close(); sb.Close() }, nil
+	return sandboxURL + "/" + gateway.APIVersion, sandboxURL, func() { srv.Close(); sb.Close() }, nil
 }
 
 // startProvider starts the sandbox when configured and makes the client of
@@ -76,6 +72,7 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 		gateway.WithLogger(log.With("component", "gateway")),
 		gateway.WithLocation(cfg.Location),
 		gateway.WithTracerProvider(tp),
+		gateway.WithUserAgent("lk/"+lk.Version()),
 	)
 }
 

@@ -60,7 +60,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 	switch {
 	case errors.As(err, &pe):
 		if err := Respond(c, pe.Status, Answer{Message: pe.Message}, func() error { return k.RenderPage(c, pe.Status, pe.Page) }); err != nil {
-			k.Logger.Error("render error page", "err", err)
+			k.Logger.ErrorContext(c.Request().Context(), "render error page", "err", err)
 		}
 		return
 	case errors.As(err, &he):
@@ -75,7 +75,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		case http.StatusRequestEntityTooLarge:
 			he = tooLarge(c.Request())
 		default:
-			k.Logger.Error("request failed", "id", c.Get(keyRequestID), "path", c.Request().URL.Path, "err", err)
+			k.Logger.ErrorContext(c.Request().Context(), "request failed", "request_id", RequestID(c), "path", c.Request().URL.Path, "err", err)
 		}
 	}
 	if c.Request().Method == http.MethodHead {
@@ -86,6 +86,6 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		return k.RenderPage(c, he.Status, views.ErrorPage(k.Page(c, he.Title, he.Message), he.Title, he.Message))
 	})
 	if err != nil {
-		k.Logger.Error("render error page", "err", err)
+		k.Logger.ErrorContext(c.Request().Context(), "render error page", "err", err)
 	}
 }

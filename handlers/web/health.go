@@ -19,6 +19,9 @@ type Health struct {
 	serving   atomic.Bool
 	storeDown atomic.Bool  // the shared store failed the last readiness check
 	provider  atomic.Int32 // providerUnknown, providerUp or providerDown
+	checkMu   sync.Mutex   // one check's verdict at a time
+	fails     int          // failed checks in a row
+	oks       int          // good checks in a row
 	up        prometheus.Gauge
 	draining  atomic.Bool // shutting down: no new upload is taken
 
@@ -37,7 +40,7 @@ const (
 func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	h := &Health{up: prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "lk_provider_up",
-		Help: "1 when the provider's gateway answered the last background check, 0 when it did not.",
+		Help: "1 when the provider's gateway answers the background check well, 0 after 3 checks in a row saw a 5xx, an answer outside the contract, a timeout or no connection.",
 	})}
 	// What the last /readyz said: 0 while shutting down or the store is down.
 	ready := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -110,23 +113,49 @@ func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) e
 	}
 }
 
-// CheckProvider asks ping once; a change is logged once.
+// The provider is counted down after providerFall failed checks in a row
+// and up again after providerRise good ones, so one lost answer neither
+// pages anyone nor hides an outage; the first check after start decides
+// at once.
+const (
+	providerFall = 3
+	providerRise = 2
+)
+
+// CheckProvider asks ping once and moves the provider's state by the rule
+// above; a change is logged once.
 func (h *Health) CheckProvider(ctx context.Context, ping func(context.Context) error, log *slog.Logger) {
 	err := ping(ctx)
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return // shutting down: no verdict
 	}
-	state, gauge := providerUp, 1.0
+	h.checkMu.Lock()
+	defer h.checkMu.Unlock()
 	if err != nil {
-		state, gauge = providerDown, 0
+		h.fails, h.oks = h.fails+1, 0
+	} else {
+		h.fails, h.oks = 0, h.oks+1
 	}
-	h.up.Set(gauge)
-	if before := h.provider.Swap(state); before != state {
-		if err != nil {
-			log.Warn("provider check failed: pages say 'попробуйте позже' until it answers", "err", err)
-		} else if before == providerDown {
-			log.Info("provider answers again")
-		}
+	before := h.provider.Load()
+	state := before
+	switch {
+	case err != nil && (before != providerUp || h.fails >= providerFall):
+		state = providerDown
+	case err == nil && (before != providerDown || h.oks >= providerRise):
+		state = providerUp
+	}
+	if state == before {
+		return
+	}
+	h.provider.Store(state)
+	if state == providerDown {
+		h.up.Set(0)
+		log.Warn("provider check failed: pages say 'попробуйте позже' until it answers", "err", err, "checks_failed", h.fails)
+		return
+	}
+	h.up.Set(1)
+	if before == providerDown {
+		log.Info("provider answers again")
 	}
 }
 

@@ -155,7 +155,7 @@ func (f *framer) stop() (*frameStream, bool) {
 func (k *Kit) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			k.Logger.Error("page panicked", "path", c.Request().URL.Path, "panic", v)
+			k.Logger.ErrorContext(c.Request().Context(), "page panicked", "path", c.Request().URL.Path, "panic", v)
 			err = &Error{http.StatusInternalServerError, MsgServerTitle, MsgRequestFailed}
 		}
 	}()

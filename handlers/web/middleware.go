@@ -78,7 +78,7 @@ func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 			// Probes come every few seconds; refusals are counted and logged every 10 s.
 			level = slog.LevelDebug
 		}
-		attrs := []any{"id", id, "method", method, "path", c.Request().URL.Path, "route", route, "status", status}
+		attrs := []any{"request_id", id, "method", method, "path", c.Request().URL.Path, "route", route, "status", status}
 		if sent != status {
 			attrs = append(attrs, "sent", sent)
 		}
@@ -263,7 +263,7 @@ func RequireSession(next echo.HandlerFunc) echo.HandlerFunc {
 // The cookie goes whatever the store says: the token is no good any more.
 func (k *Kit) EndSession(c *echo.Context, sess *Session) {
 	if err := k.Sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
-		k.Logger.Error("sign-out not stored", "err", err)
+		k.Logger.ErrorContext(c.Request().Context(), "sign-out not stored", "err", err)
 		k.Sessions.Clear(c.Response())
 	}
 }

@@ -3,24 +3,26 @@
 // npm packages the islands bundle (islands/package-lock.json's packages
 // that are not for development). It writes a CycloneDX 1.5 SBOM of them
 // and a folder with each one's licence texts, which the image and the
-// release archives carry.
+// release archives carry. The SBOM is the same bytes for the same build:
+// its serial number and time come from the commit, never from the clock.
 //
 //	go run ./scripts/shipped -bin bin/lk -sbom dist/lk.cdx.json -notices dist/licenses
+//	go run ./scripts/shipped -bin bin/lk -version   # what the build calls itself
 package main
 
 import (
 	"cmp"
-	"crypto/rand"
+	"crypto/sha1"
 	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -40,10 +42,24 @@ func main() {
 	lock := flag.String("lock", "islands/package-lock.json", "the islands' npm lock file")
 	sbom := flag.String("sbom", "", "write the CycloneDX SBOM (JSON) here")
 	notices := flag.String("notices", "", "write the licence texts into this folder")
+	version := flag.Bool("version", false, "print the binary's version (lk.VersionOf its build information) and exit")
+	commit := flag.String("commit", "", "the commit of the SBOM's serial number and time; default the binary's own (vcs.revision)")
+	at := flag.String("time", "", "the commit's time (RFC 3339), the SBOM's timestamp; default the binary's own (vcs.time)")
 	flag.Parse()
-	comps, err := shipped(*bin, *lock)
+	info, err := buildinfo.ReadFile(*bin)
+	if err == nil && *version {
+		fmt.Println(lk.VersionOf(info))
+		return
+	}
+	var comps []component
+	if err == nil {
+		comps, err = shipped(info, *lock)
+	}
 	if err == nil && *sbom != "" {
-		err = writeSBOM(*sbom, comps)
+		var b []byte
+		if b, err = sbomOf(info, comps, *commit, *at); err == nil {
+			err = os.WriteFile(*sbom, b, 0o644)
+		}
 	}
 	if err == nil && *notices != "" {
 		err = writeNotices(*notices, comps)
@@ -54,11 +70,7 @@ func main() {
 	}
 }
 
-func shipped(bin, lock string) ([]component, error) {
-	info, err := buildinfo.ReadFile(bin)
-	if err != nil {
-		return nil, err
-	}
+func shipped(info *debug.BuildInfo, lock string) ([]component, error) {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOMODCACHE: %w", err)
@@ -70,7 +82,7 @@ func shipped(bin, lock string) ([]component, error) {
 			m = m.Replace
 		}
 		comps = append(comps, component{kind: "go", name: m.Path, version: m.Version,
-			purl: "pkg:golang/" + m.Path + "@" + m.Version,
+			purl: purl("golang", m.Path, m.Version),
 			dir:  filepath.Join(cache, escape(m.Path)+"@"+escape(m.Version))})
 	}
 	b, err := os.ReadFile(lock)
@@ -92,7 +104,7 @@ func shipped(bin, lock string) ([]component, error) {
 			continue
 		}
 		comps = append(comps, component{kind: "npm", name: name, version: p.Version, license: p.License,
-			purl: "pkg:npm/" + url.PathEscape(name) + "@" + p.Version,
+			purl: purl("npm", name, p.Version),
 			dir:  filepath.Join(filepath.Dir(lock), at)})
 	}
 	slices.SortFunc(comps, func(a, b component) int { return strings.Compare(a.kind+" "+a.name, b.kind+" "+b.name) })
@@ -106,6 +118,32 @@ func shipped(bin, lock string) ([]component, error) {
 
 // escape is the module cache's spelling of a path or version: each upper
 // case letter is "!" and its lower case.
+// purl is the package URL of a package of type typ: each segment of its
+// namespace and name, and its version, percent-encoded apart, so that a
+// scoped npm package is pkg:npm/%40babel/core@7.0.0 and a Go module's
+// +incompatible version keeps its plus as %2B.
+func purl(typ, name, version string) string {
+	segs := strings.Split(name, "/")
+	for i, s := range segs {
+		segs[i] = purlEscape(s)
+	}
+	return "pkg:" + typ + "/" + strings.Join(segs, "/") + "@" + purlEscape(version)
+}
+
+// purlEscape percent-encodes all but ASCII letters, digits and ".-_~".
+func purlEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
 func escape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -156,7 +194,11 @@ func guessLicense(dir string) string {
 	return ""
 }
 
-func writeSBOM(path string, comps []component) error {
+// sbomOf is the CycloneDX SBOM of a build: its serial number is a name-based
+// UUID (version 5) of the version and commit, and its timestamp the
+// commit's time, so the same build gives the same bytes and SHA256SUMS
+// stays the same.
+func sbomOf(info *debug.BuildInfo, comps []component, commit, at string) ([]byte, error) {
 	type license struct {
 		License struct {
 			ID string `json:"id"`
@@ -180,26 +222,46 @@ func writeSBOM(path string, comps []component) error {
 		}
 		list = append(list, x)
 	}
-	serial := make([]byte, 16)
-	_, _ = rand.Read(serial)
-	serial[6] = serial[6]&0x0f | 0x40
-	serial[8] = serial[8]&0x3f | 0x80
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			commit = cmp.Or(commit, s.Value)
+		case "vcs.time":
+			at = cmp.Or(at, s.Value)
+		}
+	}
+	when, err := time.Parse(time.RFC3339, at)
+	if commit == "" || err != nil {
+		return nil, fmt.Errorf("the build names no commit and its time (%q, %q): build in a git clone, or give -commit and -time", commit, at)
+	}
+	version := lk.VersionOf(info)
 	bom := map[string]any{
 		"bomFormat":    "CycloneDX",
 		"specVersion":  "1.5",
-		"serialNumber": fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", serial[0:4], serial[4:6], serial[6:8], serial[8:10], serial[10:]),
+		"serialNumber": "urn:uuid:" + uuid5(urlNamespace, "urn:lk:sbom:"+version+":"+commit),
 		"version":      1,
 		"metadata": map[string]any{
-			"timestamp": time.Now().UTC().Format(time.RFC3339),
-			"component": map[string]any{"type": "application", "bom-ref": "lk@" + lk.Version(), "name": "lk", "version": lk.Version()},
+			"timestamp": when.UTC().Format(time.RFC3339),
+			"component": map[string]any{"type": "application", "bom-ref": "lk@" + version, "name": "lk", "version": version},
 		},
 		"components": list,
 	}
 	b, err := json.MarshalIndent(bom, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return append(b, '\n'), err
+}
+
+// urlNamespace is RFC 9562's namespace of names that are URLs.
+var urlNamespace = [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
+
+// uuid5 is the name-based UUID (version 5, SHA-1) of name in namespace.
+func uuid5(namespace [16]byte, name string) string {
+	h := sha1.New()
+	h.Write(namespace[:])
+	h.Write([]byte(name))
+	u := h.Sum(nil)[:16]
+	u[6] = u[6]&0x0f | 0x50
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
 }
 
 // writeNotices writes one file per component with its licence texts, and
