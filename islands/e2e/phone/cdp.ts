@@ -96,8 +96,15 @@ export class Chromium {
     if (info.type !== "page") return void (await run());
     this.pages.set(session, info);
     // A page rendered ahead answers nothing while it waits: run it first.
+    // One that Chromium has not yet called so when it attaches would leave
+    // the hook's commands unanswered, and the page paused for good: the
+    // hook gets a while, then the page runs whatever it answered.
     if (info.subtype === "prerender") await run();
-    await onAttach({ session, info }, this).catch(() => undefined);
+    const hooked = await Promise.race([
+      onAttach({ session, info }, this).then(() => true, () => true),
+      new Promise<boolean>((late) => setTimeout(() => late(false), 3000)),
+    ]);
+    if (!hooked) console.warn(`cdp: ${info.url} did not answer the attach hook in 3 s (${info.subtype || "page"}); run anyway`);
     if (info.subtype !== "prerender") await run();
   }
 
