@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +53,10 @@ func newPassKit(w Wallet, static fs.FS) (*passKit, error) {
 		return nil, nil
 	}
 	k := &passKit{Wallet: w}
+	k.Places = slices.Clone(w.Places)
+	for i := range k.Places {
+		k.Places[i].RelevantText = cmp.Or(k.Places[i].RelevantText, msgPassNear)
+	}
 	for _, name := range passImages {
 		b, err := fs.ReadFile(static, "img/pass/"+name)
 		if err != nil {

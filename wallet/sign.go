@@ -40,6 +40,10 @@ type Signer struct {
 	teamID string
 }
 
+// ErrNotValidNow is a certificate used outside its dates: an iPhone
+// refuses what it signs.
+var ErrNotValidNow = errors.New("wallet: the certificate is not valid now")
+
 var (
 	passTypeID = regexp.MustCompile(`^pass\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
 	teamID     = regexp.MustCompile(`^[A-Z0-9]{10}$`)
@@ -85,7 +89,7 @@ func Load(c Credentials, now time.Time) (*Signer, error) {
 		return nil, fmt.Errorf("wallet: the certificate is of team %q, not %q", ou[0], c.TeamID)
 	}
 	if now.Before(cert.NotBefore) || now.After(cert.NotAfter) {
-		return nil, fmt.Errorf("wallet: the certificate is valid from %s to %s only", cert.NotBefore.Format(time.DateOnly), cert.NotAfter.Format(time.DateOnly))
+		return nil, fmt.Errorf("%w: it is valid from %s to %s only", ErrNotValidNow, cert.NotBefore.Format(time.DateOnly), cert.NotAfter.Format(time.DateOnly))
 	}
 	return &Signer{cert: cert, key: key, wwdr: wwdr, typeID: c.PassTypeID, teamID: c.TeamID}, nil
 }
