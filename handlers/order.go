@@ -150,15 +150,6 @@ func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
 		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
 	}
-	// The pass stands beside the document; without one, before the calendar.
-	var pass views.Action
-	withPass := false
-	if w == onPage {
-		pass, withPass = s.passAction(o)
-	}
-	if withPass && o.kind.info().document != nil {
-		out, withPass = append(out, pass), false
-	}
 	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm
 		if !offers(o.kind, a) || !o.can[a] || w == onCard && !inPlace {
@@ -175,11 +166,11 @@ func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 		}
 		out = append(out, b)
 	}
-	// The calendar button comes last: on a phone the order's own actions
-	// must fit the first screen.
+	// The Wallet and calendar buttons come last: on a phone the order's own
+	// actions must fit the first screen.
 	if w == onPage {
-		if withPass {
-			out = append(out, pass)
+		if b, ok := s.passAction(o); ok {
+			out = append(out, b)
 		}
 		if b, ok := s.calendarAction(o); ok {
 			out = append(out, b)
