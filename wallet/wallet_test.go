@@ -224,3 +224,25 @@ func TestDemoIsKeptAndRenewed(t *testing.T) {
 		t.Errorf("a broken demo certificate is not made anew: %v %v", made, err)
 	}
 }
+
+// One signer serves every request at once: each pass it signs in parallel
+// verifies on its own.
+func TestSignerSignsInParallel(t *testing.T) {
+	s := signer(t)
+	const n = 16
+	out := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			p := ticket()
+			p.Serial = "aqua-300001-" + string(rune('a'+i))
+			out[i], _ = s.Package(p, images)
+		})
+	}
+	wg.Wait()
+	for i, b := range out {
+		if got := testkit.PassJSON(t, testkit.Pass(t, b))["serialNumber"]; got != "aqua-300001-"+string(rune('a'+i)) {
+			t.Errorf("pass %d: serial %v", i, got)
+		}
+	}
+}
