@@ -167,7 +167,6 @@ func TestPassCodesAreThePDFsCodes(t *testing.T) {
 	}{
 		{"aqua", sandbox.DemoAquaPaid, "ticket.pdf", 3},
 		{"aqua", sandbox.DemoAquaVIPRefunded, "ticket.pdf", 2},
-		{"aqua", sandbox.DemoAquaToday, "ticket.pdf", 1},
 		{"hotel", sandbox.DemoHotelPaid, "voucher.pdf", 1},
 	} {
 		page := "/orders/" + c.kind + "/" + c.id
