@@ -30,6 +30,7 @@ import (
 	"lk/store"
 	"lk/store/redistest"
 	"lk/views"
+	"lk/wallet"
 )
 
 const (
@@ -164,6 +165,8 @@ func newAppSetup(t testing.TB, su setup) *app {
 		// A page is shown loading only where a test asks: a loaded machine
 		// is slow to answer without the provider being slow.
 		LoadingAfter: time.Minute,
+		// As in sandbox mode: the demo's passes.
+		Wallet: handlers.Wallet{Signer: demoSigner(t)},
 	}
 	if su.options != nil {
 		su.options(&o)
@@ -177,6 +180,22 @@ func newAppSetup(t testing.TB, su setup) *app {
 	a := &app{t: t, srv: srv, sb: sb, sbSrv: sbSrv, gw: gw, clock: clk, logs: logs, reg: reg}
 	a.client = a.newClient()
 	return a
+}
+
+// The demo certificate, made once: RSA keys take a while under -race.
+var demoCredentials = sync.OnceValues(func() (wallet.Credentials, error) { return wallet.NewDemo(time.Now()) })
+
+func demoSigner(t testing.TB) *wallet.Signer {
+	t.Helper()
+	c, err := demoCredentials()
+	if err == nil {
+		var s *wallet.Signer
+		if s, err = wallet.Load(c, time.Now()); err == nil {
+			return s
+		}
+	}
+	t.Fatal(err)
+	return nil
 }
 
 // The setups of the shared state a server may run with, the default

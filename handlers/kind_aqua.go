@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
+	"lk/wallet"
 )
 
 // visitLength is a visit whose session names no hours ("Дневной 10:00–16:00").
@@ -24,6 +26,7 @@ type aquaKind struct{}
 var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
 	document:    &documentInfo{file: "ticket.pdf", label: "Мой билет"},
+	pass:        &passInfo{file: "ticket.pkpass", bundle: "tickets.pkpasses"},
 	byTickets:   true,
 	actions:     []action{actTransfer, actRefund},
 	moveIslands: []string{views.CalendarIsland},
@@ -43,6 +46,49 @@ func (aquaKind) one(ctx context.Context, s *Server, guid, id string) (order, err
 
 func (aquaKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
 	return s.aqua.AquaTicketPDF(ctx, id)
+}
+
+// ready counts the tickets that let their holder in: a refunded or unpaid
+// ticket has no pass.
+func (aquaKind) ready(o order) (int, error) {
+	w := o.wire.(gateway.AquaOrder)
+	n, refunded := 0, 0
+	for _, t := range w.Tickets {
+		if gateway.LetsIn(t, w.Canceled) {
+			n++
+		}
+		if t.Status == gateway.TicketRefunded {
+			refunded++
+		}
+	}
+	switch {
+	case n > 0:
+		return n, nil
+	case refunded > 0 && refunded == len(w.Tickets):
+		return 0, passGone(msgPassRefunded)
+	}
+	return 0, &web.Error{Status: http.StatusConflict, Title: msgPassTitle, Message: msgPassUnpaid}
+}
+
+// A pass per ticket, its code the gate's, as the ticket PDF's QR code.
+func (aquaKind) passes(_ context.Context, s *Server, o order) ([]wallet.Pass, error) {
+	w := o.wire.(gateway.AquaOrder)
+	start := s.providerTime(w.DateBeg)
+	var out []wallet.Pass
+	for _, t := range w.Tickets {
+		if !gateway.LetsIn(t, w.Canceled) {
+			continue
+		}
+		out = append(out, wallet.Pass{
+			Serial: "aqua-" + w.OrderID + "-" + cmp.Or(t.ID, t.TicketNumber), Style: wallet.EventTicket,
+			Description: "Билет в аквапарк, заказ № " + w.OrderID, Code: t.GateCode(w.OrderID),
+			Header:    []wallet.Field{{Key: "date", Label: "Дата", Value: views.Date(start)}},
+			Primary:   []wallet.Field{{Key: "ticket", Label: "Аквапарк", Value: t.Title}},
+			Secondary: []wallet.Field{{Key: "session", Label: "Сеанс", Value: visitTime(w, start)}, {Key: "number", Label: "Билет", Value: "№ " + t.TicketNumber}},
+			Auxiliary: []wallet.Field{{Key: "order", Label: "Заказ", Value: "№ " + w.OrderID}, {Key: "price", Label: "Цена", Value: views.Money(t.Price)}},
+		})
+	}
+	return out, nil
 }
 
 func (s *Server) aquaOrder(o gateway.AquaOrder) order {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
+	"lk/wallet"
 )
 
 type hotelKind struct{}
@@ -24,6 +26,7 @@ type hotelKind struct{}
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
 	document:    &documentInfo{file: "voucher.pdf", label: "Мой ваучер"},
+	pass:        &passInfo{file: "voucher.pkpass"},
 	actions:     []action{actTransfer, actCancel, actRefund},
 	labels:      map[action]string{actCancel: "Отменить бронирование"},
 	versus:      map[action]string{actCancel: msgHotelCancelVersus, actRefund: msgHotelRefundVersus},
@@ -95,6 +98,33 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		res.noDoc = msgDocCanceled
 	}
 	return res
+}
+
+func (hotelKind) ready(order) (int, error) { return 1, nil }
+
+// The voucher's pass, its code the voucher's (the order number). The
+// guests' names stay on the voucher: a pass shows on a lock screen.
+func (hotelKind) passes(_ context.Context, s *Server, o order) ([]wallet.Pass, error) {
+	h := o.wire.(gateway.HotelOrder)
+	in, out := s.providerTime(h.HourBeg), s.providerTime(h.HourEnd)
+	var rooms []string
+	for _, r := range slices.Concat(h.Rooms, h.FamilyRooms) {
+		rooms = append(rooms, strings.TrimSpace("№ "+r.Number+", "+r.Title))
+	}
+	p := wallet.Pass{
+		Serial: "hotel-" + h.OrderID, Style: wallet.Generic, Description: "Ваучер на проживание в отеле, заказ № " + h.OrderID, Code: h.OrderID,
+		Header:    []wallet.Field{{Key: "order", Label: "Заказ", Value: "№ " + h.OrderID}},
+		Primary:   []wallet.Field{{Key: "stay", Label: "Проживание в отеле", Value: views.Date(in) + " — " + views.Date(out)}},
+		Secondary: []wallet.Field{{Key: "in", Label: "Заезд", Value: views.DateTime(in)}, {Key: "out", Label: "Выезд", Value: views.DateTime(out)}},
+		Auxiliary: []wallet.Field{{Key: "status", Label: "Статус", Value: gateway.StatusLabel(h.Canceled, h.Paid)}},
+	}
+	if h.TotalGuestsCount > 0 {
+		p.Auxiliary = append(p.Auxiliary, wallet.Field{Key: "guests", Label: "Гостей", Value: strconv.Itoa(h.TotalGuestsCount)})
+	}
+	if len(rooms) > 0 {
+		p.Back = []wallet.Field{{Key: "rooms", Label: "Номера", Value: strings.Join(rooms, "\n")}}
+	}
+	return []wallet.Pass{p}, nil
 }
 
 func fullName(g gateway.Guest) string {

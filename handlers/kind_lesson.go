@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
+	"lk/wallet"
 )
 
 var errLessonStarted error = textError(msgLessonStarted)
@@ -22,6 +24,7 @@ type lessonKind struct{}
 var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
 	actions: []action{actConfirm, actTransfer, actCancel}, renumbers: true,
+	pass:        &passInfo{file: "lesson.pkpass"},
 	labels:      map[action]string{actTransfer: "Перенести запись", actCancel: "Отменить запись"},
 	moveIslands: []string{views.CalendarIsland},
 }
@@ -74,6 +77,30 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 			Notes: []string{"Занятие: " + o.ExerciseSort, "Инструктор: " + o.TrainerName},
 		},
 	}
+}
+
+func (lessonKind) ready(order) (int, error) { return 1, nil }
+
+// A lesson has no code to scan: its pass has none. Its serial is the
+// booking's first id, so a pass added again after a move replaces the old.
+func (lessonKind) passes(ctx context.Context, s *Server, o order) ([]wallet.Pass, error) {
+	l := o.wire.(gateway.LessonOrder)
+	first, err := s.firstID(ctx, lessonKind{}, o.id)
+	if err != nil {
+		s.log.Warn("moves store", "err", err)
+		return nil, web.ErrStoreDown
+	}
+	start := s.providerTime(l.DateBeg)
+	sport := cmp.Or(l.KindOfSport, "Занятие № "+l.DocID)
+	return []wallet.Pass{{
+		Serial: "glk-" + first, Style: wallet.EventTicket,
+		Description: "Занятие с инструктором: " + sport + ", " + views.DateTime(start),
+		Header:      []wallet.Field{{Key: "date", Label: "Дата", Value: views.Date(start)}},
+		Primary:     []wallet.Field{{Key: "sport", Label: "Занятие с инструктором", Value: sport}},
+		Secondary:   []wallet.Field{{Key: "time", Label: "Время", Value: views.Clock(start)}, {Key: "trainer", Label: "Инструктор", Value: l.TrainerName}},
+		Auxiliary:   []wallet.Field{{Key: "exercise", Label: "Занятие", Value: l.ExerciseSort}, {Key: "meet", Label: "Место встречи", Value: cmp.Or(s.passes.MeetingPoint, o.event.Place)}},
+		Back:        []wallet.Field{{Key: "order", Label: "Запись", Value: "№ " + l.DocID}},
+	}}, nil
 }
 
 // A lesson moves to one of a day's lessons, up to a month ahead, of the

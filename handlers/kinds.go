@@ -47,6 +47,7 @@ type kindInfo struct {
 	choose    map[action]string
 	failed    string        // a failed fetch's text when the provider gave none
 	document  *documentInfo // nil without a PDF
+	pass      *passInfo     // nil without Wallet passes
 	renumbers bool          // a move gives the booking a new id
 	byTickets bool
 	actions   []action // in the order of the buttons

@@ -67,8 +67,9 @@ func copyOwner(sess *web.Session) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:12]) + "." + strconv.FormatInt(sess.Expires.Unix(), 10)
 }
 
-// The documents kept before they are opened: orders not cancelled whose
-// document may be opened, today or tomorrow in the resort's calendar.
+// The documents kept before they are opened: of orders not cancelled,
+// today or tomorrow in the resort's calendar, the document that may be
+// opened and the Wallet passes offered.
 func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 	p.Worker = true
 	today := gateway.Day(s.now(), s.loc)
@@ -79,11 +80,15 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 		if o.ref.End.After(last) {
 			last = o.ref.End
 		}
-		if o.kind.info().document == nil || o.noDoc != "" || o.ref.Canceled || o.ref.Start.IsZero() ||
-			!o.ref.Start.Before(after) || last.Before(today) {
+		if o.ref.Canceled || o.ref.Start.IsZero() || !o.ref.Start.Before(after) || last.Before(today) {
 			continue
 		}
-		urls = append(urls, views.OrderPath(string(o.kind.info().id), o.id, o.kind.info().document.file))
+		if doc := o.kind.info().document; doc != nil && o.noDoc == "" {
+			urls = append(urls, o.url(doc.file))
+		}
+		if s.offersPass(o) {
+			urls = append(urls, s.passURL(o))
+		}
 	}
 	if len(urls) > 0 {
 		c.Response().Header().Set(hdrKeep, strings.Join(urls, " "))

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -107,6 +108,10 @@ func TestListsNameTodaysAndTomorrowsDocuments(t *testing.T) {
 	want := []string{
 		"/orders/aqua/" + sandbox.DemoAquaToday + "/ticket.pdf",
 		"/orders/aqua/" + a.tomorrowsAqua() + "/ticket.pdf",
+		// Their Wallet passes, and tomorrow's lesson's.
+		"/orders/aqua/" + sandbox.DemoAquaToday + "/ticket.pkpass",
+		"/orders/aqua/" + a.tomorrowsAqua() + "/tickets.pkpasses",
+		"/orders/glk/" + sandbox.DemoLessonConfirmable + "/lesson.pkpass",
 	}
 	slices.Sort(want)
 	for _, p := range []string{"/", "/orders"} {
@@ -121,7 +126,8 @@ func TestListsNameTodaysAndTomorrowsDocuments(t *testing.T) {
 		}
 		// Each named document opens for this customer.
 		for _, doc := range got {
-			if d := a.get(doc); d.StatusCode != http.StatusOK || d.Header.Get("Content-Type") != "application/pdf" {
+			ctype := map[string]string{".pdf": "application/pdf", ".pkpass": "application/vnd.apple.pkpass", ".pkpasses": "application/vnd.apple.pkpasses"}[path.Ext(doc)]
+			if d := a.get(doc); d.StatusCode != http.StatusOK || d.Header.Get("Content-Type") != ctype {
 				t.Errorf("%s: %d %q", doc, d.StatusCode, d.Header.Get("Content-Type"))
 			}
 		}
@@ -153,8 +159,13 @@ func TestListsNameNoOtherDocuments(t *testing.T) {
 			t.Errorf("LK-Keep names %s: %q", id, got)
 		}
 	}
-	if strings.Contains(got, "/glk/") || strings.Contains(got, "/pavilion/") || strings.Contains(got, "/celRoom/") {
+	if strings.Contains(got, "/pavilion/") || strings.Contains(got, "/celRoom/") {
 		t.Errorf("LK-Keep names a kind without documents: %q", got)
+	}
+	for _, f := range strings.Fields(got) {
+		if strings.Contains(f, "/glk/") && f != "/orders/glk/"+sandbox.DemoLessonConfirmable+"/lesson.pkpass" {
+			t.Errorf("LK-Keep names a lesson not of today or tomorrow, or not its pass: %q", f)
+		}
 	}
 }
 

@@ -166,9 +166,12 @@ func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 		}
 		out = append(out, b)
 	}
-	// The calendar button comes last: on a phone the order's own actions
-	// must fit the first screen.
+	// The Wallet and calendar buttons come last: on a phone the order's own
+	// actions must fit the first screen.
 	if w == onPage {
+		if b, ok := s.passAction(o); ok {
+			out = append(out, b)
+		}
 		if b, ok := s.calendarAction(o); ok {
 			out = append(out, b)
 		}

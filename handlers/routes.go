@@ -70,6 +70,10 @@ func (s *Server) routes(e *echo.Echo) {
 	read(routeOrder+"/ticket.pdf", s.orderDocument)
 	read(routeOrder+"/voucher.pdf", s.orderDocument)
 	read(routeOrder+"/"+calendarFile, s.orderCalendar)
+	read(routeOrder+"/ticket.pkpass", s.orderPass)
+	read(routeOrder+"/tickets.pkpasses", s.orderPass)
+	read(routeOrder+"/voucher.pkpass", s.orderPass)
+	read(routeOrder+"/lesson.pkpass", s.orderPass)
 
 	e.RouteNotFound("/*", web.NotFound)
 }
@@ -117,6 +121,7 @@ type Options struct {
 	LoadingAfter time.Duration
 	// Admission bounds the pages worked on at once; nil: an adaptive default.
 	Admission *web.Admission
+	Wallet    Wallet
 }
 
 // New builds the echo instance with every route and middleware.
@@ -165,6 +170,9 @@ func New(o Options) (*echo.Echo, error) {
 		CallTimeout: s.callTimeout, UploadBudget: o.UploadBudget, Now: s.now,
 	})
 	if err != nil {
+		return nil, err
+	}
+	if s.passes, err = newPassKit(o.Wallet, o.Static); err != nil {
 		return nil, err
 	}
 	if s.metrics, err = newMetrics(reg); err != nil {

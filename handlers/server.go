@@ -31,6 +31,7 @@ type Server struct {
 	metrics     *metrics
 	ops         *opsMetrics
 	callTimeout time.Duration
+	passes      *passKit // nil: no Wallet passes
 }
 
 // stores keep what an action leaves behind for the requests after it.

@@ -3,7 +3,7 @@ package handlers_test
 import "testing"
 
 // TestStateUnderEverySetup runs the tests of what the handlers keep beyond
-// a request (moved bookings' old links, one-time forms and their outcomes,
+// a request (moved bookings' old links and passes, one-time forms and their outcomes,
 // one action per order, kept refund files, sign-outs, sign-in limits) once
 // per setup of the shared state. The whole suite runs on the default setup,
 // the data folder (storeSetups[0]); these run on the others too, so that a
@@ -14,6 +14,8 @@ func TestStateUnderEverySetup(t *testing.T) {
 		test func(*testing.T)
 	}{
 		{"moved bookings", TestOldLinkOfMovedBookingRedirects},
+		{"a moved lesson's pass", TestMovedLessonsPassIsGone},
+		{"a refunded order's pass", TestRefundedTicketsLeaveThePasses},
 		{"one-time forms", TestActionTokenOnceUnderBurst},
 		{"a failed form tried again", TestActionFailureKeepsAChance},
 		{"repeated refund forms", TestRefundTokenBurst},

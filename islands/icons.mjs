@@ -1,6 +1,7 @@
 // Renders the app's icons (static/img/app-icon*.png, the favicon
-// static/img/favicon-32.png) from their SVG drawings with Chromium, so the
-// PNGs the manifest and the pages name can be made again:
+// static/img/favicon-32.png, the Wallet passes' icon and logo in
+// static/img/pass/) from their SVG drawings with Chromium, so the PNGs the
+// manifest, the pages and the passes name can be made again:
 //   cd islands && node icons.mjs
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,14 @@ const jobs = [
   ["app-icon.svg", "app-icon-512.png", 512],
   ["app-icon-maskable.svg", "app-icon-maskable-512.png", 512],
   ["../favicon.svg", "favicon-32.png", 32],
+  // A pass's icon (29 pt, on the lock screen and in notifications) and logo
+  // (at most 160 × 50 pt, beside the logo text), at 1x, 2x and 3x.
+  ["app-icon.svg", "pass/icon.png", 29],
+  ["app-icon.svg", "pass/icon@2x.png", 58],
+  ["app-icon.svg", "pass/icon@3x.png", 87],
+  ["app-icon.svg", "pass/logo.png", 50],
+  ["app-icon.svg", "pass/logo@2x.png", 100],
+  ["app-icon.svg", "pass/logo@3x.png", 150],
 ];
 const browser = await chromium.launch({
   executablePath: process.env.LK_CHROMIUM || "/usr/bin/chromium",

@@ -32,7 +32,7 @@ type OrderCard struct {
 // Action is a button of an order: a link to an action's own page, a
 // document, or a form posting its one-time token.
 type Action struct {
-	Name     string // "confirm", "cancel", "refund", "transfer", "document"
+	Name     string // "confirm", "cancel", "refund", "transfer", "document", "wallet"
 	Label    string // 'Подтвердить запись'
 	URL      string
 	Token    string // set for a form posted in place
@@ -40,6 +40,9 @@ type Action struct {
 	Download bool   // a document
 	Style    string // extra class: "btn-2" for a secondary one
 }
+
+// ActionWallet is an order's link to its Apple Wallet passes.
+const ActionWallet = "wallet"
 
 // MoreEnhance is the manifest key of the script that appends the history's
 // next page in place.

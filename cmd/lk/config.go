@@ -17,6 +17,7 @@ import (
 	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
+	"lk/wallet"
 )
 
 // config is the server's configuration, read once from LK_ variables.
@@ -53,6 +54,16 @@ type config struct {
 	Now func() time.Time // LK_FAKE_NOW (tests only); time.Now unless set
 
 	SMSBudget handlers.SMSBudget // LK_SMS_PER_HOUR, LK_SMS_PER_DAY
+
+	Pass passSettings // LK_PASS_*
+}
+
+// passSettings are the Apple Wallet passes' credentials, read from their
+// files (none given: Cred.Cert is nil), and where the passes point.
+type passSettings struct {
+	Cred         wallet.Credentials
+	Places       []wallet.Location // LK_PASS_LOCATION
+	MeetingPoint string            // LK_PASS_MEETING_POINT
 }
 
 // variables documents every variable with its default, for errors and -help.
@@ -88,6 +99,13 @@ var variables = []struct{ name, def, doc string }{
 	{"LK_FAKE_NOW", "", "for tests only, with the bundled sandbox: the clock of the date rules and the sandbox stands still at this instant, e.g. 2026-11-23T23:59:00+03:00 (waits such as LK_CODE_INTERVAL then never end); empty: the real clock"},
 	{"LK_SMS_PER_HOUR", strconv.Itoa(handlers.DefaultCodesPerHour), "SMS codes the whole service (every instance on one Redis) sends in an hour at most; beyond it sign-in codes wait, and the log warns at 80 %. Sign-ups may spend half of it, sign-ups and unknown browsers three quarters; the rest is kept for customers on a browser they signed in from before"},
 	{"LK_SMS_PER_DAY", strconv.Itoa(handlers.DefaultCodesPerDay), "SMS codes the whole service sends in 24 hours at most, as LK_SMS_PER_HOUR"},
+	{"LK_PASS_CERT_FILE", "", "a file holding the Pass Type ID certificate (PEM, or Apple's DER .cer) that signs the orders' Apple Wallet passes; with LK_PASS_KEY_FILE, LK_PASS_WWDR_FILE, LK_PASS_TYPE_ID and LK_PASS_TEAM_ID, all five or none; none: no passes with the resort's gateway, a demo certificate kept in LK_DATA_DIR/wallet-demo with the sandbox"},
+	{"LK_PASS_KEY_FILE", "", "a file holding that certificate's private key, unencrypted PEM (openssl pkcs12 -in pass.p12 -nocerts -nodes)"},
+	{"LK_PASS_WWDR_FILE", "", "a file holding Apple's intermediate certificate that issued it (Worldwide Developer Relations, PEM or DER)"},
+	{"LK_PASS_TYPE_ID", "", "the pass type identifier the certificate is for, such as pass.ru.example.lk"},
+	{"LK_PASS_TEAM_ID", "", "the Apple developer team identifier the certificate names, ten letters and digits"},
+	{"LK_PASS_LOCATION", "", "latitude,longitude of the resort (several separated by ;), near which an iPhone's lock screen offers a pass; empty: none"},
+	{"LK_PASS_MEETING_POINT", "", "where a lesson's group meets its instructor, shown on the lesson's pass; empty: горнолыжный комплекс"},
 }
 
 // toolVariables are LK_ names that the repository's own tests and scripts
@@ -295,6 +313,9 @@ func loadConfig(environ []string) (config, error) {
 			return c, fmt.Errorf("%s: %q is not a positive number of codes", n.name, get(n.name))
 		}
 	}
+	if c.Pass, err = loadPass(get); err != nil {
+		return c, err
+	}
 	c.LogLevel = get("LK_LOG_LEVEL")
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
@@ -316,6 +337,48 @@ func versioned(u url.URL) string {
 	}
 	u.Path = path.Join(append([]string{"/"}, append(segs, gateway.APIVersion)...)...)
 	return u.String()
+}
+
+var passFiles = []string{"LK_PASS_CERT_FILE", "LK_PASS_KEY_FILE", "LK_PASS_WWDR_FILE", "LK_PASS_TYPE_ID", "LK_PASS_TEAM_ID"}
+
+// loadPass reads the passes' credentials (all five variables or none; they
+// are checked against each other at start) and places.
+func loadPass(get func(string) string) (passSettings, error) {
+	var p passSettings
+	var set, unset []string
+	for _, name := range passFiles {
+		if get(name) == "" {
+			unset = append(unset, name)
+		} else {
+			set = append(set, name)
+		}
+	}
+	if len(set) > 0 && len(unset) > 0 {
+		return p, fmt.Errorf("%s: set it too, as %s are: the passes need all five", unset[0], strings.Join(set, ", "))
+	}
+	if len(set) > 0 {
+		for name, dst := range map[string]*[]byte{"LK_PASS_CERT_FILE": &p.Cred.Cert, "LK_PASS_KEY_FILE": &p.Cred.Key, "LK_PASS_WWDR_FILE": &p.Cred.WWDR} {
+			b, err := readSecret(name, get(name))
+			if err != nil {
+				return p, err
+			}
+			*dst = []byte(b)
+		}
+		p.Cred.PassTypeID, p.Cred.TeamID = get("LK_PASS_TYPE_ID"), get("LK_PASS_TEAM_ID")
+	}
+	if raw := get("LK_PASS_LOCATION"); raw != "" {
+		for _, pair := range strings.Split(raw, ";") {
+			lat, lon, ok := strings.Cut(strings.TrimSpace(pair), ",")
+			la, err1 := strconv.ParseFloat(strings.TrimSpace(lat), 64)
+			lo, err2 := strconv.ParseFloat(strings.TrimSpace(lon), 64)
+			if !ok || err1 != nil || err2 != nil || la < -90 || la > 90 || lo < -180 || lo > 180 {
+				return p, fmt.Errorf("LK_PASS_LOCATION: %q is not latitude,longitude such as 43.6850,40.2650", pair)
+			}
+			p.Places = append(p.Places, wallet.Location{Latitude: la, Longitude: lo})
+		}
+	}
+	p.MeetingPoint = get("LK_PASS_MEETING_POINT")
+	return p, nil
 }
 
 // readSecret reads a secret's file, named by the variable in an error

@@ -22,6 +22,7 @@ import (
 	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
+	"lk/wallet"
 )
 
 // startSandbox starts the bundled sandbox gateway when no provider is
@@ -109,6 +110,47 @@ func dataDirError(dir string, err error) error {
 	return err
 }
 
+// passExpiryWarning is how long before its end the start warns that the
+// passes' certificate must be renewed.
+const passExpiryWarning = 30 * 24 * time.Hour
+
+// newWallet is what signs the orders' Apple Wallet passes: the resort's
+// certificate when given; with the sandbox, else, a demo certificate kept
+// in the data folder; else none, and the start says so once. Certificates
+// are judged on the real clock, as an iPhone judges them.
+func newWallet(cfg config, log *slog.Logger) (handlers.Wallet, error) {
+	w := handlers.Wallet{Places: cfg.Pass.Places, MeetingPoint: cfg.Pass.MeetingPoint}
+	now := time.Now()
+	switch {
+	case cfg.Pass.Cred.Cert != nil:
+		s, err := wallet.Load(cfg.Pass.Cred, now)
+		if errors.Is(err, wallet.ErrNotValidNow) {
+			// Not a reason to stop every instance at its next restart.
+			log.Error("Apple Wallet passes are off: renew the certificate of LK_PASS_CERT_FILE (docs/operations.md)", "err", err)
+			return w, nil
+		}
+		if err != nil {
+			return w, fmt.Errorf("LK_PASS_CERT_FILE: %w", err)
+		}
+		if left := s.Expires().Sub(now); left < passExpiryWarning {
+			log.Warn("the certificate of the Apple Wallet passes ends soon: renew it (docs/operations.md)", "ends", s.Expires().Format(time.DateOnly))
+		}
+		log.Info("Apple Wallet passes signed", "pass_type", s.PassTypeID(), "ends", s.Expires().Format(time.DateOnly))
+		w.Signer = s
+	case cfg.Sandbox != "":
+		dir := filepath.Join(cfg.DataDir, "wallet-demo")
+		s, made, err := wallet.Demo(dir, now)
+		if err != nil {
+			return w, fmt.Errorf("LK_DATA_DIR: %w", err)
+		}
+		log.Info("Apple Wallet passes signed with a demo certificate: an iPhone refuses them", "dir", dir, "made", made, "ends", s.Expires().Format(time.DateOnly))
+		w.Signer = s
+	default:
+		log.Warn("Apple Wallet passes are off: LK_PASS_CERT_FILE, LK_PASS_KEY_FILE, LK_PASS_WWDR_FILE, LK_PASS_TYPE_ID and LK_PASS_TEAM_ID are not set; the order pages offer no pass")
+	}
+	return w, nil
+}
+
 // newHandler builds the product's HTTP handler: sessions, assets, pages.
 func newHandler(cfg config, provider handlers.Provider, st store.Set, health *web.Health, sandboxURL string,
 	reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (http.Handler, error) {
@@ -132,6 +174,10 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 	if err != nil {
 		log.Warn("pages are served without islands", "err", err)
 	}
+	passes, err := newWallet(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	return handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: st.Limiter, Once: st.Once, Leases: st.Leases, Files: st.Files,
 		Moves: st.Moves, Acts: st.Acts, StorePing: st.Ping, Health: health, Tracer: tp,
@@ -140,6 +186,7 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,
 		CodeInterval: cfg.CodeInterval, SMSBudget: cfg.SMSBudget, CallTimeout: cfg.CallTimeout, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Admission: web.NewAdmission(web.AdmissionConfig{Initial: cfg.PagesAtOnce, Fixed: cfg.PagesAtOnce > 0, Min: cfg.PagesAtOnce, Max: cfg.PagesAtOnce}),
+		Wallet:    passes,
 	})
 }
 

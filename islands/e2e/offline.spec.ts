@@ -14,6 +14,7 @@ import { lastCode, signInByForm } from "./helpers";
 const DEMO = "79000000000";
 const PAID = "/orders/aqua/300001";
 const TODAY_TICKET = "/orders/aqua/300005/ticket.pdf"; // the sandbox's order of today
+const TODAY_PASS = "/orders/aqua/300005/ticket.pkpass"; // its Wallet pass, kept as the ticket is
 const NEVER_OPENED = "/orders/glk/100001";
 // Opened, but its voucher (a stay ten days ahead) was neither opened nor kept.
 const HOTEL = "/orders/hotel/400001";
@@ -91,7 +92,7 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
     expect(decode(shot)).toEqual(CODES);
     // The tickets of today and tomorrow are kept without being opened.
     await expect.poll(() => keptPaths(page), { timeout: 15_000 }).toEqual(
-      expect.arrayContaining(["/", "/orders", HOTEL, PAID, TODAY_TICKET, tomorrowsTicket()]),
+      expect.arrayContaining(["/", "/orders", HOTEL, PAID, TODAY_TICKET, TODAY_PASS, tomorrowsTicket()]),
     );
     expect(await keptPaths(page)).not.toContain(NEVER_OPENED);
   });
@@ -127,9 +128,9 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
     await page.screenshot({ path: shot, fullPage: true });
     expect(decode(shot)).toEqual(CODES);
     // No button that could not work: the forms and actions are hidden, the
-    // ticket stays.
+    // ticket and its Wallet pass stay (the pass's link when it was kept).
     await expect(page.locator("form:visible")).toHaveCount(0);
-    await expect(page.locator("[data-action]:visible:not([data-action=document])")).toHaveCount(0);
+    await expect(page.locator("[data-action]:visible:not([data-action=document]):not([data-action=wallet])")).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Выйти" })).toBeHidden();
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: info.outputPath("offline-300001-1280.png"), fullPage: true });
@@ -140,17 +141,27 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
     await expect(page.locator(".tickets svg.qr")).toHaveCount(CODES.length);
   });
 
-  await test.step("offline: the ticket button gives the kept ticket; a voucher never kept has no button", async () => {
+  await test.step("offline: the ticket and Wallet buttons give the kept ones; a voucher never kept has no button", async () => {
     if (tomorrowsTicket().startsWith(PAID + "/")) {
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Мой билет" }).click()]);
       const file = join(dir, "button.pdf");
       await download.saveAs(file);
       expect(execFileSync("pdftotext", [file, "-"], { encoding: "utf8" })).toContain("300001");
+      // Its Wallet passes were kept ahead too, and the link gives them.
+      const [passes] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Добавить в Wallet" }).click()]);
+      expect(passes.suggestedFilename()).toBe("aqua-300001.pkpasses");
     }
+    // Today's pass, kept without being opened, comes from the copy.
+    const pass = await page.evaluate(async (p) => {
+      const r = await fetch(p);
+      return { status: r.status, type: r.headers.get("Content-Type"), zip: new Uint8Array(await r.arrayBuffer())[0] === 0x50 };
+    }, TODAY_PASS);
+    expect(pass).toEqual({ status: 200, type: "application/vnd.apple.pkpass", zip: true });
     await page.goto(HOTEL);
     await expect(page.locator("[data-offline-notice]")).toBeVisible();
     await expect(page.locator("h1")).not.toHaveText("Нет соединения");
     await expect(page.locator("[data-action=document]")).toBeHidden();
+    await expect(page.locator("[data-action=wallet]")).toBeHidden(); // its pass was never kept
   });
 
   await test.step("offline: navigation between kept pages", async () => {

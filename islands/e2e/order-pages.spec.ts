@@ -36,8 +36,9 @@ test("at 360 px every order page shows its buttons on the first screen, after th
       const res = await page.goto(href as string);
       expect(res?.status()).toBe(200);
       await page.screenshot({ path: info.outputPath(`order-${kind}-${width}.png`), fullPage: true });
-      // The order's document and actions; adding it to a calendar comes last.
-      const buttons = page.locator("article .actions .btn:not([data-action=calendar])");
+      // The order's document and actions; adding it to Wallet and to a
+      // calendar comes last.
+      const buttons = page.locator("article .actions .btn:not([data-action=calendar]):not([data-action=wallet])");
       expect(await buttons.count(), `${href}: buttons`).toBeGreaterThan(0);
       for (let i = 0; i < (await buttons.count()); i++) {
         const box = await buttons.nth(i).boundingBox();

@@ -34,6 +34,12 @@ describe("what is kept", () => {
     ["/orders/celRoom/210001", "page"],
     ["/orders/aqua/300001/ticket.pdf", "document"],
     ["/orders/hotel/400001/voucher.pdf", "document"],
+    // A booking's Wallet passes, kept as its ticket is.
+    ["/orders/aqua/300001/tickets.pkpasses", "document"],
+    ["/orders/aqua/300005/ticket.pkpass", "document"],
+    ["/orders/hotel/400001/voucher.pkpass", "document"],
+    ["/orders/glk/100001/lesson.pkpass", "document"],
+    ["/orders/GLK/100001/lesson.pkpass", "document"],
   ])("%s is kept as a %s", (path, kind) => {
     expect(keepable(path)).toBe(kind);
   });
@@ -50,6 +56,10 @@ describe("what is kept", () => {
     "/orders/aqua/300001/calendar.ics",
     "/orders/hotel/400001/ticket.pdf", // a hotel has a voucher, not a ticket
     "/orders/aqua/300001/voucher.pdf",
+    "/orders/hotel/400001/tickets.pkpasses", // passes by the kind's own names only
+    "/orders/aqua/300001/lesson.pkpass",
+    "/orders/pavilion/200001/lesson.pkpass",
+    "/orders/glk/100001/lesson.pkpasses",
     "/orders/unknown/1",
     "/orders/aqua/",
     "/orders/aqua/../../login",
@@ -154,6 +164,11 @@ describe("documents kept before they are opened", () => {
   it("are the ones the server names, once each", () => {
     expect(ahead(`${t} ${v}  ${t}`, [], NOW, "me")).toEqual([t, v]);
   });
+  it("take the Wallet passes the server names too", () => {
+    const p = "/orders/aqua/300005/ticket.pkpass";
+    const l = "/orders/glk/100001/lesson.pkpass";
+    expect(ahead(`${t} ${p} ${l}`, [], NOW, "me")).toEqual([t, p, l]);
+  });
   it("are documents only, whatever else the header holds", () => {
     expect(ahead(`/logout /orders/aqua/1/cancel https://evil.example/x.pdf ${t}`, [], NOW, "me")).toEqual([t]);
   });
@@ -212,6 +227,7 @@ describe("a kept page offline", () => {
     `<nav><form method="post" action="/logout"><button>Выйти</button></form></nav>` +
     `<main id="main" class="wrap"><h1>Заказ</h1><div class="actions">` +
     `<a data-action="document" href="/orders/aqua/1/ticket.pdf">Мой билет</a>` +
+    `<a data-action="wallet" href="/orders/aqua/1/tickets.pkpasses">Добавить в Wallet</a>` +
     `<a data-action="cancel" href="/orders/aqua/1/cancel">Отменить</a></div></main></body></html>`;
 
   it("shows the notice at the top of the content and why the buttons are gone", () => {
@@ -224,7 +240,7 @@ describe("a kept page offline", () => {
     expect(doc.documentElement.hasAttribute("data-offline")).toBe(true);
   });
 
-  it("hides every form and action but the document, under the page's own nonce", () => {
+  it("hides every form and action but the document and the Wallet pass, under the page's own nonce", () => {
     const doc = new DOMParser().parseFromString(markOffline(page, NOW), "text/html");
     const styles = doc.querySelectorAll("head style");
     expect(styles).toHaveLength(2);
@@ -237,6 +253,7 @@ describe("a kept page offline", () => {
     expect(doc.querySelector(`form[action="/logout"]`)!.matches(hidden)).toBe(true);
     expect(doc.querySelector(`[data-action=cancel]`)!.matches(hidden)).toBe(true);
     expect(doc.querySelector(`[data-action=document]`)!.matches(hidden)).toBe(false);
+    expect(doc.querySelector(`[data-action=wallet]`)!.matches(hidden)).toBe(false);
   });
 
   it("hides the links to documents that were not kept", () => {
@@ -247,7 +264,10 @@ describe("a kept page offline", () => {
     const doc = new DOMParser().parseFromString(markOffline(two, NOW, (p) => p === "/orders/aqua/1/ticket.pdf"), "text/html");
     const css = doc.querySelectorAll("head style")[1].textContent!;
     expect(css).toContain(`[data-offline] a[href="/orders/hotel/4/voucher.pdf"]{display:none!important}`);
+    expect(css).toContain(`[data-offline] a[href="/orders/aqua/1/tickets.pkpasses"]{display:none!important}`);
     expect(css).not.toContain(`a[href="/orders/aqua/1/ticket.pdf"]`);
+    const kept = new DOMParser().parseFromString(markOffline(two, NOW, (p) => p.endsWith(".pkpasses")), "text/html");
+    expect(kept.querySelectorAll("head style")[1].textContent!).not.toContain(`a[href="/orders/aqua/1/tickets.pkpasses"]`);
   });
 
   it("still shows the notice on a page with no main", () => {

@@ -7,8 +7,9 @@
 // The server tells the worker what it needs, so the worker guesses nothing:
 //   LK-Session: a token of the sign-in the answer was made for, or "none"
 //               when nobody is signed in any more (handlers/offline.go);
-//   LK-Keep:    on home and the order list, the tickets and vouchers of
-//               today's and tomorrow's orders, space-separated;
+//   LK-Keep:    on home and the order list, the tickets, vouchers and
+//               Wallet passes of today's and tomorrow's orders,
+//               space-separated;
 //   LK-Framed:  the page's loading frame went before the page was known
 //               (status 200 then); the page names its own status in
 //               <meta name="lk-status">.
@@ -37,12 +38,15 @@ export const OFFLINE_PATH = "/offline";
 
 const ID = "[A-Za-z0-9._-]{1,64}";
 const ORDER_PAGE = new RegExp(`^/orders/(glk|GLK|pavilion|aqua|hotel|celRoom)/${ID}$`);
-const DOCUMENT = new RegExp(`^/orders/(aqua/${ID}/ticket|hotel/${ID}/voucher)\\.pdf$`);
+// A ticket or voucher, and a booking's Apple Wallet passes, kept alike.
+const DOCUMENT = new RegExp(
+  `^/orders/(aqua/${ID}/(ticket\\.pdf|ticket\\.pkpass|tickets\\.pkpasses)|hotel/${ID}/voucher\\.(pdf|pkpass)|(glk|GLK)/${ID}/lesson\\.pkpass)$`,
+);
 
 export type Kind = "page" | "document";
 
 /** What may be kept at path: home, the order list, an order's page, a
- *  ticket or voucher. Nothing else (the profile, the action pages, the
+ *  ticket or voucher, a booking's Wallet passes. Nothing else (the profile, the action pages, the
  *  sign-in pages) is ever kept. */
 export function keepable(path: string): Kind | null {
   if (path === "/" || path === "/orders" || ORDER_PAGE.test(path)) return "page";
@@ -187,9 +191,11 @@ export function offlineNotice(keptAt: number): string {
 export const OFFLINE_WHY = "Без связи кнопки заказов и выход скрыты: они вернутся, когда появится интернет.";
 
 // Offline, every form (the actions done in place, the sign-out) and every
-// action link but the document is hidden: none of them could work.
+// action link but the document and the Wallet pass is hidden: none of them
+// could work.
 const OFFLINE_CSS =
-  "[data-offline] form,[data-offline] [data-action]:not([data-action=document]),[data-offline] a[href=\"/profile/edit\"]{display:none!important}" +
+  "[data-offline] form,[data-offline] [data-action]:not([data-action=document]):not([data-action=wallet])," +
+  "[data-offline] a[href=\"/profile/edit\"]{display:none!important}" +
   ".notice-off{border-color:#9a5b00;background:#fff4e0}.notice-off p:last-child{margin:0}";
 
 /**
@@ -201,7 +207,7 @@ const OFFLINE_CSS =
 export function markOffline(html: string, keptAt: number, kept: (path: string) => boolean = () => false): string {
   const nonce = /<style nonce="([^"]*)"/.exec(html)?.[1];
   let css = OFFLINE_CSS;
-  for (const [, href] of html.matchAll(/href="(\/orders\/[^"]+\.pdf)"/g)) {
+  for (const [, href] of html.matchAll(/href="(\/orders\/[^"]+\.(?:pdf|pkpass|pkpasses))"/g)) {
     if (keepable(href) === "document" && !kept(href)) css += `[data-offline] a[href="${href}"]{display:none!important}`;
   }
   const note =

@@ -2,9 +2,9 @@
 // The offline worker, served at /sw.js so that its scope is the whole site.
 // Online, pages come from the network and only that answer is shown; a
 // copy of a signed-in page the customer opened (home, the order list, an
-// order with its gate codes, a ticket or voucher) is kept as it comes, and
-// the tickets and vouchers of today's and tomorrow's orders are fetched
-// ahead when a list names them. Offline, a kept page is shown with the time
+// order with its gate codes, a ticket or voucher, a Wallet pass) is kept as
+// it comes, and the tickets, vouchers and passes of today's and tomorrow's
+// orders are fetched ahead when a list names them. Offline, a kept page is shown with the time
 // it was kept and no button that could not work; any other page is the
 // app's own offline page. What is kept and dropped is decided in rules.ts.
 import {
