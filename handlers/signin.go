@@ -109,12 +109,11 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.web.Sessions.KnownDevice(c.Request(), phone)
-	class := classUnknown
-	switch {
-	case step == "signup":
-		class = classSignup
-	case known:
-		class = classKnown
+	class, err := s.codeClass(ctx, step, phone, known)
+	if err != nil {
+		s.log.ErrorContext(ctx, "sign-in limits unavailable", "step", step, "err", err)
+		errs.Add("", web.MsgRequestFailed)
+		return http.StatusServiceUnavailable, 0
 	}
 	rules, sender := s.codeRules(phone, c.RealIP(), known, class)
 	if !known { // a code the owner just asked for is not replaced at once
@@ -157,6 +156,22 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	s.newCode(context.WithoutCancel(ctx), phone, known)
 	return http.StatusOK, 0
+}
+
+// codeClass is whose share of the SMS budget a code comes from: a number is
+// a customer's only once a code sent to it was entered, whoever asks for it.
+func (s *Server) codeClass(ctx context.Context, step, phone string, known bool) (codeClass, error) {
+	switch {
+	case step == "signup":
+		return classSignup, nil
+	case known:
+		return classKnown, nil
+	}
+	confirmed, err := s.stores.numbers.Confirmed(ctx, s.web.Sessions.PhoneTag(phone))
+	if err != nil || !confirmed {
+		return classNewNumber, err
+	}
+	return classUnknown, nil
 }
 
 func (s *Server) newCode(ctx context.Context, phone string, known bool) {
@@ -284,6 +299,9 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
+		if err := s.stores.numbers.Confirm(ctx, s.web.Sessions.PhoneTag(p.Phone), s.now().Add(confirmedNumberFor)); err != nil {
+			s.log.ErrorContext(ctx, "confirmed number not kept", "err", err)
+		}
 		if err := s.codes.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
 			s.senderRule(p.Phone, true).Key, s.senderRule(p.Phone, false).Key); err != nil {
 			s.log.ErrorContext(ctx, "per-code count not cleared", "err", err)

@@ -201,9 +201,12 @@ func (r *FileRevoker) Revoke(_ context.Context, id string, until time.Time) erro
 }
 
 // Revoked tells whether id was signed out and has not expired yet.
-func (r *FileRevoker) Revoked(_ context.Context, id string) (bool, error) {
-	_, ok := r.get(id)
-	return ok, nil
+func (r *FileRevoker) Revoked(_ context.Context, id string) (bool, error) { return r.has(id), nil }
+
+// has tells whether key is there and has not expired.
+func (t *fileTable) has(key string) bool {
+	_, ok := t.get(key)
+	return ok
 }
 
 // FileMoves is Moves for one instance that outlives a restart.
