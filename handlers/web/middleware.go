@@ -211,6 +211,7 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 func (k *Kit) upload(c *echo.Context, next echo.HandlerFunc) error {
 	done, ok := k.Health.upload(UploadBound(k.CallTimeout))
 	if !ok {
+		k.uploads.Refused(RefusedDraining)
 		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
 		return ErrRestarting
 	}
