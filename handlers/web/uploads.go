@@ -19,7 +19,7 @@ type Uploads struct {
 	room    *semaphore.Weighted
 	max     int64
 	mu      sync.Mutex
-	busy    map[string]upload     // sessions with an upload in flight
+	busy    map[string]upload      // sessions with an upload in flight
 	refused *prometheus.CounterVec // by reason; nil: not counted
 }
 
