@@ -49,7 +49,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST(views.PathLogout, s.logout)
 
 	// The account, guarded; its pages take their turn under overload (admit).
-	g := e.Group("", web.RequireSession, w.MarkSpeculative)
+	g := e.Group("", web.RequireSession, w.MarkSpeculative, s.writesSeen)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
 		w.Hold(path)
