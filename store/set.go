@@ -69,6 +69,9 @@ const DefaultMinFree = 16 << 20
 
 // Open opens the folder's files.
 func (f Folder) Open() (Set, error) {
+	if err := checkFolderFormat(f.Dir); err != nil {
+		return Set{}, err
+	}
 	s := Memory(f.Now, f.KeptDocuments)
 	fr, err := OpenFileRevoker(filepath.Join(f.Dir, "revoked-sessions"), f.Now)
 	if err != nil {
