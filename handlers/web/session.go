@@ -122,9 +122,14 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 // PhoneTag stands for a phone in the shared store's key names, so no key list
 // or append-only file holds a phone number: a hash keyed with the first
 // cookie key. Putting a new key first starts the phones' counts afresh.
-func (s *Sessions) PhoneTag(phone string) string {
+func (s *Sessions) PhoneTag(phone string) string { return s.Tag(phone) }
+
+// Tag stands for anything a key name must not hold as it is (a phone, a
+// client's address, part of a number): a hash keyed with the first cookie
+// key. Callers put a kind before what is not a phone ("ip 10.0.0.1").
+func (s *Sessions) Tag(v string) string {
 	mac := hmac.New(sha256.New, s.tagKey)
-	mac.Write([]byte(phone))
+	mac.Write([]byte(v))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:16])
 }
 
