@@ -10,7 +10,7 @@ package main
 
 import (
 	"cmp"
-	"crypto/rand"
+	"crypto/sha256"
 	"debug/buildinfo"
 	"encoding/json"
 	"errors"
@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -43,7 +44,10 @@ func main() {
 	flag.Parse()
 	comps, err := shipped(*bin, *lock)
 	if err == nil && *sbom != "" {
-		err = writeSBOM(*sbom, comps)
+		var b []byte
+		if b, err = sbomOf(comps, stampOf(*bin, os.Getenv("SOURCE_DATE_EPOCH"))); err == nil {
+			err = os.WriteFile(*sbom, b, 0o644)
+		}
 	}
 	if err == nil && *notices != "" {
 		err = writeNotices(*notices, comps)
@@ -156,7 +160,37 @@ func guessLicense(dir string) string {
 	return ""
 }
 
-func writeSBOM(path string, comps []component) error {
+// stamp is what makes one build's SBOM its own: the commit and its time.
+type stamp struct {
+	revision string
+	time     time.Time // zero: no timestamp
+}
+
+// stampOf reads the commit and its time from the binary's build
+// information; SOURCE_DATE_EPOCH (Unix seconds), when set, is the time.
+func stampOf(bin, epoch string) stamp {
+	var s stamp
+	if info, err := buildinfo.ReadFile(bin); err == nil {
+		for _, kv := range info.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				s.revision = kv.Value
+			case "vcs.time":
+				s.time, _ = time.Parse(time.RFC3339, kv.Value)
+			}
+		}
+	}
+	if sec, err := strconv.ParseInt(epoch, 10, 64); err == nil {
+		s.time = time.Unix(sec, 0)
+	}
+	return s
+}
+
+// sbomOf is the CycloneDX SBOM of comps. Two builds of one commit give the
+// same bytes: the serial number is drawn from what the SBOM says (a
+// name-based UUID of the release, the commit and the components), the
+// timestamp is the commit's, not the moment it is written.
+func sbomOf(comps []component, st stamp) ([]byte, error) {
 	type license struct {
 		License struct {
 			ID string `json:"id"`
@@ -171,6 +205,8 @@ func writeSBOM(path string, comps []component) error {
 		Licenses []license `json:"licenses,omitempty"`
 	}
 	var list []comp
+	h := sha256.New()
+	fmt.Fprintf(h, "lk %s %s\n", lk.Version(), st.revision)
 	for _, c := range comps {
 		x := comp{Type: "library", BOMRef: c.purl, Name: c.name, Version: c.version, PURL: c.purl}
 		if c.license != "" {
@@ -179,27 +215,27 @@ func writeSBOM(path string, comps []component) error {
 			x.Licenses = []license{l}
 		}
 		list = append(list, x)
+		fmt.Fprintf(h, "%s %s\n", c.purl, c.license)
 	}
-	serial := make([]byte, 16)
-	_, _ = rand.Read(serial)
-	serial[6] = serial[6]&0x0f | 0x40
+	serial := h.Sum(nil)[:16]
+	serial[6] = serial[6]&0x0f | 0x50 // version 5: name-based
 	serial[8] = serial[8]&0x3f | 0x80
+	meta := map[string]any{
+		"component": map[string]any{"type": "application", "bom-ref": "lk@" + lk.Version(), "name": "lk", "version": lk.Version()},
+	}
+	if !st.time.IsZero() {
+		meta["timestamp"] = st.time.UTC().Format(time.RFC3339)
+	}
 	bom := map[string]any{
 		"bomFormat":    "CycloneDX",
 		"specVersion":  "1.5",
 		"serialNumber": fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", serial[0:4], serial[4:6], serial[6:8], serial[8:10], serial[10:]),
 		"version":      1,
-		"metadata": map[string]any{
-			"timestamp": time.Now().UTC().Format(time.RFC3339),
-			"component": map[string]any{"type": "application", "bom-ref": "lk@" + lk.Version(), "name": "lk", "version": lk.Version()},
-		},
-		"components": list,
+		"metadata":     meta,
+		"components":   list,
 	}
 	b, err := json.MarshalIndent(bom, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return append(b, '\n'), err
 }
 
 // writeNotices writes one file per component with its licence texts, and
