@@ -130,7 +130,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	if r != nil {
 		if isBudget(r.Limit) {
 			s.metrics.spent.WithLabelValues(string(class), r.Limit).Inc()
-			s.log.Warn("SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
+			r.Class = string(class)
 		}
 		s.countRefusal(c, step, phone, r)
 		errs.Add("", r.Message)
@@ -411,10 +411,21 @@ func refusal(errs views.Errors, retry time.Duration) web.Answer {
 	return a
 }
 
-// Every 429 says when to come back, a second at least.
+// Every 429 says when to come back, a second at least. Every refusal is
+// counted; the log warns once per limit (and class) per refusalWarnEvery,
+// saying how many it refused unwarned since, so that a pump's thousands of
+// requests are a few lines. The others are at debug.
 func (s *Server) countRefusal(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
-	s.log.WarnContext(c.Request().Context(), "sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
+	msg, attrs := "sign-in refused by limit", []any{"step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP()}
+	if r.Class != "" {
+		msg, attrs = "SMS code budget spent: code refused", append([]any{"class", r.Class, "budget", r.Limit}, attrs...)
+	}
+	if warn, before := s.codes.warned.note(r.Limit+" "+r.Class, s.now()); warn {
+		s.log.WarnContext(c.Request().Context(), msg, append(attrs, "refused_unwarned_before", before)...)
+	} else {
+		s.log.DebugContext(c.Request().Context(), msg, attrs...)
+	}
 	r.RetryAfter = max(r.RetryAfter, time.Second)
 	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }

@@ -13,6 +13,7 @@ type codeRules struct {
 	interval time.Duration // a new code per phone at most this often
 	budget   SMSBudget
 	gauge    budgetGauge
+	warned   refusalLog
 }
 
 // Every SMS costs money, so codes have a ceiling for the whole service per hour
@@ -89,4 +90,37 @@ func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	}
 	g.last[name] = budgetMark{at, n}
 	set()
+}
+
+// refusalWarnEvery is how often the log warns of one limit's refusals.
+const refusalWarnEvery = 10 * time.Second
+
+// refusalLog says when a refusal of a kind is to be warned of: the first
+// one, and the first after refusalWarnEvery since the last warning.
+type refusalLog struct {
+	mu   sync.Mutex
+	last map[string]refusalMark
+}
+
+type refusalMark struct {
+	at       time.Time
+	unwarned int // refused since the warning at at
+}
+
+// note counts a refusal of kind at now; warn is true when it is to be
+// warned of, with how many of its kind went unwarned since the last.
+func (l *refusalLog) note(kind string, now time.Time) (warn bool, unwarned int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.last[kind]
+	if ok && now.Sub(m.at) < refusalWarnEvery && !now.Before(m.at) {
+		m.unwarned++
+		l.last[kind] = m
+		return false, 0
+	}
+	if l.last == nil {
+		l.last = map[string]refusalMark{}
+	}
+	l.last[kind] = refusalMark{at: now}
+	return true, m.unwarned
 }

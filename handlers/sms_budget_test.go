@@ -128,8 +128,9 @@ func TestSMSBudgetHoldsUnderABurst(t *testing.T) {
 			if n := strings.Count(a.logs.String(), `"SMS code budget 80 % used","budget":"sms_hour_signup"`); n != 1 {
 				t.Errorf("%d warnings of the sign-ups' hour at 80 %%, want 1:\n%s", n, a.logs.String())
 			}
-			if n := strings.Count(a.logs.String(), `"SMS code budget spent: code refused","class":"signup","budget":"sms_hour_signup"`); n != 35 {
-				t.Errorf("%d warnings of refused sign-ups, want 35", n)
+			// One warning for the burst, the refusals counted.
+			if n := strings.Count(a.logs.String(), `"SMS code budget spent: code refused","class":"signup","budget":"sms_hour_signup"`); n != 1 {
+				t.Errorf("%d warnings of refused sign-ups, want 1", n)
 			}
 			m := a.metrics()
 			// The gauge is as of a late code of the burst, whichever wrote last.
@@ -221,5 +222,32 @@ func TestIPv6SiteIsOneAddress(t *testing.T) {
 	})
 	if got := byStatus(answers); got[http.StatusTooManyRequests] != 10 {
 		t.Errorf("answers %v, want 10 refusals of 40 from one /48", got)
+	}
+}
+
+// A pump's refusals are counted each, and warned of once per limit every
+// 10 s: the log does not grow by the pump's request count. The next
+// warning says how many went unwarned since the last.
+func TestRefusalsWarnedOncePerInterval(t *testing.T) {
+	a := appBehindProxy(t, nil, func(o *handlers.Options) { o.SMSBudget = handlers.SMSBudget{Hour: 4, Day: 100} })
+	pump := func(from, n int) {
+		for i := range n {
+			a.signupFrom(fmt.Sprintf("198.51.100.%d", from+i), apartPhone(from+i), false)
+		}
+	}
+	pump(1, 30) // 2 sent, 28 refused
+	a.clock.Add(11 * time.Second)
+	pump(40, 5)
+	warns := 0
+	for _, line := range strings.Split(a.logs.String(), "\n") {
+		if strings.Contains(line, `"level":"WARN"`) && strings.Contains(line, "refused") {
+			warns++
+		}
+	}
+	if warns != 2 || !strings.Contains(a.logs.String(), `"refused_unwarned_before":27`) {
+		t.Errorf("%d warnings of refusals, want 2, the second saying 27 unwarned:\n%s", warns, grepLines(a.logs.String(), "refused"))
+	}
+	if m := a.metrics(); !strings.Contains(m, `lk_signin_limit_refusals_total{limit="sms_hour_signup"} 33`) {
+		t.Errorf("refusals not each counted:\n%s", grepLines(m, "refusals"))
 	}
 }
