@@ -189,6 +189,27 @@ func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session
 	return nil
 }
 
+// CopiesCookie names the sign-in the offline worker's copies belong to
+// (handlers' LK-Session token), for the worker to read: without it the
+// copies are not shown, so removing the site's cookies removes them too.
+// It opens nothing, so it is not HttpOnly; it is this host's alone.
+const CopiesCookie = "__Host-lk_copies"
+
+// MarkCopies sets CopiesCookie to owner until the sign-in ends, unless r
+// carries it already; an empty owner deletes one r carries.
+func (s *Sessions) MarkCopies(w http.ResponseWriter, r *http.Request, owner string, until time.Time) {
+	c, err := r.Cookie(CopiesCookie)
+	if err == nil && c.Value == owner || err != nil && owner == "" {
+		return
+	}
+	if owner == "" {
+		until = time.Unix(0, 0)
+	}
+	mark := s.cookie(CopiesCookie, owner, until)
+	mark.HttpOnly, mark.Domain = false, ""
+	http.SetCookie(w, mark)
+}
+
 // Clears tells whether a Set-Cookie value deletes the session cookie.
 func (s *Sessions) Clears(setCookie string) bool { return strings.HasPrefix(setCookie, s.name+"=;") }
 
