@@ -27,7 +27,9 @@ type flights struct {
 	// reading instead of asking the provider again. Only speculative reads
 	// take a held answer; any other read asks the provider and holds its
 	// own. Only successful answers are held, at most heldMax bytes of them,
-	// and a write drops them all (forget).
+	// and a write drops them all (forget). A write on another instance is
+	// known by the customer's mark of writes (WithWrites): an answer is
+	// taken only under the mark its read began under.
 	hold  time.Duration
 	now   func() time.Time
 	gen   uint64 // writes so far: a read that began before one is not held
@@ -51,8 +53,9 @@ func WithSpeculativeHold(d time.Duration) Option {
 }
 
 type heldAnswer struct {
-	a  answer
-	at time.Time
+	a      answer
+	at     time.Time
+	writes string // the customer's mark of writes when its read began
 }
 
 type heldRef struct {
@@ -70,6 +73,17 @@ func Speculative(ctx context.Context) context.Context {
 }
 
 func isSpeculative(ctx context.Context) bool { v, _ := ctx.Value(speculativeKey{}).(bool); return v }
+
+type writesKey struct{}
+
+// WithWrites returns ctx for reads on behalf of a customer whose writes so
+// far, on every instance, are marked mark (a value the shared store changes
+// at each write). A read held under one mark is not taken under another.
+func WithWrites(ctx context.Context, mark string) context.Context {
+	return context.WithValue(ctx, writesKey{}, mark)
+}
+
+func writesOf(ctx context.Context) string { v, _ := ctx.Value(writesKey{}).(string); return v }
 
 // flight is one read in flight and the callers waiting for it.
 type flight struct {
@@ -127,13 +141,13 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 	if g.m == nil {
 		g.m = map[string]*flight{}
 	}
-	if h, ok := g.held[key]; ok && isSpeculative(ctx) && g.fresh(h) {
+	if h, ok := g.held[key]; ok && isSpeculative(ctx) && g.fresh(h) && h.writes == writesOf(ctx) {
 		g.mu.Unlock()
 		return h.a, 0, true, nil
 	}
 	f, shared := g.m[key]
 	if !shared {
-		gen := g.gen
+		gen, writes := g.gen, writesOf(ctx)
 		// Not the first caller's cancellation: the others still wait.
 		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		if d, ok := ctx.Deadline(); ok {
@@ -150,7 +164,7 @@ func (g *flights) do(ctx context.Context, key string, fetch func(context.Context
 				delete(g.m, key)
 			}
 			if f.err == nil && f.a.status >= 200 && f.a.status < 300 && g.gen == gen {
-				g.keep(key, f.a)
+				g.keep(key, f.a, writes)
 			}
 			g.mu.Unlock()
 			close(f.done)
@@ -197,7 +211,7 @@ func (g *flights) fresh(h *heldAnswer) bool {
 
 // keep holds a for key, after dropping what has outlived the hold (g.mu
 // held).
-func (g *flights) keep(key string, a answer) {
+func (g *flights) keep(key string, a answer, writes string) {
 	if g.hold <= 0 || g.now == nil {
 		return
 	}
@@ -214,7 +228,7 @@ func (g *flights) keep(key string, a answer) {
 	if old, ok := g.held[key]; ok {
 		g.bytes -= len(old.a.body)
 	}
-	h := &heldAnswer{a: a, at: g.now()}
+	h := &heldAnswer{a: a, at: g.now(), writes: writes}
 	g.held[key] = h
 	g.queue = append(g.queue, heldRef{key, h})
 	g.bytes += len(a.body)

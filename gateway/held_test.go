@@ -74,3 +74,33 @@ func TestHeldReadsForSpeculativePages(t *testing.T) {
 		t.Errorf("after the hold: %d bytes held, want only the last answer's", g.bytes)
 	}
 }
+
+// A write on another instance changes the customer's mark of writes: a read
+// held under the old mark is not taken under the new one, and one held
+// under the new mark is.
+func TestHeldReadsTakenUnderTheirMarkOfWrites(t *testing.T) {
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	g := &flights{hold: 30 * time.Second, now: func() time.Time { return now }}
+	read := func(ctx context.Context, body string) string {
+		t.Helper()
+		a, _, _, err := g.do(ctx, "customer=1\nGET /orders", func(context.Context) (answer, int, error) {
+			return answer{status: http.StatusOK, body: []byte(body)}, 1, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(a.body)
+	}
+	before, after := WithWrites(context.Background(), "m1"), WithWrites(context.Background(), "m2")
+	read(before, "active")
+	if got := read(Speculative(before), "asked"); got != "active" {
+		t.Errorf("under the same mark: %q, want the held answer", got)
+	}
+	if got := read(Speculative(after), "cancelled"); got != "cancelled" {
+		t.Errorf("after a write elsewhere: %q, want asked afresh", got)
+	}
+	read(after, "cancelled")
+	if got := read(Speculative(after), "asked"); got != "cancelled" {
+		t.Errorf("held under the new mark: %q", got)
+	}
+}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
+	"lk/gateway"
 	"lk/handlers/web"
 	"lk/store"
 	"lk/views"
@@ -125,4 +128,39 @@ func (s *Server) refusedText(ctx context.Context, guid string, o order, a action
 		return last.text(s)
 	}
 	return fallback
+}
+
+// Pages fetched ahead of a tap may be made from a customer's reads of
+// moments ago, held by the instance that made them. The customer's mark of
+// writes, in the shared store, changes at each write to the provider on
+// any instance, and a held read is taken only under the mark its read
+// began under: after a cancel on one instance, a page fetched ahead on
+// another asks the provider afresh. The mark outlives any hold.
+const writesKept = time.Hour
+
+func writesKey(guid string) string { return ownerMark(guid) + ":writes" }
+
+// wrote gives the customer a new mark of writes; a store failure is logged,
+// and the other instances' held reads then last out their hold.
+func (s *Server) wrote(ctx context.Context, guid string) {
+	if err := s.stores.acts.Record(ctx, writesKey(guid), web.RandomID(), s.now().Add(writesKept)); err != nil {
+		s.log.Warn("a write not marked for the other instances", "err", err)
+	}
+}
+
+// writesSeen gives a signed-in page's reads the customer's mark of writes;
+// when the store cannot say it, one that no held read carries.
+func (s *Server) writesSeen(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r, sess := c.Request(), web.SessionOf(c)
+		if r.Method != http.MethodGet || sess == nil {
+			return next(c)
+		}
+		mark, err := s.stores.acts.Recall(r.Context(), writesKey(sess.GUID))
+		if err != nil {
+			mark = "?" + web.RandomID()
+		}
+		c.SetRequest(r.WithContext(gateway.WithWrites(r.Context(), mark)))
+		return next(c)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -18,7 +19,8 @@ import (
 
 // The server tells the offline worker (islands/sw) what it may keep: hdrSession
 // is the answer's sign-in token, or "none", on which the worker drops every copy
-// (absent when sign-outs could not be checked); hdrKeep names the documents of
+// (absent when sign-outs could not be checked), and web.CopiesCookie the same
+// token, which the worker reads offline; hdrKeep names the documents of
 // today's and tomorrow's orders to keep unopened.
 const (
 	hdrSession  = "LK-Session"
@@ -41,10 +43,14 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 			switch {
 			case s.clearsSession(h):
 				h.Set(hdrSession, sessionNone)
+				s.web.Sessions.MarkCopies(r, c.Request(), "", time.Time{})
 			case sess != nil:
-				h.Set(hdrSession, copyOwner(sess))
+				owner := copyOwner(sess)
+				h.Set(hdrSession, owner)
+				s.web.Sessions.MarkCopies(r, c.Request(), owner, sess.Expires)
 			case !unknown:
 				h.Set(hdrSession, sessionNone)
+				s.web.Sessions.MarkCopies(r, c.Request(), "", time.Time{})
 			}
 		})
 		return next(c)

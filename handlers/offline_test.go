@@ -35,9 +35,18 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 
 	a.signIn(a.client, demoPhone)
-	first := a.get("/").Header.Get("LK-Session")
+	home := a.get("/")
+	first := home.Header.Get("LK-Session")
 	if first == "" || first == "none" {
 		t.Fatalf("/ signed in: LK-Session %q", first)
+	}
+	// The same token in a cookie the worker reads offline: without it (the
+	// site's cookies removed) it shows no copy.
+	if c := cookieNamed(home.Cookies(), web.CopiesCookie); c == nil || c.Value != first || c.HttpOnly || !c.Secure || c.Path != "/" {
+		t.Errorf("the copies' cookie: %+v, want %q, readable by the worker", c, first)
+	}
+	if c := cookieNamed(a.get("/orders").Cookies(), web.CopiesCookie); c != nil {
+		t.Errorf("the copies' cookie set again: %+v", c)
 	}
 	// It says when the sign-in ends, so that copies on a phone offline at
 	// that moment stop being shown.
@@ -53,7 +62,7 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 	u, _ := url.Parse(a.srv.URL)
 	for _, c := range a.client.Jar.Cookies(u) {
-		if strings.Contains(first, c.Value) || strings.Contains(c.Value, first) {
+		if c.Name != web.CopiesCookie && (strings.Contains(first, c.Value) || strings.Contains(c.Value, first)) {
 			t.Errorf("the token repeats cookie %s", c.Name)
 		}
 	}
@@ -69,6 +78,9 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 	if got := out.Header.Get("LK-Session"); got != "none" {
 		t.Errorf("logout: LK-Session %q, want none", got)
+	}
+	if c := cookieNamed(out.Cookies(), web.CopiesCookie); c == nil || c.MaxAge >= 0 {
+		t.Errorf("logout: the copies' cookie not deleted: %+v", c)
 	}
 	if got := a.get("/orders").Header.Get("LK-Session"); got != "none" {
 		t.Errorf("after logout /orders: LK-Session %q", got)
@@ -300,4 +312,13 @@ func TestAccountAnswersAreNeverInTheBrowsersCache(t *testing.T) {
 			t.Errorf("%s: Cache-Control %q, want no-store", p, got)
 		}
 	}
+}
+
+func cookieNamed(cs []*http.Cookie, name string) *http.Cookie {
+	for _, c := range cs {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }

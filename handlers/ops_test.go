@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -189,6 +190,39 @@ func TestProviderCallsCarryTheRequestID(t *testing.T) {
 	}
 	if !logged {
 		t.Errorf("no gateway log line with the request id:\n%s", a.logs.String())
+	}
+}
+
+// A request id from outside that is long or not plain (spaces, quotes, a
+// line break, Cyrillic) is neither the log's id nor sent to the provider:
+// the request gets an id of its own, and the outside one is logged apart,
+// cut to 64 bytes.
+func TestOutsideRequestIDOnlyWhenShortAndPlain(t *testing.T) {
+	a := newOpsApp(t)
+	seen := make(chan string, 64)
+	inner := a.sbSrv.Config.Handler
+	a.sbSrv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Get(gateway.HeaderRequestID)
+		inner.ServeHTTP(w, r)
+	})
+	a.signIn(a.client, demoPhone)
+	for _, bad := range []string{strings.Repeat("a", 65), `id" injected`, "два", "a\tb", "x/../y"} {
+		for len(seen) > 0 {
+			<-seen
+		}
+		r := a.send(http.MethodGet, "/", http.Header{"X-Request-Id": {bad}})
+		if id := r.Header.Get("X-Request-Id"); r.StatusCode != http.StatusOK || id == bad || len(id) > 64 || id == "" {
+			t.Errorf("%q: %d, id %q", bad, r.StatusCode, id)
+		}
+		for len(seen) > 0 {
+			if got := <-seen; got == bad {
+				t.Errorf("%q went on to the provider", bad)
+			}
+		}
+		want, _ := json.Marshal(bad[:min(len(bad), 64)])
+		if !strings.Contains(a.logs.String(), `"outside_id":`+string(want)) {
+			t.Errorf("%q not logged apart", bad)
+		}
 	}
 }
 

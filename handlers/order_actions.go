@@ -142,6 +142,7 @@ func (at *actionAttempt) leased(ctx context.Context) store.Outcome {
 		return store.Outcome{}
 	}
 	out := at.f.call(ctx, o)
+	at.s.wrote(ctx, web.SessionOf(at.c).GUID) // whatever the outcome: the provider may have acted
 	at.s.recordAct(ctx, web.SessionOf(at.c).GUID, o, at.a, out)
 	return out
 }

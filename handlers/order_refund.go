@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v5"
 
@@ -62,8 +63,9 @@ type refundForm struct {
 	in     *refundInput
 	key    string
 	kept   []store.RefundFile
-	took   bool  // an upload's room, given back by done
+	took   bool  // an upload's room, given back as the answer is written
 	weight int64 // how much room
+	given  sync.Once
 }
 
 func (f *refundForm) prepare(ctx context.Context) (order, error) {
@@ -93,7 +95,13 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 	for _, k := range kept {
 		f.weight += int64(k.Size)
 	}
-	if f.took = f.takeRoom(ctx); !f.took {
+	if f.took = f.takeRoom(ctx); f.took {
+		// Given back as the answer goes, so that a form the customer sends
+		// again at once finds it whatever the handler still does.
+		if res, err := echo.UnwrapResponse(c.Response()); err == nil {
+			res.Before(f.giveRoom)
+		}
+	} else {
 		in, err := readRefundInput(c, false)
 		if err != nil {
 			return err
@@ -132,16 +140,24 @@ func (f *refundForm) takeRoom(ctx context.Context) bool {
 		select {
 		case <-same:
 		case <-ctx.Done():
+			f.s.web.Uploads().Refused(web.RefusedSession)
 			return false
 		}
 	}
 }
 
 func (f *refundForm) done() {
-	if f.took {
-		f.s.web.Uploads().Release(web.SessionOf(f.c).ID, f.weight)
-	}
+	f.giveRoom()
 	_, _ = io.Copy(io.Discard, f.c.Request().Body)
+}
+
+// giveRoom gives the upload's room back once, at the answer or the handler's end.
+func (f *refundForm) giveRoom() {
+	f.given.Do(func() {
+		if f.took {
+			f.s.web.Uploads().Release(web.SessionOf(f.c).ID, f.weight)
+		}
+	})
 }
 
 // Another tab may have refunded tickets: the rules are checked on the order now.

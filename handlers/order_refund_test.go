@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -527,6 +528,15 @@ func TestUploadRoomIsShared(t *testing.T) {
 	if got := r.doc.Find(`input[name="surname"]`).AttrOr("value", ""); got != "Сидорова" {
 		t.Errorf("the surname typed is not kept: %q", got)
 	}
+	// The same customer's second refund, from another tab, while his first
+	// is sent: refused too, and counted apart from the room.
+	today := "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund"
+	if r := a.postFiles(a.client, today, a.get(today).browserForm(today), nil); r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("the same session's second upload: %d %q", r.StatusCode, r.text(".notice-err"))
+	}
+	if m := a.metrics(); !strings.Contains(m, `lk_uploads_refused_total{reason="full"} 1`) || !strings.Contains(m, `lk_uploads_refused_total{reason="session"} 1`) {
+		t.Errorf("refusals not counted by reason:\n%s", m)
+	}
 	<-release
 	// Let in now, it meets the refund's own rules (that customer's order
 	// may want tickets chosen or a reason).
@@ -903,5 +913,31 @@ func TestSequentialLargeRefundsOfOneSession(t *testing.T) {
 		if r.StatusCode != http.StatusSeeOther {
 			t.Fatalf("refund of %s: %d %q %q", id, r.StatusCode, r.text(".notice-err"), r.text("#error-summary"))
 		}
+	}
+}
+
+// A refund sent right after one refused for a text field too long (413) is
+// judged on its own: the first's room is given back before its answer is
+// written, never a 503 'server busy'. Many pairs in a row, as a customer
+// who shortens his comment and sends again at once.
+func TestRefundRightAfterATooLongFieldIsJudgedOnItsOwn(t *testing.T) {
+	a := signedIn(t)
+	action := "/orders/aqua/" + sandbox.DemoAquaPaid + "/refund"
+	page := a.get(action)
+	form, post := page.browserForm(action), page.formAction(action)
+	form["tickets"] = a.ticketIDs(sandbox.DemoGUID, sandbox.DemoAquaPaid, gateway.TicketPaid)[:1]
+	long := maps.Clone(form)
+	long.Set("comment", strings.Repeat("очень долго ", 100<<10/len("очень долго ")))
+	form.Set("surname", "") // refused by the rules, so the pair can be sent again
+	for i := range 30 {
+		if r := a.postFiles(a.client, post, long, nil); r.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("pair %d, the long field: %d %q", i, r.StatusCode, r.text("main"))
+		}
+		if r := a.postFiles(a.client, post, form, nil); r.StatusCode != http.StatusUnprocessableEntity || r.text("#surname-error") != "Ошибка: Укажите фамилию" {
+			t.Fatalf("pair %d, the next refund: %d %q %q", i, r.StatusCode, r.text(".notice-err"), r.text("#error-summary"))
+		}
+	}
+	if m := a.metrics(); strings.Contains(m, "lk_uploads_refused_total{") {
+		t.Errorf("refusals counted:\n%s", m)
 	}
 }

@@ -74,6 +74,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		FirstName: f.FirstName, LastName: f.LastName, MiddleName: f.MiddleName, Gender: f.Gender,
 		Birthday: birthday, PhoneNumber: sess.Phone, UserID: sess.GUID,
 	})
+	s.wrote(c.Request().Context(), sess.GUID)
 	if err != nil {
 		// The provider's refusal or failure is no fault of the answers: its
 		// text in red above the form, never among the answers to check.

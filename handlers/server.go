@@ -41,6 +41,9 @@ type stores struct {
 	moves  store.Moves       // first ids of moved bookings
 	acts   store.Acts        // what each customer last did to an order
 	leases store.Leases      // one action at a time per order
+	// numbers whose codes were entered: their codes come from the
+	// customers' shares of the SMS budget
+	numbers store.Numbers
 }
 
 // fill puts the in-memory store in place of each that was not given.
@@ -59,6 +62,9 @@ func (st *stores) fill(now func() time.Time) {
 	}
 	if st.acts == nil {
 		st.acts = store.NewMemoryActs(now)
+	}
+	if st.numbers == nil {
+		st.numbers = store.NewMemoryNumbers(now)
 	}
 }
 
@@ -82,7 +88,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "lk_sms_budget_used_ratio", Help: "Share of the SMS code budget used, by budget (sms_hour, sms_day, and the shares sms_hour_signup, sms_hour_unknown, …), as of a code this instance sent lately.",
 		}, []string{"budget"}),
 		spent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_sms_budget_refusals_total", Help: "Codes refused because an SMS budget was spent, by who asked (signup, unknown_browser, known_browser) and budget.",
+			Name: "lk_sms_budget_refusals_total", Help: "Codes refused because an SMS budget was spent, by who asked (signup, new_number, unknown_browser, known_browser) and budget.",
 		}, []string{"class", "budget"}),
 	}
 	for _, c := range []prometheus.Collector{m.refusals, m.signins, m.budget, m.spent} {

@@ -109,12 +109,11 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
 	known := s.web.Sessions.KnownDevice(c.Request(), phone)
-	class := classUnknown
-	switch {
-	case step == "signup":
-		class = classSignup
-	case known:
-		class = classKnown
+	class, err := s.codeClass(ctx, step, phone, known)
+	if err != nil {
+		s.log.ErrorContext(ctx, "sign-in limits unavailable", "step", step, "err", err)
+		errs.Add("", web.MsgRequestFailed)
+		return http.StatusServiceUnavailable, 0
 	}
 	rules, sender := s.codeRules(phone, c.RealIP(), known, class)
 	if !known { // a code the owner just asked for is not replaced at once
@@ -131,7 +130,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	if r != nil {
 		if isBudget(r.Limit) {
 			s.metrics.spent.WithLabelValues(string(class), r.Limit).Inc()
-			s.log.WarnContext(c.Request().Context(), "SMS code budget spent: code refused", "class", string(class), "budget", r.Limit, "step", step)
+			r.Class = string(class)
 		}
 		s.countRefusal(c, step, phone, r)
 		errs.Add("", r.Message)
@@ -157,6 +156,22 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 	}
 	s.newCode(context.WithoutCancel(ctx), phone, known)
 	return http.StatusOK, 0
+}
+
+// codeClass is whose share of the SMS budget a code comes from: a number is
+// a customer's only once a code sent to it was entered, whoever asks for it.
+func (s *Server) codeClass(ctx context.Context, step, phone string, known bool) (codeClass, error) {
+	switch {
+	case step == "signup":
+		return classSignup, nil
+	case known:
+		return classKnown, nil
+	}
+	confirmed, err := s.stores.numbers.Confirmed(ctx, s.web.Sessions.PhoneTag(phone))
+	if err != nil || !confirmed {
+		return classNewNumber, err
+	}
+	return classUnknown, nil
 }
 
 func (s *Server) newCode(ctx context.Context, phone string, known bool) {
@@ -284,6 +299,9 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
+		if err := s.stores.numbers.Confirm(ctx, s.web.Sessions.PhoneTag(p.Phone), s.now().Add(confirmedNumberFor)); err != nil {
+			s.log.ErrorContext(ctx, "confirmed number not kept", "err", err)
+		}
 		if err := s.codes.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
 			s.senderRule(p.Phone, true).Key, s.senderRule(p.Phone, false).Key); err != nil {
 			s.log.ErrorContext(ctx, "per-code count not cleared", "err", err)
@@ -393,10 +411,21 @@ func refusal(errs views.Errors, retry time.Duration) web.Answer {
 	return a
 }
 
-// Every 429 says when to come back, a second at least.
+// Every 429 says when to come back, a second at least. Every refusal is
+// counted; the log warns once per limit (and class) per refusalWarnEvery,
+// saying how many it refused unwarned since, so that a pump's thousands of
+// requests are a few lines. The others are at debug.
 func (s *Server) countRefusal(c *echo.Context, step, phone string, r *store.Refusal) {
 	s.metrics.refusals.WithLabelValues(r.Limit).Inc()
-	s.log.WarnContext(c.Request().Context(), "sign-in refused by limit", "step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP())
+	msg, attrs := "sign-in refused by limit", []any{"step", step, "phone", gateway.MaskPhone(phone), "limit", r.Limit, "ip", c.RealIP()}
+	if r.Class != "" {
+		msg, attrs = "SMS code budget spent: code refused", append([]any{"class", r.Class, "budget", r.Limit}, attrs...)
+	}
+	if warn, before := s.codes.warned.note(r.Limit+" "+r.Class, s.now()); warn {
+		s.log.WarnContext(c.Request().Context(), msg, append(attrs, "refused_unwarned_before", before)...)
+	} else {
+		s.log.DebugContext(c.Request().Context(), msg, attrs...)
+	}
 	r.RetryAfter = max(r.RetryAfter, time.Second)
 	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(r.RetryAfter)))
 }

@@ -84,11 +84,13 @@ func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []s
 		s.intervalRule(phone, known),
 		{Name: "phone_window", Key: s.phoneKey("codes", phone, known), Max: codesPerWindow, Window: codesWindow},
 	}
+	// Addresses and numbers' prefixes are kept under their tags too.
 	for _, a := range limitAddresses(ip) {
-		rules = append(rules, store.Rule{Name: "ip_window", Key: "ip:" + a, Max: requestsPerIP, Window: ipWindow})
-		sender = append(sender, "ip:"+a)
+		key := "ip:" + s.web.Sessions.Tag("ip "+a)
+		rules = append(rules, store.Rule{Name: "ip_window", Key: key, Max: requestsPerIP, Window: ipWindow})
+		sender = append(sender, key)
 	}
-	prefix := "prefix:" + phone[:max(len(phone)-4, 0)]
+	prefix := "prefix:" + s.web.Sessions.Tag("prefix "+phone[:max(len(phone)-4, 0)])
 	rules = append(rules, store.Rule{Name: "prefix_window", Key: prefix, Max: codesPerPrefix, Window: prefixWindow})
 	sender = append(sender, prefix)
 	return append(rules, s.codes.budget.rules(c)...), sender

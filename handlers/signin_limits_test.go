@@ -390,12 +390,13 @@ func TestStrangersLockedDayDoesNotLockTheOwner(t *testing.T) {
 // The sign-in limits of a phone are kept in Redis under a tag, so that the
 // keys (what SCAN lists and the append-only file holds) name no phone:
 // after codes asked, a wrong code and a sign-in, no key or value holds the
-// number.
+// number; nor does a key hold the client's address (IPv4 or IPv6) or the
+// number's first digits, which count under tags too.
 func TestRedisKeysNameNoPhone(t *testing.T) {
 	srv := startRedis(t)
-	a := newAppSetup(t, setup{limiter: srv.Open(), revoker: srv.Open()})
-	a.postWith(a.newClient(), "/login", url.Values{"phone": {otherPhone}}, nil)
-	a.post("/login", url.Values{"phone": {demoPhone}})
+	a := newAppSetup(t, setup{limiter: srv.Open(), revoker: srv.Open(), options: behindProxy})
+	a.postWith(a.newClient(), "/login", url.Values{"phone": {otherPhone}}, http.Header{"X-Forwarded-For": {"2001:db8:77::1"}})
+	a.postWith(a.client, "/login", url.Values{"phone": {demoPhone}}, http.Header{"X-Forwarded-For": {"203.0.113.77"}})
 	a.post("/login/code", url.Values{"code": {wrongCodes(a.code(demoPhone), 1)[0]}})
 	a.clock.Add(time.Minute)
 	a.signIn(a.client, demoPhone)
@@ -410,6 +411,11 @@ func TestRedisKeysNameNoPhone(t *testing.T) {
 		for _, phone := range []string{demoPhone, otherPhone, demoPhone[1:], otherPhone[1:]} {
 			if strings.Contains(k, phone) || strings.Contains(dump, phone) {
 				t.Errorf("key %q (or its value) holds a phone", k)
+			}
+		}
+		for _, part := range []string{"203.0.113", "2001:db8", demoPhone[:7]} {
+			if strings.Contains(k, part) || strings.Contains(dump, part) && part != demoPhone[:7] {
+				t.Errorf("key %q (or its value) holds %q", k, part)
 			}
 		}
 	}

@@ -13,12 +13,15 @@ type codeRules struct {
 	interval time.Duration // a new code per phone at most this often
 	budget   SMSBudget
 	gauge    budgetGauge
+	warned   refusalLog
 }
 
 // Every SMS costs money, so codes have a ceiling for the whole service per hour
-// and per day, about twice the busiest. A flood must not cost known browsers
-// their sign-in: sign-ups may spend half of it, with unknown browsers three
-// quarters, and the last quarter is only for known browsers.
+// and per day, about twice the busiest. A flood must not cost customers their
+// sign-in: sign-ups and numbers nobody has entered a code of yet may spend
+// half of it, with customers' numbers on unknown browsers three quarters, and
+// the last quarter is only for known browsers. A pump's numbers stay in the
+// first half however it asks for them, until it enters their codes.
 const (
 	DefaultCodesPerHour = 600
 	DefaultCodesPerDay  = 4000
@@ -34,10 +37,15 @@ type SMSBudget struct{ Hour, Day int }
 type codeClass string
 
 const (
-	classSignup  codeClass = "signup"          // a sign-up to a new number
-	classUnknown codeClass = "unknown_browser" // a sign-in from a browser not known for the phone
-	classKnown   codeClass = "known_browser"   // a sign-in from a browser the customer signed in from
+	classSignup    codeClass = "signup"          // a sign-up to a new number
+	classNewNumber codeClass = "new_number"      // a sign-in to a number no code of which was entered yet
+	classUnknown   codeClass = "unknown_browser" // a sign-in to a customer's number from a browser not known for it
+	classKnown     codeClass = "known_browser"   // a sign-in from a browser the customer signed in from
 )
+
+// A number is a customer's for a year after a code sent to it was entered,
+// as long as a browser is known for it.
+const confirmedNumberFor = 365 * 24 * time.Hour
 
 // rules are the budgets a code of class c counts against, its share first.
 func (b SMSBudget) rules(c codeClass) []store.Rule {
@@ -47,7 +55,7 @@ func (b SMSBudget) rules(c codeClass) []store.Rule {
 			store.Rule{Name: "sms_hour_" + name, Key: "budget:hour:" + name, Max: max(1, int(share*float64(b.Hour))), Window: time.Hour},
 			store.Rule{Name: "sms_day_" + name, Key: "budget:day:" + name, Max: max(1, int(share*float64(b.Day))), Window: 24 * time.Hour})
 	}
-	if c == classSignup {
+	if c == classSignup || c == classNewNumber {
 		share("signup", signupShare)
 	}
 	if c != classKnown {
@@ -82,4 +90,37 @@ func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	}
 	g.last[name] = budgetMark{at, n}
 	set()
+}
+
+// refusalWarnEvery is how often the log warns of one limit's refusals.
+const refusalWarnEvery = 10 * time.Second
+
+// refusalLog says when a refusal of a kind is to be warned of: the first
+// one, and the first after refusalWarnEvery since the last warning.
+type refusalLog struct {
+	mu   sync.Mutex
+	last map[string]refusalMark
+}
+
+type refusalMark struct {
+	at       time.Time
+	unwarned int // refused since the warning at at
+}
+
+// note counts a refusal of kind at now; warn is true when it is to be
+// warned of, with how many of its kind went unwarned since the last.
+func (l *refusalLog) note(kind string, now time.Time) (warn bool, unwarned int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.last[kind]
+	if ok && now.Sub(m.at) < refusalWarnEvery && !now.Before(m.at) {
+		m.unwarned++
+		l.last[kind] = m
+		return false, 0
+	}
+	if l.last == nil {
+		l.last = map[string]refusalMark{}
+	}
+	l.last[kind] = refusalMark{at: now}
+	return true, m.unwarned
 }

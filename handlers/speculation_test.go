@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/handlers"
 )
 
 // What a browser sends for a page its speculation rules render ahead.
@@ -269,5 +272,54 @@ func TestSpeculationVisitCalls(t *testing.T) {
 	t.Logf("provider calls per visit: %d without speculation, %d with", without, with)
 	if with*4 > without*5 {
 		t.Errorf("provider calls per visit: %d with speculation, over a quarter more than %d without", with, without)
+	}
+}
+
+// Two instances on one Redis, as in production (no sticky sessions), each
+// with its own held reads: after a cancel, a move or a refund on one, a
+// page the other fetches ahead shows the order as it is now, made afresh,
+// never from its own read of before the write; a cancelled order no longer
+// offers 'Отменить'.
+func TestSpeculativePagesKnowWritesOnAnotherInstance(t *testing.T) {
+	var opts handlers.Options
+	a := newAppSetup(t, setup{stores: "redis", options: func(o *handlers.Options) { opts = *o }})
+	gw, err := gateway.NewClient(a.sbSrv.URL+"/v1", gateway.WithClock(a.clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Provider = gw // the other instance's own client, and its own held reads
+	other := a.instance(opts)
+	a.signIn(a.client, demoPhone)
+	from := func(base, path string, header http.Header) *resp {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		maps.Copy(req.Header, header)
+		return a.do(a.client, req)
+	}
+	for _, tc := range a.oneActionCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			order := tc.action[:strings.LastIndexByte(tc.action, '/')]
+			before := from(other, order, nil) // read, and held, on the other instance
+			if before.StatusCode != http.StatusOK || before.doc.Find(`a[href^="`+tc.action+`"]`).Length() == 0 {
+				t.Fatalf("before: %d, no link to %s", before.StatusCode, tc.action)
+			}
+			forms, post := a.freshForms(tc.page, tc.action, 1, tc.set)
+			r := tc.send(a, post, forms[0])
+			if r.StatusCode != http.StatusSeeOther {
+				t.Fatalf("%s on this instance: %d %q", tc.name, r.StatusCode, r.text(".notice-err, #error-summary"))
+			}
+			a.get(r.Header.Get("Location")) // its notice shown
+			ahead := from(other, order, asPrerender)
+			now := from(other, order, nil)
+			if ahead.StatusCode != http.StatusOK || now.StatusCode != http.StatusOK {
+				t.Fatalf("after: fetched ahead %d, opened %d", ahead.StatusCode, now.StatusCode)
+			}
+			if got, want := ahead.text("main"), now.text("main"); got != want || want == before.text("main") {
+				t.Errorf("fetched ahead on the other instance:\n%s\nopened:\n%s\nbefore:\n%s", got, want, before.text("main"))
+			}
+			if tc.call == "hotel/cancelOrder" && (ahead.doc.Find(`a[href$="/cancel"]`).Length() != 0 || strings.Contains(ahead.text("main"), "Отменить")) {
+				t.Error("a cancelled order fetched ahead still offers 'Отменить'")
+			}
+		})
 	}
 }

@@ -15,8 +15,10 @@ import (
 // order's page can still say so once the provider stops listing it, and a
 // form sent from another tab is told what became of the order. A key names
 // the customer and the order ("{owner}:{kind}-{id}", owner a digest of the
-// client's id, never the id itself); a value is the handlers' short record,
-// without spaces or line breaks.
+// client's id, never the id itself), or the customer's mark of writes
+// ("{owner}:writes", replaced at each write so that every instance knows
+// of it); a value is the handlers' short record, without spaces or line
+// breaks.
 type Acts interface {
 	// Record keeps act under key until then, replacing what was there.
 	Record(ctx context.Context, key, act string, until time.Time) error

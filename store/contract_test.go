@@ -37,22 +37,34 @@ func forEach[I any](t *testing.T, impls map[string]I, check func(t *testing.T, i
 	}
 }
 
+// Revoker and Numbers are both keys kept until a time: one contract.
 func TestRevokerContract(t *testing.T) {
-	ctx := context.Background()
 	forEach(t, implementations[store.Revoker](t, "revoked", store.OpenFileRevoker, store.NewMemoryRevoker(time.Now)), func(t *testing.T, r store.Revoker) {
-		if got, err := r.Revoked(ctx, "a"); got || err != nil {
-			t.Fatalf("unknown id revoked: %v %v", got, err)
-		}
-		if err := r.Revoke(ctx, "a", time.Now().Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := r.Revoked(ctx, "a"); !got || err != nil {
-			t.Errorf("revoked id: %v %v", got, err)
-		}
-		if got, _ := r.Revoked(ctx, "b"); got {
-			t.Error("another id revoked too")
-		}
+		checkKeptUntil(t, r.Revoke, r.Revoked)
 	})
+}
+
+func TestNumbersContract(t *testing.T) {
+	forEach(t, implementations[store.Numbers](t, "confirmed", store.OpenFileNumbers, store.NewMemoryNumbers(time.Now)), func(t *testing.T, n store.Numbers) {
+		checkKeptUntil(t, n.Confirm, n.Confirmed)
+	})
+}
+
+// checkKeptUntil: what keep kept, kept says is there, and nothing else.
+func checkKeptUntil(t *testing.T, keep func(context.Context, string, time.Time) error, kept func(context.Context, string) (bool, error)) {
+	ctx := context.Background()
+	if got, err := kept(ctx, "a"); got || err != nil {
+		t.Fatalf("an unknown key kept: %v %v", got, err)
+	}
+	if err := keep(ctx, "a", time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := kept(ctx, "a"); !got || err != nil {
+		t.Errorf("a kept key: %v %v", got, err)
+	}
+	if got, _ := kept(ctx, "b"); got {
+		t.Error("another key kept too")
+	}
 }
 
 func TestMovesContract(t *testing.T) {

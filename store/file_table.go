@@ -122,8 +122,8 @@ var (
 )
 
 // maxRowValue leaves room for what a store adds to a caller's value (an
-// outcome's JSON around its message).
-const maxRowValue = MaxValue + 4<<10
+// outcome's JSON around its message, in base64).
+const maxRowValue = (MaxValue + 4<<10) * 4 / 3
 
 func writeRow(w io.Writer, key string, r fileRow) (err error) {
 	key = escapeField.Replace(key)
@@ -201,9 +201,12 @@ func (r *FileRevoker) Revoke(_ context.Context, id string, until time.Time) erro
 }
 
 // Revoked tells whether id was signed out and has not expired yet.
-func (r *FileRevoker) Revoked(_ context.Context, id string) (bool, error) {
-	_, ok := r.get(id)
-	return ok, nil
+func (r *FileRevoker) Revoked(_ context.Context, id string) (bool, error) { return r.has(id), nil }
+
+// has tells whether key is there and has not expired.
+func (t *fileTable) has(key string) bool {
+	_, ok := t.get(key)
+	return ok
 }
 
 // FileMoves is Moves for one instance that outlives a restart.
@@ -281,13 +284,15 @@ func OpenFileOnce(path string, now func() time.Time) (*FileOnce, error) {
 // Close closes the file.
 func (o *FileOnce) Close() error { return o.t.Close() }
 
-// A claimed key's value is "-" until its outcome, which is kept as JSON
-// (base64 JSON in files written before a row's value could hold spaces).
+// A claimed key's value is "-" until its outcome, which is kept as base64
+// JSON, as every earlier build keeps and reads it, so that a rollback
+// reads the forms used under this one; plain JSON (which one build wrote)
+// is read too.
 const fileClaimed = "-"
 
 func encodeOutcome(out Outcome) (string, error) {
 	b, err := json.Marshal(out)
-	return string(b), err
+	return base64.RawURLEncoding.EncodeToString(b), err
 }
 
 func (o *FileOnce) outcome(key string) (*Outcome, bool, error) {

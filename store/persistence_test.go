@@ -251,3 +251,25 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// The data folder's set keeps the confirmed numbers over a restart: a
+// customer is no stranger after one.
+func TestFolderKeepsConfirmedNumbers(t *testing.T) {
+	ctx := context.Background()
+	f := store.Folder{Dir: t.TempDir(), Now: time.Now}
+	for i := range 2 {
+		s, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			err = s.Numbers.Confirm(ctx, "tag", time.Now().Add(time.Hour))
+		} else if ok, _ := s.Numbers.Confirmed(ctx, "tag"); !ok {
+			t.Error("a confirmed number forgotten over a restart")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+}

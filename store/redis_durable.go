@@ -29,13 +29,15 @@ const (
 
 // durable runs write's commands on one connection and, when the topology
 // has replicas, WAITs until one has them, trying again while Redis fails
-// over. The commands' own answers are read from the commands write made.
+// over: with Sentinel only, as with one server a failure is an outage that
+// no waiting mends, and the customer is told at once. The commands' own
+// answers are read from the commands write made.
 func (r *Redis) durable(ctx context.Context, write func(redis.Pipeliner)) ([]redis.Cmder, error) {
 	deadline := time.Now().Add(durableFor)
 	backoff := 50 * time.Millisecond
 	for {
 		cmds, err := r.writeOnce(ctx, write)
-		if err == nil || !retryable(err) || time.Now().Add(backoff).After(deadline) {
+		if err == nil || !r.sentinel || !retryable(err) || time.Now().Add(backoff).After(deadline) {
 			return cmds, err
 		}
 		select {

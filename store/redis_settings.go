@@ -86,6 +86,9 @@ func (r *Redis) CheckAtStart(ctx context.Context, log *slog.Logger) error {
 		log.Warn("Redis does not answer yet: sign-in and account pages wait for it; its persistence is not checked", "err", err)
 		return nil
 	}
+	if err := r.CheckFormat(ctx); err != nil {
+		return fmt.Errorf("%w: start that build, or a newer one, on it (docs/operations.md, Rollbacks)", err)
+	}
 	p, err := r.Persistence(ctx)
 	if err != nil {
 		log.Warn("cannot read Redis's persistence settings: make sure it runs with appendonly yes and maxmemory-policy noeviction, or sign-outs may come back after its restart", "err", err)

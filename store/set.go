@@ -19,6 +19,7 @@ type Set struct {
 	Files   RefundFiles
 	Moves   Moves
 	Acts    Acts
+	Numbers Numbers
 	Limiter Limiter
 	// Ping tells whether the setup can keep what it is given: Redis
 	// answers as a master, the data folder has room. nil: nothing to ask.
@@ -39,18 +40,18 @@ func (s Set) Close() error {
 // its refund files within limit bytes.
 func Memory(now func() time.Time, limit int) Set {
 	return Set{Revoker: NewMemoryRevoker(now), Once: NewMemoryOnce(now), Leases: NewMemoryLeases(now),
-		Files: NewMemoryRefundFilesWithin(now, limit), Moves: NewMemoryMoves(now), Acts: NewMemoryActs(now), Limiter: NewMemoryLimiter()}
+		Files: NewMemoryRefundFilesWithin(now, limit), Moves: NewMemoryMoves(now), Acts: NewMemoryActs(now), Numbers: NewMemoryNumbers(now), Limiter: NewMemoryLimiter()}
 }
 
 // InRedis is the set of several instances sharing r, refund files within
 // limit bytes.
 func InRedis(r *Redis, limit int) Set {
-	return Set{Revoker: r, Once: r, Leases: r.Leases(), Files: r.FilesWithin(limit), Moves: r, Acts: r, Limiter: r, Ping: r.Ping}
+	return Set{Revoker: r, Once: r, Leases: r.Leases(), Files: r.FilesWithin(limit), Moves: r, Acts: r, Numbers: r, Limiter: r, Ping: r.Ping}
 }
 
 // Folder is the set of one instance that outlives a restart: sign-outs,
-// moved bookings, used action tokens with their outcomes and what
-// customers did to their orders in files of
+// moved bookings, used action tokens with their outcomes, what customers
+// did to their orders and the numbers whose codes were entered in files of
 // the folder Dir; sign-in limits, leases and refund files (within
 // KeptDocuments bytes) in memory.
 type Folder struct {
@@ -68,6 +69,9 @@ const DefaultMinFree = 16 << 20
 
 // Open opens the folder's files.
 func (f Folder) Open() (Set, error) {
+	if err := checkFolderFormat(f.Dir); err != nil {
+		return Set{}, err
+	}
 	s := Memory(f.Now, f.KeptDocuments)
 	fr, err := OpenFileRevoker(filepath.Join(f.Dir, "revoked-sessions"), f.Now)
 	if err != nil {
@@ -95,6 +99,13 @@ func (f Folder) Open() (Set, error) {
 		return Set{}, err
 	}
 	s.Acts, s.close = fa, append(s.close, fa.Close)
+	// Numbers whose codes were entered: customers are no strangers after a restart.
+	fn, err := OpenFileNumbers(filepath.Join(f.Dir, "confirmed-numbers"), f.Now)
+	if err != nil {
+		s.Close()
+		return Set{}, err
+	}
+	s.Numbers, s.close = fn, append(s.close, fn.Close)
 	s.Ping = f.Room
 	return s, nil
 }

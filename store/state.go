@@ -70,6 +70,7 @@ type Refusal struct {
 	Limit      string        // the rule's name: phone_interval, phone_window, ip_window, code_attempts, phone_wrong, …
 	RetryAfter time.Duration // 0 when only something else (a new code) helps
 	Message    string        // Russian, for the customer; set by the handler
+	Class      string        // for a budget's refusal, who asked; set by the handler
 }
 
 func (r *Refusal) Error() string { return "sign-in limit " + r.Limit }

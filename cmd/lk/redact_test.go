@@ -50,7 +50,7 @@ func TestLogKeepsTheCommitWhole(t *testing.T) {
 	}
 }
 
-// Redis fails a key of the phone's limits (it holds the wrong kind of value) while
+// Redis fails a key of the code's limits (it holds the wrong kind of value) while
 // the customer asks for a code: the customer is told to try later, and the
 // log, which says why, holds no whole phone.
 func TestRedisFailureLogsNoPhone(t *testing.T) {
@@ -62,7 +62,7 @@ func TestRedisFailureLogsNoPhone(t *testing.T) {
 	b, _ := sandboxBrowser(t, addrs, out.String())
 	rc := redis.NewClient(&redis.Options{Addr: rs.Addr()})
 	defer rc.Close()
-	if err := rc.Set(context.Background(), "lk:{limit}:prefix:7900000", "not a sorted set", 0).Err(); err != nil {
+	if err := rc.Set(context.Background(), "lk:{limit}:budget:hour", "not a sorted set", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if r := b.post("/login", url.Values{"phone": {"+7 (900) 000-00-00"}}); r != http.StatusServiceUnavailable {

@@ -101,11 +101,15 @@ func openStore(ctx context.Context, cfg config, reg prometheus.Registerer, log *
 }
 
 // dataDirError names the folder and what to do when the data folder is
-// full, the one cause of a failed start an operator must act on at once.
+// full or was written by a newer build, the causes of a failed start an
+// operator must act on at once.
 func dataDirError(dir string, err error) error {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, store.ErrFolderFull) {
-		abs, _ := filepath.Abs(dir)
+	abs, _ := filepath.Abs(dir)
+	switch {
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, store.ErrFolderFull):
 		return fmt.Errorf("LK_DATA_DIR: the data folder %s is full (no space left on its disk): free some space there and start again: %w", abs, err)
+	case errors.Is(err, store.ErrNewerFormat):
+		return fmt.Errorf("LK_DATA_DIR: the data folder %s was written by a newer build of lk, which this one would misread: start that build, or a newer one, on it, or restore the copy of the folder taken before it (docs/operations.md, Rollbacks): %w", abs, err)
 	}
 	return err
 }
@@ -180,7 +184,7 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 	}
 	return handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: st.Limiter, Once: st.Once, Leases: st.Leases, Files: st.Files,
-		Moves: st.Moves, Acts: st.Acts, StorePing: st.Ping, Health: health, Tracer: tp,
+		Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, StorePing: st.Ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,

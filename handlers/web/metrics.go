@@ -8,7 +8,7 @@ type counters struct {
 	duration      *prometheus.HistogramVec
 	shed          *prometheus.CounterVec
 	speculative   *prometheus.CounterVec
-	uploadRefused prometheus.Counter
+	uploadRefused *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer, a *Admission) (*counters, error) {
@@ -27,10 +27,10 @@ func newMetrics(reg prometheus.Registerer, a *Admission) (*counters, error) {
 			Name: "lk_speculative_requests_total",
 			Help: "Pages fetched ahead of a tap (Sec-Purpose), by route and purpose (prefetch, prerender).",
 		}, []string{"route", "purpose"}),
-		uploadRefused: prometheus.NewCounter(prometheus.CounterOpts{
+		uploadRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lk_uploads_refused_total",
-			Help: "Refund uploads refused because the room for uploads in flight was full.",
-		}),
+			Help: "Refund uploads refused with 503 before their documents were read, by reason: full (the room for uploads in flight), session (another upload of the session in flight), draining (the instance shuts down).",
+		}, []string{"reason"}),
 	}
 	cs := []prometheus.Collector{m.requests, m.duration, m.shed, m.speculative, m.uploadRefused}
 	for _, c := range append(cs, admissionMetrics(a)...) {

@@ -54,25 +54,29 @@ func TestReadyGaugeFollowsReadiness(t *testing.T) {
 	}
 }
 
-// An upload refused for want of room is counted; one refused because its
-// session has another in flight is not (that is one customer, not the
-// ceiling).
-func TestUploadsRefusedForRoomAreCounted(t *testing.T) {
-	full := prometheus.NewCounter(prometheus.CounterOpts{Name: "refused"})
-	u := NewUploads(UploadLimit, full)
+// Every upload refused is counted by its reason: one refused because its
+// session has another in flight apart from one refused for want of room; a
+// repeat of the form in flight waits for it and is no refusal.
+func TestUploadsRefusedAreCountedByReason(t *testing.T) {
+	refused := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "refused"}, []string{"reason"})
+	u := NewUploads(UploadLimit, refused)
 	if ok, _ := u.Take("a", "f1", UploadLimit); !ok {
 		t.Fatal("the first upload was refused")
 	}
-	if ok, _ := u.Take("a", "f2", 10); ok {
-		t.Fatal("a second upload of one session was taken")
+	if ok, same := u.Take("a", "f1", 10); ok || same == nil {
+		t.Fatal("a repeat of the form in flight does not wait for it")
 	}
-	if n := counted(t, full); n != 0 {
-		t.Errorf("a session's second upload counted as the ceiling: %v", n)
+	if ok, same := u.Take("a", "f2", 10); ok || same != nil {
+		t.Fatal("a second upload of one session was taken")
 	}
 	if ok, _ := u.Take("b", "f3", 10); ok {
 		t.Fatal("an upload beyond the room was taken")
 	}
-	if n := counted(t, full); n != 1 {
-		t.Errorf("lk_uploads_refused_total %v, want 1", n)
+	if s, f := counted(t, refused.WithLabelValues(RefusedSession)), counted(t, refused.WithLabelValues(RefusedFull)); s != 1 || f != 1 {
+		t.Errorf("lk_uploads_refused_total session %v, full %v; want 1 and 1", s, f)
+	}
+	u.Release("a", UploadLimit)
+	if ok, _ := u.Take("a", "f2", 10); !ok {
+		t.Error("the session's next upload refused after the first ended")
 	}
 }

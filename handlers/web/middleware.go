@@ -46,9 +46,9 @@ func UploadBound(callTimeout time.Duration) time.Duration {
 func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		start := time.Now()
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if id == "" || len(id) > 64 {
-			id = RandomID()
+		id, outside := c.Request().Header.Get(echo.HeaderXRequestID), ""
+		if !plainID(id) {
+			id, outside = RandomID(), id
 		}
 		c.Set(keyRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
@@ -82,9 +82,29 @@ func (k *Kit) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 		if sent != status {
 			attrs = append(attrs, "sent", sent)
 		}
+		if outside != "" {
+			attrs = append(attrs, "outside_id", strings.ToValidUTF8(outside[:min(len(outside), maxRequestID)], "?"))
+		}
 		k.Logger.Log(c.Request().Context(), level, "request", append(attrs, "ms", float64(d.Microseconds())/1000, "ip", c.RealIP())...)
 		return nil
 	}
+}
+
+// A request id from outside (a balancer's) is the log's and goes on to the
+// provider only when it is short and plain: letters, digits and ".-_:".
+// Any other is replaced, and logged apart, cut to the same length.
+const maxRequestID = 64
+
+func plainID(id string) bool {
+	if id == "" || len(id) > maxRequestID {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_:", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // reportedStatus is the status reported and the one sent: they differ when a
@@ -211,6 +231,7 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 func (k *Kit) upload(c *echo.Context, next echo.HandlerFunc) error {
 	done, ok := k.Health.upload(UploadBound(k.CallTimeout))
 	if !ok {
+		k.uploads.Refused(RefusedDraining)
 		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
 		return ErrRestarting
 	}

@@ -122,9 +122,14 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 // PhoneTag stands for a phone in the shared store's key names, so no key list
 // or append-only file holds a phone number: a hash keyed with the first
 // cookie key. Putting a new key first starts the phones' counts afresh.
-func (s *Sessions) PhoneTag(phone string) string {
+func (s *Sessions) PhoneTag(phone string) string { return s.Tag(phone) }
+
+// Tag stands for anything a key name must not hold as it is (a phone, a
+// client's address, part of a number): a hash keyed with the first cookie
+// key. Callers put a kind before what is not a phone ("ip 10.0.0.1").
+func (s *Sessions) Tag(v string) string {
 	mac := hmac.New(sha256.New, s.tagKey)
-	mac.Write([]byte(phone))
+	mac.Write([]byte(v))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:16])
 }
 
@@ -182,6 +187,27 @@ func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session
 	}
 	http.SetCookie(w, s.cookie(s.name, "", time.Unix(0, 0)))
 	return nil
+}
+
+// CopiesCookie names the sign-in the offline worker's copies belong to
+// (handlers' LK-Session token), for the worker to read: without it the
+// copies are not shown, so removing the site's cookies removes them too.
+// It opens nothing, so it is not HttpOnly; it is this host's alone.
+const CopiesCookie = "__Host-lk_copies"
+
+// MarkCopies sets CopiesCookie to owner until the sign-in ends, unless r
+// carries it already; an empty owner deletes one r carries.
+func (s *Sessions) MarkCopies(w http.ResponseWriter, r *http.Request, owner string, until time.Time) {
+	c, err := r.Cookie(CopiesCookie)
+	if err == nil && c.Value == owner || err != nil && owner == "" {
+		return
+	}
+	if owner == "" {
+		until = time.Unix(0, 0)
+	}
+	mark := s.cookie(CopiesCookie, owner, until)
+	mark.HttpOnly, mark.Domain = false, ""
+	http.SetCookie(w, mark)
 }
 
 // Clears tells whether a Set-Cookie value deletes the session cookie.

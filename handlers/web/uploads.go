@@ -14,13 +14,21 @@ const uploadBudget = 4 * UploadLimit
 const UploadRetry = "30"
 
 // One upload at a time per session, so one customer cannot take everyone's room.
+// Every refusal is counted by its reason, so that an alert sees each 503.
 type Uploads struct {
-	room *semaphore.Weighted
-	max  int64
-	mu   sync.Mutex
-	busy map[string]upload  // sessions with an upload in flight
-	full prometheus.Counter // counts an upload refused for want of room; nil: not counted
+	room    *semaphore.Weighted
+	max     int64
+	mu      sync.Mutex
+	busy    map[string]upload      // sessions with an upload in flight
+	refused *prometheus.CounterVec // by reason; nil: not counted
 }
+
+// Why an upload was refused before its body was read.
+const (
+	RefusedFull     = "full"     // the room for uploads in flight is taken
+	RefusedSession  = "session"  // the session has another upload in flight
+	RefusedDraining = "draining" // the instance is shutting down
+)
 
 // upload is one in flight: its form's id, and done closed when it ends.
 type upload struct {
@@ -28,11 +36,18 @@ type upload struct {
 	done chan struct{}
 }
 
-func NewUploads(budget int64, full prometheus.Counter) *Uploads {
+func NewUploads(budget int64, refused *prometheus.CounterVec) *Uploads {
 	if budget <= 0 {
 		budget = uploadBudget
 	}
-	return &Uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}, full: full}
+	return &Uploads{room: semaphore.NewWeighted(budget), max: budget, busy: map[string]upload{}, refused: refused}
+}
+
+// Refused counts an upload answered 503 for reason.
+func (u *Uploads) Refused(reason string) {
+	if u.refused != nil {
+		u.refused.WithLabelValues(reason).Inc()
+	}
 }
 
 // Take finds room for an upload of form by session; a repeat of the same form
@@ -44,14 +59,13 @@ func (u *Uploads) Take(session, form string, size int64) (ok bool, same <-chan s
 		if form != "" && cur.form == form {
 			return false, cur.done
 		}
+		u.Refused(RefusedSession)
 		return false, nil
 	}
 	u.busy[session] = upload{form: form, done: make(chan struct{})}
 	u.mu.Unlock()
 	if !u.room.TryAcquire(u.weight(size)) {
-		if u.full != nil {
-			u.full.Inc()
-		}
+		u.Refused(RefusedFull)
 		u.free(session)
 		return false, nil
 	}

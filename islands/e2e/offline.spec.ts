@@ -216,6 +216,30 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
   });
 });
 
+test("cookies removed: offline shows nothing of any order, and keeps no document", async ({ page, context }) => {
+  test.setTimeout(60_000);
+  expect((await page.request.post("/login", { form: { phone: DEMO }, maxRedirects: 0 })).status()).toBe(303);
+  const { code } = await lastCode(DEMO);
+  expect((await page.request.post("/login/code", { form: { code }, maxRedirects: 0 })).status()).toBe(303);
+  await page.goto("/");
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+  await page.goto("/orders");
+  await page.goto(PAID);
+  await expect.poll(() => keptPaths(page), { timeout: 15_000 }).toEqual(expect.arrayContaining(["/orders", PAID, TODAY_TICKET]));
+  // The customer removes the site's cookies (the browser's settings), then
+  // opens the account with no signal, before the sign-in would have ended.
+  await context.clearCookies();
+  await context.setOffline(true);
+  for (const path of [PAID, "/orders"]) {
+    await page.goto(path);
+    await expect(page.locator("h1"), path).toHaveText("Нет соединения");
+    for (const text of [...CODES, "300001", "Иван"]) await expect(page.locator("html"), path).not.toContainText(text);
+  }
+  expect(await fetchDocument(page, TODAY_TICKET, mkdtempSync(join(tmpdir(), "offline-")))).toHaveProperty("error");
+  await expect.poll(() => keptPaths(page)).toEqual([]);
+  await context.setOffline(false);
+});
+
 test("Chromium finds the account installable", async ({ playwright }, info) => {
   // A profile on disk: Chromium never offers to install from an incognito
   // context, which is what a test's context is.

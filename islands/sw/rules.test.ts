@@ -14,11 +14,13 @@ import {
   keepable,
   markOffline,
   mayKeep,
+  mayShow,
   offlineNotice,
   sessionOf,
   staticToDrop,
   succeeded,
   toDrop,
+  toSweep,
   type Copy,
 } from "./rules";
 
@@ -135,6 +137,34 @@ describe("for how long", () => {
   it("a copy without a time is never shown", () => {
     expect(expired(Number("x"), NOW)).toBe(true);
     expect(expired(NaN, NOW)).toBe(true);
+  });
+});
+
+describe("whose copies the browser holds now", () => {
+  const owner = `abc.${(NOW + HOUR) / 1000}`;
+  it("a copy is shown while the cookie names its sign-in", () => {
+    expect(mayShow(owner, owner)).toBe(true);
+  });
+  it("not once the cookie is gone, or names another sign-in", () => {
+    expect(mayShow(owner, null)).toBe(false);
+    expect(mayShow(owner, "other.1")).toBe(false);
+    expect(mayShow(null, null)).toBe(false);
+  });
+  it("where the worker cannot read cookies, the copy's own end decides", () => {
+    expect(mayShow(owner, undefined)).toBe(true);
+  });
+  it("the sweep deletes every copy once the cookie is gone, documents included", () => {
+    const kept: Copy[] = [
+      { path: "/orders", keptAt: NOW - HOUR, owner },
+      { path: "/orders/aqua/300001/ticket.pdf", keptAt: NOW - HOUR, owner },
+    ];
+    expect(toSweep(kept, NOW, owner)).toEqual([]);
+    expect(toSweep(kept, NOW, null)).toEqual(["/orders", "/orders/aqua/300001/ticket.pdf"]);
+  });
+  it("and every copy after its sign-in's end, documents included, with or without the cookie", () => {
+    const kept: Copy[] = [{ path: "/orders/aqua/300001/ticket.pdf", keptAt: NOW - HOUR, owner }];
+    expect(toSweep(kept, NOW + HOUR, owner)).toEqual(["/orders/aqua/300001/ticket.pdf"]);
+    expect(toSweep(kept, NOW + HOUR, undefined)).toEqual(["/orders/aqua/300001/ticket.pdf"]);
   });
 });
 

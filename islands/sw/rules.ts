@@ -12,7 +12,9 @@
 //               space-separated;
 //   LK-Framed:  the page's loading frame went before the page was known
 //               (status 200 then); the page names its own status in
-//               <meta name="lk-status">.
+//               <meta name="lk-status">;
+//   the cookie __Host-lk_copies: the LK-Session token of the sign-in the
+//               browser holds now, which the worker reads offline.
 
 export const SESSION_HEADER = "LK-Session";
 export const KEEP_HEADER = "LK-Keep";
@@ -32,6 +34,9 @@ export const MAX_STATIC = 30;
 export const DOC_FRESH_MS = 60 * 60 * 1000;
 /** At most this many documents are fetched ahead from one page. */
 export const MAX_AHEAD = 10;
+
+/** The cookie that names the browser's sign-in, as LK-Session does. */
+export const COPIES_COOKIE = "__Host-lk_copies";
 
 /** The page shown for a page never kept, kept when the worker installs. */
 export const OFFLINE_PATH = "/offline";
@@ -107,6 +112,22 @@ export function sessionEnd(owner: string | null | undefined): number {
  *  could say "none"). */
 export function expired(keptAt: number, now: number, owner?: string | null): boolean {
   return !Number.isFinite(keptAt) || now - keptAt > MAX_AGE_MS || now >= sessionEnd(owner);
+}
+
+/**
+ * Whether a copy of owner may be shown, by the cookie that names the
+ * browser's sign-in now: undefined where the worker cannot read cookies
+ * (no Cookie Store: the copy's own end decides), null when the cookie is
+ * gone (the site's cookies removed, the sign-in over): nothing is shown.
+ */
+export function mayShow(owner: string | null | undefined, cookie: string | null | undefined): boolean {
+  return cookie === undefined || (!!owner && owner === cookie);
+}
+
+/** The copies to delete now: those expired, and every one the cookie no
+ *  longer names, documents included, so none outlives its sign-in. */
+export function toSweep(copies: Copy[], now: number, cookie: string | null | undefined): string[] {
+  return copies.filter((c) => expired(c.keptAt, now, c.owner) || !mayShow(c.owner, cookie)).map((c) => c.path);
 }
 
 /**

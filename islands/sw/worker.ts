@@ -8,6 +8,7 @@
 // it was kept and no button that could not work; any other page is the
 // app's own offline page. What is kept and dropped is decided in rules.ts.
 import {
+  COPIES_COOKIE,
   FRAMED_HEADER,
   KEEP_HEADER,
   KEPT_AT_HEADER,
@@ -20,10 +21,12 @@ import {
   keepable,
   markOffline,
   mayKeep,
+  mayShow,
   sessionOf,
   staticToDrop,
   succeeded,
   toDrop,
+  toSweep,
   type Copy,
   type Kind,
 } from "./rules";
@@ -101,19 +104,41 @@ async function learn(res: Response, path: string): Promise<void> {
   }
 }
 
-/** The kept copy of path, if it is still young enough to show. */
+/** The sign-in the browser's cookie names now: undefined where the worker
+ *  cannot read cookies, null when it is gone. */
+async function cookieOwner(): Promise<string | null | undefined> {
+  const store = (sw as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
+  if (!store) return undefined;
+  try {
+    return (await store.get(COPIES_COOKIE))?.value ?? null;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deletes the copies expired or of a sign-in the cookie no longer names. */
+async function sweep(): Promise<void> {
+  const cache = await caches.open(COPIES);
+  const gone = toSweep(await copies(cache), Date.now(), await cookieOwner());
+  await Promise.all(gone.map((p) => cache.delete(p)));
+}
+
+/** The kept copy of path, if it is still young enough to show and its
+ *  sign-in is the browser's. */
 async function kept(path: string): Promise<Response | undefined> {
   const cache = await caches.open(COPIES);
   const res = await cache.match(path);
   if (!res) return undefined;
-  if (expired(Number(res.headers.get(KEPT_AT_HEADER)), Date.now(), res.headers.get(SESSION_HEADER))) {
-    await serial(() => cache.delete(path));
+  const owner = res.headers.get(SESSION_HEADER);
+  if (expired(Number(res.headers.get(KEPT_AT_HEADER)), Date.now(), owner) || !mayShow(owner, await cookieOwner())) {
+    await serial(sweep);
     return undefined;
   }
   return res;
 }
 
 async function offline(path: string, kind: Kind | null, navigation: boolean): Promise<Response> {
+  if (navigation) await serial(sweep); // nothing outlives its sign-in, offline either
   const copy = kind ? await kept(path) : undefined;
   if (copy && kind === "page") {
     const docs = new Set((await (await caches.open(COPIES)).keys()).map((r) => pathOf(r.url)));
@@ -179,11 +204,7 @@ sw.addEventListener("activate", (e) => {
         if (name !== COPIES && name !== APP) await caches.delete(name);
       }
       // Copies older than a week go even if no page is opened again.
-      await serial(async () => {
-        const cache = await caches.open(COPIES);
-        const now = Date.now();
-        for (const c of await copies(cache)) if (expired(c.keptAt, now, c.owner)) await cache.delete(c.path);
-      });
+      await serial(sweep);
       await sw.clients.claim();
     })(),
   );
