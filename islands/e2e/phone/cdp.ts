@@ -128,10 +128,23 @@ export class Chromium {
     };
   }
 
-  send(method: string, params: object = {}, sessionId?: string): Promise<any> {
+  /** Sends a command and resolves with its answer; rejects, naming the
+   *  command and the page, when no answer comes within timeoutMs (a page
+   *  paused, or swapped for another, answers nothing), so that what waits
+   *  on it fails saying so instead of waiting for the runner's timeout. */
+  send(method: string, params: object = {}, sessionId?: string, timeoutMs = 45_000): Promise<any> {
     return new Promise((resolve, reject) => {
       const id = ++this.next;
-      this.waiting.set(id, { resolve, reject, method });
+      const timer = setTimeout(() => {
+        if (!this.waiting.delete(id)) return;
+        const page = sessionId ? (this.pages.get(sessionId)?.url ?? "a page gone") : "the browser";
+        reject(new Error(`cdp: ${method} to ${page} not answered in ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = <T>(f: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      this.waiting.set(id, { resolve: done(resolve), reject: done(reject), method });
       this.out.write(JSON.stringify(sessionId ? { id, method, params, sessionId } : { id, method, params }) + "\0");
     });
   }
@@ -141,8 +154,8 @@ export class Chromium {
    *  ahead answers nothing). */
   async evaluate<T>(session: string, expression: string, timeoutMs = 60_000): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("evaluate: no answer")), timeoutMs)));
-    const r = await Promise.race([this.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true }, session), late]).finally(() => clearTimeout(timer));
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`evaluate: no answer from ${this.pages.get(session)?.url ?? "a page gone"} in ${timeoutMs} ms`)), timeoutMs)));
+    const r = await Promise.race([this.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true }, session, timeoutMs + 1000), late]).finally(() => clearTimeout(timer));
     if (r.exceptionDetails) throw new Error(`evaluate: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
     return r.result.value as T;
   }
