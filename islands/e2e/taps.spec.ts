@@ -146,7 +146,12 @@ async function finger(p: Phone, at: { x: number; y: number }, restMs = 0): Promi
   await p.browser.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: at.x, y: at.y }] }, session);
   if (restMs > 0) await sleep(restMs);
   const lifted = Date.now();
-  await p.browser.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] }, session);
+  // The tap may take its page away before the page answers the lift (a
+  // page rendered ahead shown in its place, this one frozen in the
+  // back/forward cache or closed): the answer is waited for a second at
+  // most. Waiting for it whole held the visit until the runner's timeout.
+  const end = p.browser.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] }, session).catch(() => undefined);
+  await Promise.race([end, sleep(1000)]);
   return lifted;
 }
 

@@ -33,7 +33,7 @@ export type Hooks = {
 
 export class Chromium {
   private next = 0;
-  private waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; method: string }>();
+  private waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; method: string; session?: string }>();
   private listeners: Listener[] = [];
   /** Every page attached so far (a tab's page, a page rendered ahead), by session. */
   readonly pages = new Map<string, TargetInfo>();
@@ -57,7 +57,15 @@ export class Chromium {
     });
     this.on((m) => {
       if (m.method === "Target.attachedToTarget") void this.attached(m.params.sessionId, m.params.targetInfo, hooks.attached);
-      if (m.method === "Target.detachedFromTarget") this.pages.delete(m.params.sessionId);
+      if (m.method === "Target.detachedFromTarget") {
+        this.pages.delete(m.params.sessionId);
+        // A page gone answers nothing more: what waits on it hears so now.
+        for (const [id, w] of this.waiting) {
+          if (w.session !== m.params.sessionId) continue;
+          this.waiting.delete(id);
+          w.reject(new Error(`cdp: ${w.method}: the page went away`));
+        }
+      }
       if (m.method === "Target.targetInfoChanged") {
         const now: TargetInfo = m.params.targetInfo;
         for (const [session, info] of this.pages) {
@@ -144,7 +152,7 @@ export class Chromium {
         clearTimeout(timer);
         f(v);
       };
-      this.waiting.set(id, { resolve: done(resolve), reject: done(reject), method });
+      this.waiting.set(id, { resolve: done(resolve), reject: done(reject), method, session: sessionId });
       this.out.write(JSON.stringify(sessionId ? { id, method, params, sessionId } : { id, method, params }) + "\0");
     });
   }
