@@ -27,7 +27,10 @@ test.beforeAll(async ({ browser }) => {
 // holds (a pass's pass.json; a bundle's passes, by serial).
 const ORDERS = [
   { page: "/orders/aqua/300001", file: "aqua-300001.pkpasses", holds: ["aqua-300001-", ".pkpass"], doc: "Мой билет" },
-  { page: "/orders/aqua/300005", file: "aqua-300005.pkpass", holds: ["pass.json", "signature", "manifest.json"], doc: "Мой билет" },
+  // VIP tickets, one refunded and left out (refund.spec refunds the visit
+  // of today, 300005, so it is not used here; the Go tests check a single
+  // ticket's .pkpass)
+  { page: "/orders/aqua/300004", file: "aqua-300004.pkpasses", holds: ["aqua-300004-", ".pkpass"], doc: "Мой билет" },
   { page: "/orders/hotel/400001", file: "hotel-400001.pkpass", holds: ["pass.json", "signature", "icon.png"], doc: "Мой ваучер" },
   { page: "/orders/glk/100001", file: "glk-100001.pkpass", holds: ["pass.json", "signature", "logo@2x.png"], doc: "" },
 ];
