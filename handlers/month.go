@@ -44,7 +44,6 @@ func (s *Server) monthView(mode, asked string, shown, from, to time.Time, keep u
 			default:
 				md.Href += "&month=" + m.Value
 			}
-			m.Legend = m.Legend || md.Booked
 			return md
 		})
 	}
