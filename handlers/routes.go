@@ -131,9 +131,9 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: a provider is required")
 	}
 	s := &Server{
-		kinds:   []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind},
-		account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider,
-		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
+		kinds:   []kind{lessonKind{o.Provider}, rentKind{p: o.Provider}, aquaKind{o.Provider}, hotelKind{o.Provider}, rentKind{room: true, p: o.Provider}},
+		account: o.Provider,
+		log:     o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
 		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers},
 		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},

@@ -19,10 +19,6 @@ type Server struct {
 	web         *web.Kit
 	kinds       []kind // in the order the pages show them
 	account     accountProvider
-	lessons     lessonProvider
-	rents       rentProvider
-	aqua        aquaProvider
-	hotel       hotelProvider
 	codes       codeRules // the limits on SMS codes
 	stores      stores    // what outlives a request
 	log         *slog.Logger
