@@ -91,7 +91,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		return show(http.StatusServiceUnavailable)
 	}
 	sess.Name = f.FirstName
-	s.web.Names().Put(sess.GUID, f.FirstName, s.now())
+	s.shell.names.put(sess.GUID, f.FirstName, s.now())
 	if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
 		return err
 	}

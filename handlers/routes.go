@@ -163,10 +163,11 @@ func New(o Options) (*echo.Echo, error) {
 	if reg == nil { // counted where nobody reads: tests that do not look
 		reg = prometheus.NewRegistry()
 	}
+	s.shell = &shell{site: o.Site, assets: o.Assets, sessions: o.Sessions, now: s.now}
 	var err error
 	s.web, err = web.New(web.Config{
 		Sessions: o.Sessions, Calls: providerCalls{}, Site: o.Site, Assets: o.Assets, Static: o.Static,
-		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, StorePing: o.StorePing, Admission: o.Admission,
+		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, Shell: s.shell, StorePing: o.StorePing, Admission: o.Admission,
 		TrustedProxies: o.TrustedProxies, PublicURL: o.PublicURL, FormBodyTime: o.FormBodyTime, LoadingAfter: o.LoadingAfter,
 		CallTimeout: s.callTimeout, UploadBudget: o.UploadBudget, Now: s.now,
 	})

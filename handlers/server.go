@@ -17,6 +17,7 @@ import (
 // order actions, on the request plumbing of web.Kit.
 type Server struct {
 	web         *web.Kit
+	shell       *shell
 	kinds       []kind // in the order the pages show them
 	account     accountProvider
 	codes       codeRules // the limits on SMS codes

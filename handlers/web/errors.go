@@ -83,7 +83,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		return
 	}
 	err = Respond(c, he.Status, Answer{Message: he.Message}, func() error {
-		return k.RenderPage(c, he.Status, views.ErrorPage(k.Page(c, he.Title, he.Message), he.Title, he.Message))
+		return k.RenderPage(c, he.Status, views.ErrorPage(k.Shell.Page(c, he.Title, he.Message), he.Title, he.Message))
 	})
 	if err != nil {
 		k.Logger.ErrorContext(c.Request().Context(), "render error page", "err", err)
