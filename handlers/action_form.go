@@ -84,7 +84,7 @@ func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t
 	}
-	if r := c.Request(); web.IsUpload(r) && r.PostForm == nil {
+	if r := c.Request(); isUpload(r) && r.PostForm == nil {
 		return ""
 	}
 	return c.FormValue("token")

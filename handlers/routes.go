@@ -165,11 +165,15 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	s.shell = &shell{site: o.Site, assets: o.Assets, sessions: o.Sessions, now: s.now}
 	var err error
+	if s.ops, err = newOpsMetrics(reg); err != nil {
+		return nil, err
+	}
+	s.uploads = newUploads(o.UploadBudget, s.ops.uploadRefused)
 	s.web, err = web.New(web.Config{
 		Sessions: o.Sessions, Calls: providerCalls{}, Site: o.Site, Assets: o.Assets, Static: o.Static,
 		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, Shell: s.shell, StorePing: o.StorePing, Admission: o.Admission,
 		TrustedProxies: o.TrustedProxies, PublicURL: o.PublicURL, FormBodyTime: o.FormBodyTime, LoadingAfter: o.LoadingAfter,
-		CallTimeout: s.callTimeout, UploadBudget: o.UploadBudget, Now: s.now,
+		CallTimeout: s.callTimeout, Uploads: s.uploads, Now: s.now,
 	})
 	if err != nil {
 		return nil, err
@@ -178,9 +182,6 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	if s.metrics, err = newMetrics(reg); err != nil {
-		return nil, err
-	}
-	if s.ops, err = newOpsMetrics(reg); err != nil {
 		return nil, err
 	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.

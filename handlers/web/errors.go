@@ -65,7 +65,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		return
 	case errors.As(err, &he):
 	case errors.As(err, &mbe):
-		he = tooLarge(c.Request())
+		he = k.tooLarge(c.Request())
 	default:
 		switch echo.StatusCode(err) {
 		case http.StatusNotFound:
@@ -73,7 +73,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		case http.StatusMethodNotAllowed:
 			he = &Error{http.StatusMethodNotAllowed, "Недопустимый запрос", MsgMethod}
 		case http.StatusRequestEntityTooLarge:
-			he = tooLarge(c.Request())
+			he = k.tooLarge(c.Request())
 		default:
 			k.Logger.ErrorContext(c.Request().Context(), "request failed", "request_id", RequestID(c), "path", c.Request().URL.Path, "err", err)
 		}

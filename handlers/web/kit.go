@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
@@ -42,6 +43,13 @@ type Shell interface {
 	Page(c *echo.Context, title, description string) views.Page
 }
 
+// Uploads tells the forms that may carry documents, which get a larger body
+// and a longer time, and counts those refused as the instance shuts down.
+type Uploads interface {
+	IsUpload(r *http.Request) bool
+	Draining()
+}
+
 // Config is what a Kit is built from.
 type Config struct {
 	Sessions *Sessions
@@ -67,9 +75,8 @@ type Config struct {
 	LoadingAfter time.Duration
 	// CallTimeout is the provider's deadline, which an upload may wait for.
 	CallTimeout time.Duration
-	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
-	UploadBudget int64
-	Now          func() time.Time // nil means time.Now
+	Uploads     Uploads
+	Now         func() time.Time // nil means time.Now
 }
 
 // Kit is the plumbing's state, shared by every request.
@@ -77,7 +84,6 @@ type Kit struct {
 	Config
 	tracer   trace.Tracer // nil: no spans
 	metrics  *counters
-	uploads  *Uploads
 	frames   frames          // the loading frames, prepared once
 	gzipped  gzipCache       // static files compressed once
 	held     map[string]bool // routes whose pages wait their turn or are refused
@@ -86,8 +92,8 @@ type Kit struct {
 
 // New builds the plumbing and registers its metrics.
 func New(c Config) (*Kit, error) {
-	if c.Sessions == nil || c.Site == nil || c.Assets == nil || c.Static == nil || c.Shell == nil {
-		return nil, errors.New("web: sessions, site, assets, static and shell are required")
+	if c.Sessions == nil || c.Site == nil || c.Assets == nil || c.Static == nil || c.Shell == nil || c.Uploads == nil {
+		return nil, errors.New("web: sessions, site, assets, static, shell and uploads are required")
 	}
 	k := &Kit{Config: c, held: map[string]bool{}}
 	k.Calls = cmp.Or[Calls](k.Calls, noCalls{})
@@ -120,12 +126,8 @@ func New(c Config) (*Kit, error) {
 		return nil, err
 	}
 	k.metrics = m
-	k.uploads = NewUploads(c.UploadBudget, m.uploadRefused)
 	return k, nil
 }
-
-// Uploads is the room for refund documents.
-func (k *Kit) Uploads() *Uploads { return k.uploads }
 
 // Hold marks a route whose pages take their turn under overload (Admit).
 func (k *Kit) Hold(route string) { k.held[route] = true }
