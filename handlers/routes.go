@@ -163,6 +163,7 @@ func New(o Options) (*echo.Echo, error) {
 	if reg == nil { // counted where nobody reads: tests that do not look
 		reg = prometheus.NewRegistry()
 	}
+	s.sessions = o.Sessions
 	s.shell = &shell{site: o.Site, assets: o.Assets, sessions: o.Sessions, now: s.now}
 	var err error
 	if s.ops, err = newOpsMetrics(reg); err != nil {

@@ -17,6 +17,7 @@ import (
 // order actions, on the request plumbing of web.Kit.
 type Server struct {
 	web         *web.Kit
+	sessions    *web.Sessions
 	shell       *shell
 	uploads     *uploads
 	kinds       []kind // in the order the pages show them

@@ -116,7 +116,7 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) string {
 	if name != sess.Name {
 		sess.Name = name
-		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
+		if err := s.sessions.Write(c.Response(), sess); err != nil {
 			s.log.WarnContext(c.Request().Context(), "session name not kept", "err", err)
 		}
 	}
