@@ -7,10 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/labstack/echo/v5"
@@ -99,65 +97,6 @@ func TestCompression(t *testing.T) {
 	r := a.getWith(plain, "/login")
 	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Encoding") != "" || !strings.Contains(r.body, "</html>") {
 		t.Errorf("/login without gzip: %d %q", r.StatusCode, r.Header.Get("Content-Encoding"))
-	}
-}
-
-// allocatedPerRequest is what each of 100 requests allocates when all of
-// them wait (for the provider, say) and then, one after another, write a
-// page of 16 KB: the cost of compression for requests in flight.
-func allocatedPerRequest(mw echo.MiddlewareFunc) uint64 {
-	const n = 100
-	page := strings.Repeat("<li class=card>Заказ № 400001, 2 500 ₽</li>\n", 16<<10/48)
-	e := echo.New()
-	e.Use(mw)
-	entered := sync.WaitGroup{}
-	turns := make([]chan struct{}, n)
-	for i := range turns {
-		turns[i] = make(chan struct{})
-	}
-	e.GET("/:i", func(c *echo.Context) error {
-		var i int
-		_, _ = fmt.Sscan(c.Param("i"), &i)
-		entered.Done()
-		<-turns[i]
-		return c.HTML(http.StatusOK, page)
-	})
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	before := ms.TotalAlloc
-	entered.Add(n)
-	done := make([]chan struct{}, n)
-	for i := range n {
-		done[i] = make(chan struct{})
-		go func() {
-			defer close(done[i])
-			req := httptest.NewRequest(http.MethodGet, fmt.Sprint("/", i), nil)
-			req.Header.Set("Accept-Encoding", "gzip")
-			e.ServeHTTP(httptest.NewRecorder(), req)
-		}()
-	}
-	entered.Wait()
-	for i := range n {
-		close(turns[i])
-		<-done[i]
-	}
-	runtime.ReadMemStats(&ms)
-	return (ms.TotalAlloc - before) / n
-}
-
-// A request waiting for the provider must not hold a compressor: echo's
-// Gzip took one for every request in flight, and each grew to about 800 KB
-// when it compressed: 300 MB at 200 customers.
-func TestCompressionHoldsNoWriterWhileWaiting(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector drops pooled writers on purpose")
-	}
-	ours := allocatedPerRequest(web.Compress(5))
-	echos := allocatedPerRequest(middleware.Gzip())
-	t.Logf("allocated per request in flight: %d KB here, %d KB with echo's Gzip", ours>>10, echos>>10)
-	if ours > 128<<10 {
-		t.Errorf("each request in flight allocates %d KB; want well under the 800 KB of a gzip writer", ours>>10)
 	}
 }
 

@@ -1,5 +1,3 @@
-// Package web holds what any page needs and knows nothing of orders,
-// customers or the provider: admission under overload, first of all.
 package web
 
 import (
