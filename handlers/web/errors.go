@@ -18,7 +18,6 @@ type Error struct {
 }
 
 func (e *Error) Error() string   { return e.Title }
-func (e *Error) StatusCode() int { return e.Status }
 
 var (
 	ErrNotFound     = &Error{Status: http.StatusNotFound, Title: msgNotFoundTitle, Message: msgNotFound}
