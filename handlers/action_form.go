@@ -105,8 +105,8 @@ func (s *Server) actionFailed(ctx context.Context, o order, a action, err error,
 }
 
 type mover interface {
-	movePage(s *Server, c *echo.Context, o order) error
-	moveForm(s *Server, c *echo.Context) actionForm // the move posted
+	movePage(f formBase, o order) error
+	moveForm(f formBase) actionForm // the move posted
 }
 
 func offers(k kind, a action) bool {

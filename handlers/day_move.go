@@ -43,11 +43,11 @@ type dayFieldTexts struct{ missing, unreadable, outside string }
 var dayMessages = dayFieldTexts{missing: msgChooseDay, unreadable: msgBadDay}
 
 // formDay reads a day as ГГГГ-ММ-ДД or ДД.ММ.ГГГГ, within from..to.
-func (s *Server) formDay(raw string, from, to time.Time, t dayFieldTexts) (time.Time, string) {
+func (c clock) formDay(raw string, from, to time.Time, t dayFieldTexts) (time.Time, string) {
 	if strings.TrimSpace(raw) == "" {
 		return time.Time{}, t.missing
 	}
-	d, err := gateway.ParseDay(raw, s.loc)
+	d, err := gateway.ParseDay(raw, c.loc)
 	if err != nil {
 		return time.Time{}, t.unreadable
 	}
@@ -55,18 +55,6 @@ func (s *Server) formDay(raw string, from, to time.Time, t dayFieldTexts) (time.
 		return d, cmp.Or(t.outside, err.Error())
 	}
 	return d, ""
-}
-
-// today is the resort's today as a calendar takes it, yyyy-mm-dd.
-func (s *Server) today() string {
-	return iso(gateway.Day(s.now(), s.loc))
-}
-
-func iso(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
 
 type option struct {
@@ -81,11 +69,11 @@ type option struct {
 type dayKind interface {
 	wording() *dayWording
 	window(now time.Time) (from, to time.Time)
-	dayRule(s *Server, o order, d time.Time) error
-	firstDay(s *Server, o order) time.Time
-	options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error)
+	dayRule(o order, d time.Time) error
+	firstDay(o order) time.Time
+	options(ctx context.Context, o order, d time.Time) ([]option, error)
 	original(o order) string
-	change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (next, msg string, err error)
+	change(ctx context.Context, sess *web.Session, o order, a *dayAnswers) (next, msg string, err error)
 }
 
 type dayWording struct {
@@ -120,13 +108,13 @@ func readDayMove(s *Server, c *echo.Context, k dayKind) actionForm {
 func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
 	a := &dayAnswers{date: c.QueryParam("date")}
 	if a.date == "" {
-		a.date = iso(k.firstDay(s, o))
+		a.date = iso(k.firstDay(o))
 	}
 	return dayMove{formBase{s, c}, k, a}.again(o, http.StatusOK, "")
 }
 
 func (m dayMove) call(ctx context.Context, o order) store.Outcome {
-	next, msg, err := m.k.change(ctx, m.s, web.SessionOf(m.c), o, m.a)
+	next, msg, err := m.k.change(ctx, web.SessionOf(m.c), o, m.a)
 	return m.s.moved(ctx, o, m.k.wording().moveTexts, next, msg, err)
 }
 
@@ -135,7 +123,7 @@ func (m dayMove) checkDay(o order, raw string) (time.Time, string) {
 	from, to := m.k.window(s.now())
 	d, msg := s.formDay(raw, from, to, dayMessages)
 	if msg == "" {
-		if err := m.k.dayRule(s, o, d); err != nil {
+		if err := m.k.dayRule(o, d); err != nil {
 			msg = err.Error()
 		}
 	}
@@ -148,7 +136,7 @@ func (m dayMove) check(ctx context.Context, o order) error {
 }
 
 func (m dayMove) judge(ctx context.Context, o order) (int, string) {
-	s, a, p := m.s, m.a, m.k.wording()
+	a, p := m.a, m.k.wording()
 	if a.show {
 		a.choice = ""
 		return http.StatusOK, ""
@@ -163,7 +151,7 @@ func (m dayMove) judge(ctx context.Context, o order) (int, string) {
 	if len(a.errs) > 0 {
 		return http.StatusUnprocessableEntity, ""
 	}
-	opts, err := m.k.options(ctx, s, o, d)
+	opts, err := m.k.options(ctx, o, d)
 	if err != nil {
 		f := explain(err, p.fetchFailed, p.fetchFailed)
 		return f.status, f.message
@@ -183,7 +171,7 @@ func (m dayMove) judge(ctx context.Context, o order) (int, string) {
 }
 
 func (m dayMove) again(o order, status int, msg string) error {
-	s, c, a, p := m.s, m.c, m.a, m.k.wording()
+	c, a, p := m.c, m.a, m.k.wording()
 	d, dayMsg := m.checkDay(o, a.date)
 	ch := views.DayChoices{Field: p.field, Empty: p.empty, Date: iso(d), Pick: p.pick}
 	if dayMsg != "" {
@@ -194,7 +182,7 @@ func (m dayMove) again(o order, status int, msg string) error {
 		ch.Date = ""
 	} else {
 		ch.Legend = p.legend + " " + views.Date(d)
-		opts, err := m.k.options(c.Request().Context(), s, o, d)
+		opts, err := m.k.options(c.Request().Context(), o, d)
 		if err != nil {
 			f := explain(err, p.fetchFailed, p.fetchFailed)
 			ch.Error, status = f.message, max(status, f.status)
@@ -236,7 +224,7 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 	}
 	month := s.monthView("day", c.QueryParam("month"), shown, from, to, neturl.Values{"date": {ch.Date}}, func(t time.Time) views.MonthDay {
 		md := views.MonthDay{Name: views.DayName(t, bookedName(iso(t) == booked)), Booked: iso(t) == booked, Chosen: iso(t) == ch.Date}
-		if gateway.InWindow(t, from, to) && m.k.dayRule(s, o, t) == nil {
+		if gateway.InWindow(t, from, to) && m.k.dayRule(o, t) == nil {
 			md.Href = dayLink(t)
 		} else {
 			md.Off = true

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
@@ -21,7 +19,10 @@ import (
 const visitLength = 2 * time.Hour
 
 // aquaKind gives tickets back through a refund: there is no cancel call.
-type aquaKind struct{ p aquaProvider }
+type aquaKind struct {
+	*clock
+	p aquaProvider
+}
 
 var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
@@ -34,17 +35,17 @@ var aquaInfo = &kindInfo{
 
 func (aquaKind) info() *kindInfo { return aquaInfo }
 
-func (k aquaKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+func (k aquaKind) list(ctx context.Context, guid string) ([]order, error) {
 	active, history, err := k.p.AquaOrders(ctx, guid)
-	return build(append(active, history...), err, s.aquaOrder)
+	return build(append(active, history...), err, k.aquaOrder)
 }
 
-func (k aquaKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+func (k aquaKind) one(ctx context.Context, guid, id string) (order, error) {
 	o, err := k.p.AquaOrder(ctx, guid, id)
-	return buildOne(o, err, s.aquaOrder)
+	return buildOne(o, err, k.aquaOrder)
 }
 
-func (k aquaKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+func (k aquaKind) document(ctx context.Context, id string) ([]byte, error) {
 	return k.p.AquaTicketPDF(ctx, id)
 }
 
@@ -71,9 +72,9 @@ func (aquaKind) ready(o order) (int, error) {
 }
 
 // A pass per ticket, its code the gate's, as the ticket PDF's QR code.
-func (aquaKind) passes(_ context.Context, s *Server, o order) ([]wallet.Pass, error) {
+func (k aquaKind) passes(_ context.Context, o order) ([]wallet.Pass, error) {
 	w := o.wire.(gateway.AquaOrder)
-	start := s.providerTime(w.DateBeg)
+	start := k.providerTime(w.DateBeg)
 	var out []wallet.Pass
 	for _, t := range w.Tickets {
 		if !gateway.LetsIn(t, w.Canceled) {
@@ -91,8 +92,8 @@ func (aquaKind) passes(_ context.Context, s *Server, o order) ([]wallet.Pass, er
 	return out, nil
 }
 
-func (s *Server) aquaOrder(o gateway.AquaOrder) order {
-	start := s.providerTime(o.DateBeg)
+func (c clock) aquaOrder(o gateway.AquaOrder) order {
+	start := c.providerTime(o.DateBeg)
 	title := "Заказ № " + o.OrderID
 	var refunded float64
 	lines := make([]views.TicketLine, 0, len(o.Tickets))
@@ -117,7 +118,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		})
 	}
 	out := order{
-		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid, wire: o, tickets: tickets,
+		id: o.OrderID, ref: o.Ref(c.loc), amount: o.Amount, paid: o.Paid, wire: o, tickets: tickets,
 		card: newCard(title, views.Date(start)+", "+visitTime(o, start), paidStatus(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
@@ -126,7 +127,7 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 			totalLine(o.Amount),
 		}),
 		detail: detail(title, []views.KV{
-			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
+			{Key: "Дата оформления", Value: views.DateTime(c.providerTime(o.RegDate))},
 			{Key: "Дата", Value: views.Date(start)},
 			{Key: "Время посещения", Value: visitTime(o, start)},
 			paidStatus(o.Canceled, o.Paid),
@@ -195,7 +196,7 @@ func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 
 // A failure under a non-OK HTTP status reads 'Ошибка при регистрации
 // возврата' with its details; a refusal under 200 is the provider's text.
-func (k aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+func (k aquaKind) refund(ctx context.Context, o order, r refundRequest) (string, error) {
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
 	for _, id := range r.Tickets {
@@ -205,7 +206,7 @@ func (k aquaKind) refund(ctx context.Context, s *Server, o order, r refundReques
 		}
 		products = append(products, gateway.RefundProduct{
 			ProductID: t.ProductUID, Barcode: t.Barcode, Price: t.Price, Name: t.Title,
-			EventDate: "Дата: " + views.Date(s.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
+			EventDate: "Дата: " + views.Date(k.providerTime(cmp.Or(t.EventDate, w.DateBeg))), PositionNumber: t.TicketNumber,
 		})
 	}
 	form := r.Form
@@ -227,18 +228,18 @@ var aquaDays = &dayWording{
 	moveTexts: moveTexts{refused: msgAquaFailed, unreachable: msgAquaFailed, done: msgAquaMoved},
 }
 
-func (k aquaKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
-func (k aquaKind) moveForm(s *Server, c *echo.Context) actionForm     { return readDayMove(s, c, k) }
-func (aquaKind) wording() *dayWording                                 { return aquaDays }
-func (aquaKind) window(now time.Time) (time.Time, time.Time)          { return gateway.AquaTransferWindow(now) }
-func (aquaKind) original(o order) string                              { return iso(o.ref.Start) }
+func (k aquaKind) movePage(f formBase, o order) error        { return showDays(f.s, f.c, o, k) }
+func (k aquaKind) moveForm(f formBase) actionForm            { return readDayMove(f.s, f.c, k) }
+func (aquaKind) wording() *dayWording                        { return aquaDays }
+func (aquaKind) window(now time.Time) (time.Time, time.Time) { return gateway.AquaTransferWindow(now) }
+func (aquaKind) original(o order) string                     { return iso(o.ref.Start) }
 
-func (aquaKind) dayRule(s *Server, o order, d time.Time) error {
-	return gateway.CheckAquaDate(o.ref.Start, d, s.now())
+func (k aquaKind) dayRule(o order, d time.Time) error {
+	return gateway.CheckAquaDate(o.ref.Start, d, k.now())
 }
 
-func (aquaKind) firstDay(s *Server, o order) time.Time {
-	from, to := gateway.AquaTransferWindow(s.now())
+func (k aquaKind) firstDay(o order) time.Time {
+	from, to := gateway.AquaTransferWindow(k.now())
 	if d := o.ref.Start; gateway.InWindow(d, from, to) {
 		return d
 	}
@@ -250,14 +251,14 @@ func (aquaKind) firstDay(s *Server, o order) time.Time {
 	return from
 }
 
-func (k aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+func (k aquaKind) options(ctx context.Context, o order, d time.Time) ([]option, error) {
 	list, err := k.p.AquaSessions(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	aq := o.wire.(gateway.AquaOrder)
 	tickets := gateway.MovableTickets(aq.Tickets)
-	vip, now := gateway.TicketsVIP(tickets), s.now()
+	vip, now := gateway.TicketsVIP(tickets), k.now()
 	out := make([]option, 0, len(list))
 	for _, x := range list {
 		why := gateway.CheckSession(x, vip, d, now, len(tickets))
@@ -274,9 +275,9 @@ func (k aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) 
 	return out, nil
 }
 
-func (k aquaKind) change(ctx context.Context, s *Server, _ *web.Session, o order, a *dayAnswers) (string, string, error) {
+func (k aquaKind) change(ctx context.Context, _ *web.Session, o order, a *dayAnswers) (string, string, error) {
 	err := k.p.TransferTickets(ctx, gateway.TransferTicketRequest{
-		OrderID: o.id, Date: gateway.FormatDate(a.day, s.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
+		OrderID: o.id, Date: gateway.FormatDate(a.day, k.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
 	})
 	return o.url(), "", err
 }

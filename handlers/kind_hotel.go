@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	neturl "net/url"
@@ -12,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"lk/gateway"
 	"lk/handlers/web"
 	"lk/store"
@@ -21,7 +20,13 @@ import (
 	"lk/wallet"
 )
 
-type hotelKind struct{ p hotelProvider }
+type hotelKind struct {
+	*clock
+	p       hotelProvider
+	account accountProvider // a paid stay's refund needs the customer's contacts
+	log     *slog.Logger
+	support string // the support phone, for a cancellation left to the staff
+}
 
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
@@ -36,25 +41,25 @@ var hotelInfo = &kindInfo{
 
 func (hotelKind) info() *kindInfo { return hotelInfo }
 
-func (k hotelKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+func (k hotelKind) list(ctx context.Context, guid string) ([]order, error) {
 	active, history, err := k.p.HotelOrders(ctx, guid)
-	return build(append(active, history...), err, s.hotelOrder)
+	return build(append(active, history...), err, k.hotelOrder)
 }
 
-func (k hotelKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+func (k hotelKind) one(ctx context.Context, guid, id string) (order, error) {
 	o, err := k.p.HotelOrder(ctx, guid, id)
-	return buildOne(o, err, s.hotelOrder)
+	return buildOne(o, err, k.hotelOrder)
 }
 
-func (k hotelKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+func (k hotelKind) document(ctx context.Context, id string) ([]byte, error) {
 	return k.p.HotelVoucherPDF(ctx, id)
 }
 
-func (k hotelKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+func (k hotelKind) refund(ctx context.Context, o order, r refundRequest) (string, error) {
 	return k.p.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
 }
 
-func (s *Server) hotelOrder(o gateway.HotelOrder) order {
+func (c clock) hotelOrder(o gateway.HotelOrder) order {
 	title := "Заказ № " + o.OrderID
 	var rooms []views.RoomGuests
 	for _, r := range slices.Concat(o.Rooms, o.FamilyRooms) {
@@ -67,10 +72,10 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 		}
 		rooms = append(rooms, g)
 	}
-	in, out := s.providerTime(o.HourBeg), s.providerTime(o.HourEnd)
+	in, out := c.providerTime(o.HourBeg), c.providerTime(o.HourEnd)
 	stay := views.Date(in) + " — " + views.Date(out)
 	res := order{
-		id: o.OrderID, ref: o.Ref(s.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
+		id: o.OrderID, ref: o.Ref(c.loc), amount: o.Amount, paid: o.Paid && !o.Canceled, wire: o,
 		card: newCard(title, stay, paidStatus(o.Canceled, o.Paid), o.Amount, []views.KV{
 			{Key: "Период проживания", Value: stay},
 			paidStatus(o.Canceled, o.Paid),
@@ -88,7 +93,7 @@ func (s *Server) hotelOrder(o gateway.HotelOrder) order {
 			actTransfer: o.CanTransfer && !o.Canceled,
 			// A paid stay is cancelled with its refund, which needs a reason and
 			// documents from the first day on: then the refund is the way out.
-			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(in, s.now()) == gateway.RefundDirect),
+			actCancel: o.CanCancel && !o.Canceled && (!o.Paid || gateway.RefundMode(in, c.now()) == gateway.RefundDirect),
 			actRefund: o.Paid && !o.Canceled && o.CanCancel,
 		},
 		event: calEvent{Summary: "Проживание в отеле, заказ № " + o.OrderID, Start: in, End: out, Place: "отель"},
@@ -104,9 +109,9 @@ func (hotelKind) ready(order) (int, error) { return 1, nil }
 
 // The voucher's pass, its code the voucher's (the order number). The
 // guests' names stay on the voucher: a pass shows on a lock screen.
-func (hotelKind) passes(_ context.Context, s *Server, o order) ([]wallet.Pass, error) {
+func (k hotelKind) passes(_ context.Context, o order) ([]wallet.Pass, error) {
 	h := o.wire.(gateway.HotelOrder)
-	in, out := s.providerTime(h.HourBeg), s.providerTime(h.HourEnd)
+	in, out := k.providerTime(h.HourBeg), k.providerTime(h.HourEnd)
 	var rooms []string
 	for _, r := range slices.Concat(h.Rooms, h.FamilyRooms) {
 		rooms = append(rooms, strings.TrimSpace("№ "+r.Number+", "+r.Title))
@@ -133,7 +138,7 @@ func fullName(g gateway.Guest) string {
 
 // A paid stay's refund is registered right after, so that the customer need
 // not ask for the money apart.
-func (k hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
+func (k hotelKind) cancel(ctx context.Context, sess *web.Session, o order) (string, error) {
 	if err := k.p.CancelHotelOrder(ctx, o.id); err != nil {
 		if code := gateway.FailedStatus(err); code != 0 {
 			undone := msgCancelFailed
@@ -147,7 +152,7 @@ func (k hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o o
 	if !o.paid {
 		return msgHotelCanceled, nil
 	}
-	info, err := s.account.ClientInfo(ctx, sess.Token)
+	info, err := k.account.ClientInfo(ctx, sess.Token)
 	var msg string
 	if err == nil {
 		msg, err = k.p.RefundHotel(ctx, gateway.HotelRefundRequest{
@@ -156,10 +161,10 @@ func (k hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o o
 	}
 	if err != nil {
 		// The order no longer offers a refund: the resort's staff finish it.
-		s.log.ErrorContext(ctx, "hotel cancelled without its refund", "order", o.id, "err", err)
+		k.log.ErrorContext(ctx, "hotel cancelled without its refund", "order", o.id, "err", err)
 		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, web.MsgRequestFailed).message, ".") + "."
-		if s.shell.site.SupportPhone != "" {
-			msg += " Позвоните в службу поддержки: " + s.shell.site.SupportPhone + "."
+		if k.support != "" {
+			msg += " Позвоните в службу поддержки: " + k.support + "."
 		}
 		return "", providerFailed(msg)
 	}
@@ -183,14 +188,15 @@ type hotelMove struct {
 	a *hotelAnswers
 }
 
-func (k hotelKind) moveForm(s *Server, c *echo.Context) actionForm {
-	return hotelMove{formBase{s, c}, k, &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
+func (k hotelKind) moveForm(f formBase) actionForm {
+	return hotelMove{f, k, &hotelAnswers{in: f.c.FormValue("dateIn"), out: f.c.FormValue("dateOut")}}
 }
 
 // The current stay is shown as such, not as a choice to be judged.
-func (k hotelKind) movePage(s *Server, c *echo.Context, o order) error {
-	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
-	return hotelMove{formBase{s, c}, k, a}.again(o, http.StatusOK, "")
+func (k hotelKind) movePage(f formBase, o order) error {
+	q := f.c.QueryParam
+	a := &hotelAnswers{from: q("from"), to: q("to"), in: q("dateIn"), out: q("dateOut")}
+	return hotelMove{f, k, a}.again(o, http.StatusOK, "")
 }
 
 var hotelMoveTexts = moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
@@ -252,12 +258,12 @@ func (m hotelMove) call(ctx context.Context, o order) store.Outcome {
 
 // The stay's own rooms on its own nights are free for it: the provider
 // frees them before it moves it.
-func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
+func (c clock) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []gateway.HotelDay {
 	rooms, family := gateway.HotelRooms(h)
-	in, out := s.stayDay(h.HourBeg), s.stayDay(h.HourEnd)
+	in, out := c.stayDay(h.HourBeg), c.stayDay(h.HourEnd)
 	res := slices.Clone(days)
 	for i := range res {
-		d, err := gateway.ParseDay(gateway.HotelDayKey(res[i]), s.loc)
+		d, err := gateway.ParseDay(gateway.HotelDayKey(res[i]), c.loc)
 		if err == nil && !d.Before(in) && d.Before(out) {
 			res[i].Vacant += rooms
 			res[i].Family += family
@@ -268,21 +274,21 @@ func (s *Server) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []
 
 // stayDay is the day of a stay's check-in or check-out as the provider
 // gives it.
-func (s *Server) stayDay(raw string) time.Time {
-	return gateway.Day(s.providerTime(raw), s.loc)
+func (c clock) stayDay(raw string) time.Time {
+	return gateway.Day(c.providerTime(raw), c.loc)
 }
 
 // Without ?from=&to=, this month and the next; days before today are asked
 // too but cannot be chosen. A range that cannot be read is the default one
 // (old links of the range form).
-func (s *Server) hotelRange(a *hotelAnswers) (from, to time.Time) {
-	today := gateway.Day(s.now(), s.loc)
+func (c clock) hotelRange(a *hotelAnswers) (from, to time.Time) {
+	today := gateway.Day(c.now(), c.loc)
 	from = today.AddDate(0, 0, 1-today.Day())
 	to = from.AddDate(0, 2, -1)
-	if d, err := gateway.ParseDay(a.from, s.loc); err == nil {
+	if d, err := gateway.ParseDay(a.from, c.loc); err == nil {
 		from = d
 	}
-	if d, err := gateway.ParseDay(a.to, s.loc); err == nil {
+	if d, err := gateway.ParseDay(a.to, c.loc); err == nil {
 		to = d
 	}
 	if to.Before(from) || to.After(from.AddDate(0, 3, 0)) {
@@ -321,12 +327,12 @@ func (n hotelNights) checkOut(start, d time.Time) bool {
 
 // stayPick is the stay chosen in the month: a check-in, then a check-out
 // after it; zero times for what is not chosen or cannot be read.
-func (s *Server) stayPick(a *hotelAnswers) (in, out time.Time) {
-	in, err := gateway.ParseDay(a.in, s.loc)
+func (c clock) stayPick(a *hotelAnswers) (in, out time.Time) {
+	in, err := gateway.ParseDay(a.in, c.loc)
 	if err != nil {
 		return time.Time{}, time.Time{}
 	}
-	out, err = gateway.ParseDay(a.out, s.loc)
+	out, err = gateway.ParseDay(a.out, c.loc)
 	if err != nil || !out.After(in) {
 		out = time.Time{}
 	}

@@ -3,10 +3,9 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"log/slog"
 	"strconv"
 	"time"
-
-	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
 	"lk/handlers/web"
@@ -19,7 +18,13 @@ var errLessonStarted error = textError(msgLessonStarted)
 // The provider gives only a lesson's start; lessons are booked by the hour.
 const lessonLength = time.Hour
 
-type lessonKind struct{ p lessonProvider }
+type lessonKind struct {
+	*clock
+	p     lessonProvider
+	moves moveBook
+	log   *slog.Logger
+	meet  string // where lessons meet, for their passes
+}
 
 var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
@@ -31,32 +36,32 @@ var lessonInfo = &kindInfo{
 
 func (lessonKind) info() *kindInfo { return lessonInfo }
 
-func (k lessonKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+func (k lessonKind) list(ctx context.Context, guid string) ([]order, error) {
 	l, err := k.p.LessonOrders(ctx, guid)
-	return build(l, err, s.lessonOrder)
+	return build(l, err, k.lessonOrder)
 }
 
-func (k lessonKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+func (k lessonKind) one(ctx context.Context, guid, id string) (order, error) {
 	o, err := k.p.LessonOrder(ctx, guid, id)
-	return buildOne(o, err, s.lessonOrder)
+	return buildOne(o, err, k.lessonOrder)
 }
 
-func (k lessonKind) confirm(ctx context.Context, s *Server, sess *web.Session, o order) error {
+func (k lessonKind) confirm(ctx context.Context, sess *web.Session, o order) error {
 	return k.p.ConfirmLesson(ctx, sess.GUID, o.id)
 }
 
-func (k lessonKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
+func (k lessonKind) cancel(ctx context.Context, sess *web.Session, o order) (string, error) {
 	l := o.wire.(gateway.LessonOrder)
 	err := k.p.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
 	return withMoneyBack(msgLessonCanceled, o), err
 }
 
-func (s *Server) lessonOrder(o gateway.LessonOrder) order {
+func (c clock) lessonOrder(o gateway.LessonOrder) order {
 	id, title := o.DocID, o.KindOfSport
 	if title == "" {
 		title = "Занятие № " + o.DocID
 	}
-	start := s.providerTime(o.DateBeg)
+	start := c.providerTime(o.DateBeg)
 	lines := []views.KV{
 		{Key: "Занятие", Value: o.ExerciseSort},
 		{Key: "Дата и время", Value: views.DateTime(start)},
@@ -64,10 +69,10 @@ func (s *Server) lessonOrder(o gateway.LessonOrder) order {
 		totalLine(o.Cost),
 	}
 	return order{
-		id: id, ref: o.Ref(s.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
+		id: id, ref: o.Ref(c.loc), amount: o.Cost, paid: o.Cost > 0, wire: o,
 		card: newCard(title, views.DateTime(start), views.KV{}, o.Cost, lines),
 		detail: detail(title, append([]views.KV{
-			{Key: "Дата оформления", Value: views.DateTime(s.providerTime(o.RegDate))},
+			{Key: "Дата оформления", Value: views.DateTime(c.providerTime(o.RegDate))},
 			lines[0], lines[1], lines[2],
 			{Key: "Способ оплаты", Value: msgPayOnSite},
 		}, lines[3])),
@@ -83,14 +88,14 @@ func (lessonKind) ready(order) (int, error) { return 1, nil }
 
 // A lesson has no code to scan: its pass has none. Its serial is the
 // booking's first id, so a pass added again after a move replaces the old.
-func (k lessonKind) passes(ctx context.Context, s *Server, o order) ([]wallet.Pass, error) {
+func (k lessonKind) passes(ctx context.Context, o order) ([]wallet.Pass, error) {
 	l := o.wire.(gateway.LessonOrder)
-	first, err := s.firstID(ctx, k, o.id)
+	first, err := k.moves.firstID(ctx, k, o.id)
 	if err != nil {
-		s.log.Warn("moves store", "err", err)
+		k.log.Warn("moves store", "err", err)
 		return nil, web.ErrStoreDown
 	}
-	start := s.providerTime(l.DateBeg)
+	start := k.providerTime(l.DateBeg)
 	sport := cmp.Or(l.KindOfSport, "Занятие № "+l.DocID)
 	return []wallet.Pass{{
 		Serial: "glk-" + first, Style: wallet.EventTicket,
@@ -98,7 +103,7 @@ func (k lessonKind) passes(ctx context.Context, s *Server, o order) ([]wallet.Pa
 		Header:      []wallet.Field{{Key: "date", Label: "Дата", Value: views.Date(start)}},
 		Primary:     []wallet.Field{{Key: "sport", Label: "Занятие с инструктором", Value: sport}},
 		Secondary:   []wallet.Field{{Key: "time", Label: "Время", Value: views.Clock(start)}, {Key: "trainer", Label: "Инструктор", Value: l.TrainerName}},
-		Auxiliary:   []wallet.Field{{Key: "exercise", Label: "Занятие", Value: l.ExerciseSort}, {Key: "meet", Label: "Место встречи", Value: cmp.Or(s.passes.MeetingPoint, o.event.Place)}},
+		Auxiliary:   []wallet.Field{{Key: "exercise", Label: "Занятие", Value: l.ExerciseSort}, {Key: "meet", Label: "Место встречи", Value: cmp.Or(k.meet, o.event.Place)}},
 		Back:        []wallet.Field{{Key: "order", Label: "Запись", Value: "№ " + l.DocID}},
 	}}, nil
 }
@@ -114,60 +119,60 @@ var lessonDays = &dayWording{
 	moveTexts: moveTexts{refused: msgLessonMoveFail, unreachable: web.MsgRequestFailed, done: msgMoved},
 }
 
-func (k lessonKind) movePage(s *Server, c *echo.Context, o order) error { return showDays(s, c, o, k) }
-func (k lessonKind) moveForm(s *Server, c *echo.Context) actionForm     { return readDayMove(s, c, k) }
-func (lessonKind) wording() *dayWording                                 { return lessonDays }
-func (lessonKind) window(now time.Time) (time.Time, time.Time)          { return gateway.TransferWindow(now) }
-func (lessonKind) dayRule(*Server, order, time.Time) error              { return nil }
-func (lessonKind) original(order) string                                { return "" }
+func (k lessonKind) movePage(f formBase, o order) error        { return showDays(f.s, f.c, o, k) }
+func (k lessonKind) moveForm(f formBase) actionForm            { return readDayMove(f.s, f.c, k) }
+func (lessonKind) wording() *dayWording                        { return lessonDays }
+func (lessonKind) window(now time.Time) (time.Time, time.Time) { return gateway.TransferWindow(now) }
+func (lessonKind) dayRule(order, time.Time) error              { return nil }
+func (lessonKind) original(order) string                       { return "" }
 
-func (lessonKind) firstDay(s *Server, o order) time.Time {
-	from, to := gateway.TransferWindow(s.now())
+func (k lessonKind) firstDay(o order) time.Time {
+	from, to := gateway.TransferWindow(k.now())
 	if d := o.ref.Start; gateway.InWindow(d, from, to) {
 		return d
 	}
 	return from
 }
 
-func (k lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+func (k lessonKind) options(ctx context.Context, o order, d time.Time) ([]option, error) {
 	l := o.wire.(gateway.LessonOrder)
 	list, err := k.p.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]option, 0, len(list))
-	now := s.now()
+	now := k.now()
 	for _, x := range gateway.TransferLessons(l, list) {
 		var why error
-		if t := s.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
+		if t := k.providerTime(x.DateBeg); !t.IsZero() && !t.After(now) { // today's that has begun
 			why = errLessonStarted
 		}
-		out = append(out, s.lessonOption(x, why))
+		out = append(out, k.lessonOption(x, why))
 	}
 	// The rest are there so that a posted one is refused with its reason.
 	for _, x := range list {
 		if err := gateway.CheckLesson(l, x); err != nil {
-			out = append(out, s.lessonOption(x, err))
+			out = append(out, k.lessonOption(x, err))
 		}
 	}
 	return out, nil
 }
 
-func (k lessonKind) change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (string, string, error) {
+func (k lessonKind) change(ctx context.Context, sess *web.Session, o order, a *dayAnswers) (string, string, error) {
 	l, to := o.wire.(gateway.LessonOrder), a.chosen.wire.(gateway.Lesson)
 	newID, err := k.p.ChangeLesson(ctx, gateway.ChangeLessonRequest{
 		ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,
-		NewLessonDate: gateway.FormatDateTime(s.providerTime(to.DateBeg), s.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
+		NewLessonDate: gateway.FormatDateTime(k.providerTime(to.DateBeg), k.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
 	})
 	if err != nil || newID == "" { // the provider did not say where the booking went
 		return views.PathOrders, "", err
 	}
-	s.movedTo(ctx, sess.GUID, o, newID, s.providerTime(to.DateBeg))
+	k.moves.movedTo(ctx, sess.GUID, o, newID, k.providerTime(to.DateBeg))
 	return views.OrderPath(string(lessonInfo.id), newID), "", nil
 }
 
-func (s *Server) lessonOption(l gateway.Lesson, why error) option {
-	start := s.providerTime(l.DateBeg)
+func (c clock) lessonOption(l gateway.Lesson, why error) option {
+	start := c.providerTime(l.DateBeg)
 	lines := []string{l.TrainerName, l.ExerciseSort}
 	if l.FreePlaces > 0 {
 		lines = append(lines, "Свободных мест: "+strconv.Itoa(l.FreePlaces))

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"lk/gateway"
 	"lk/handlers/web"
 	"lk/store"
@@ -19,6 +17,7 @@ import (
 // rentKind is the pavilion rents (room false) and the celebration-room
 // rents (room true).
 type rentKind struct {
+	*clock
 	room bool
 	p    rentProvider
 }
@@ -45,25 +44,25 @@ func (k rentKind) info() *kindInfo {
 	return pavilionInfo
 }
 
-func (k rentKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+func (k rentKind) list(ctx context.Context, guid string) ([]order, error) {
 	if k.room {
 		l, err := k.p.RoomOrders(ctx, guid)
-		return build(l, err, s.roomOrder)
+		return build(l, err, k.roomOrder)
 	}
 	l, err := k.p.PavilionOrders(ctx, guid)
-	return build(l, err, s.pavilionOrder)
+	return build(l, err, k.pavilionOrder)
 }
 
-func (k rentKind) one(ctx context.Context, s *Server, guid, rentID string) (order, error) {
+func (k rentKind) one(ctx context.Context, guid, rentID string) (order, error) {
 	if k.room {
 		o, err := k.p.RoomOrder(ctx, guid, rentID)
-		return buildOne(o, err, s.roomOrder)
+		return buildOne(o, err, k.roomOrder)
 	}
 	o, err := k.p.PavilionOrder(ctx, guid, rentID)
-	return buildOne(o, err, s.pavilionOrder)
+	return buildOne(o, err, k.pavilionOrder)
 }
 
-func (k rentKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
+func (k rentKind) cancel(ctx context.Context, sess *web.Session, o order) (string, error) {
 	r := gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount}
 	var err error
 	if k.room {
@@ -74,7 +73,7 @@ func (k rentKind) cancel(ctx context.Context, s *Server, sess *web.Session, o or
 	return withMoneyBack(msgRentCanceled, o), err
 }
 
-func (k rentKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+func (k rentKind) refund(ctx context.Context, o order, r refundRequest) (string, error) {
 	switch w := o.wire.(rent).wire.(type) {
 	case gateway.RoomOrder:
 		return k.p.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: w, FormRefund: r.Form})
@@ -83,14 +82,14 @@ func (k rentKind) refund(ctx context.Context, s *Server, o order, r refundReques
 	}
 }
 
-func (k rentKind) schedule(ctx context.Context, s *Server, facilityID string, day time.Time) (gateway.Schedule, error) {
+func (k rentKind) schedule(ctx context.Context, facilityID string, day time.Time) (gateway.Schedule, error) {
 	if k.room {
 		return k.p.RoomSchedule(ctx, facilityID, day)
 	}
 	return k.p.PavilionSchedule(ctx, facilityID, day)
 }
 
-func (k rentKind) change(ctx context.Context, s *Server, m rentChange) (string, error) {
+func (k rentKind) change(ctx context.Context, m rentChange) (string, error) {
 	if k.room {
 		return k.p.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
 			ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
@@ -111,15 +110,15 @@ type rent struct {
 	wire                     any                  // gateway.PavilionOrder or gateway.RoomOrder
 }
 
-func (s *Server) pavilionOrder(o gateway.PavilionOrder) order {
-	return s.rentOrder(rent{o.Ref(s.loc), o.CanTransfer, o.CanCancel, o.PavilionID, o.PavilionName, o.Details, o})
+func (c clock) pavilionOrder(o gateway.PavilionOrder) order {
+	return c.rentOrder(rent{o.Ref(c.loc), o.CanTransfer, o.CanCancel, o.PavilionID, o.PavilionName, o.Details, o})
 }
 
-func (s *Server) roomOrder(o gateway.RoomOrder) order {
-	return s.rentOrder(rent{o.Ref(s.loc), o.CanTransfer, o.CanCancel, o.RoomID, o.RoomName, o.Details, o})
+func (c clock) roomOrder(o gateway.RoomOrder) order {
+	return c.rentOrder(rent{o.Ref(c.loc), o.CanTransfer, o.CanCancel, o.RoomID, o.RoomName, o.Details, o})
 }
 
-func (s *Server) rentOrder(r rent) order {
+func (c clock) rentOrder(r rent) order {
 	ref, name := r.ref, r.ref.Name
 	lines := []views.KV{
 		{Key: "Дата", Value: views.Date(ref.Start)},
@@ -169,13 +168,14 @@ type rentMove struct {
 
 var rentMoveTexts = moveTexts{refused: msgRentMoveFailed, unreachable: web.MsgRequestFailed, done: msgMoved}
 
-func (k rentKind) moveForm(s *Server, c *echo.Context) actionForm {
+func (k rentKind) moveForm(b formBase) actionForm {
+	c := b.c
 	f := &rentForm{date: c.FormValue("date"), from: strings.TrimSpace(c.FormValue("from")), to: strings.TrimSpace(c.FormValue("to")), posted: true}
-	return rentMove{formBase{s, c}, k, f}
+	return rentMove{b, k, f}
 }
 
-func (k rentKind) movePage(s *Server, c *echo.Context, o order) error {
-	return rentMove{formBase{s, c}, k, &rentForm{date: c.QueryParam("date")}}.again(o, http.StatusOK, "")
+func (k rentKind) movePage(f formBase, o order) error {
+	return rentMove{f, k, &rentForm{date: f.c.QueryParam("date")}}.again(o, http.StatusOK, "")
 }
 
 func (m rentMove) load(ctx context.Context, o order) {
@@ -224,27 +224,27 @@ func (m rentMove) judge(ctx context.Context, o order) (int, string) {
 func (m rentMove) call(ctx context.Context, o order) store.Outcome {
 	s, sess := m.s, web.SessionOf(m.c)
 	r := o.wire.(rent)
-	newID, err := m.k.change(ctx, s, rentChange{
+	newID, err := m.k.change(ctx, rentChange{
 		clientID: sess.GUID, rentID: o.id, facilityID: r.facilityID, facilityName: r.facilityName,
 		beg: gateway.FormatISO(m.f.start, s.loc), end: gateway.FormatISO(m.f.end, s.loc), amount: o.amount,
 	})
 	if err != nil || newID == "" { // the provider moved it but did not say where
 		return s.moved(ctx, o, rentMoveTexts, views.PathOrders, "", err)
 	}
-	s.movedTo(ctx, sess.GUID, o, newID, m.f.start)
+	s.moves.movedTo(ctx, sess.GUID, o, newID, m.f.start)
 	return s.moved(ctx, o, rentMoveTexts, views.OrderPath(string(m.k.info().id), newID), "", nil)
 }
 
 // Without a day, the rent's own, or today when that is outside the window.
-func (s *Server) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
-	first, last := gateway.TransferWindow(s.now().In(s.loc))
+func (c clock) rentMoveDay(f *rentForm, o order) (time.Time, bool) {
+	first, last := gateway.TransferWindow(c.now().In(c.loc))
 	if strings.TrimSpace(f.date) == "" {
 		if !o.ref.Start.IsZero() && gateway.InWindow(o.ref.Start, first, last) {
-			return gateway.Day(o.ref.Start, s.loc), true
+			return gateway.Day(o.ref.Start, c.loc), true
 		}
 		return first, true
 	}
-	day, msg := s.formDay(f.date, first, last, dayMessages)
+	day, msg := c.formDay(f.date, first, last, dayMessages)
 	if msg != "" {
 		f.errs.Add("date", msg)
 		return first, false
@@ -270,7 +270,7 @@ func (m rentMove) hours(ctx context.Context, o order, day time.Time) rentDay {
 	s := m.s
 	d := rentDay{status: http.StatusOK, view: views.RentDay{Date: day.Format(gateway.LayoutISODate), Label: views.Date(day), Amount: o.amount}}
 	r := o.wire.(rent)
-	sch, err := m.k.schedule(ctx, s, r.facilityID, day)
+	sch, err := m.k.schedule(ctx, r.facilityID, day)
 	if err != nil {
 		d.view.Hours = []views.RentHour{}
 		switch f := explain(err, msgScheduleFailed, msgScheduleFailed); f.status {

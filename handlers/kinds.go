@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"lk/wallet"
 	"strings"
 	"time"
 
@@ -17,24 +18,32 @@ import (
 // interface: confirmer, canceler, refunder, mover, documenter.
 type kind interface {
 	info() *kindInfo
-	list(ctx context.Context, s *Server, guid string) ([]order, error)
-	one(ctx context.Context, s *Server, guid, id string) (order, error)
+	list(ctx context.Context, guid string) ([]order, error)
+	one(ctx context.Context, guid, id string) (order, error)
 }
 
 type confirmer interface {
-	confirm(ctx context.Context, s *Server, sess *web.Session, o order) error
+	confirm(ctx context.Context, sess *web.Session, o order) error
 }
 
 type canceler interface {
-	cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error)
+	cancel(ctx context.Context, sess *web.Session, o order) (string, error)
 }
 
 type refunder interface {
-	refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error)
+	refund(ctx context.Context, o order, r refundRequest) (string, error)
 }
 
 type documenter interface {
-	document(ctx context.Context, s *Server, id string) ([]byte, error)
+	document(ctx context.Context, id string) ([]byte, error)
+}
+
+// passer is a kind whose bookings go to Apple Wallet, made from what the
+// account already reads of the order.
+type passer interface {
+	// ready is how many passes o has now, or why it has none.
+	ready(o order) (int, error)
+	passes(ctx context.Context, o order) ([]wallet.Pass, error)
 }
 
 type kindInfo struct {
@@ -85,32 +94,6 @@ type ticket struct {
 	// refunding: a refund of it is registered (by another tab, say).
 	refunding bool
 	price     float64 // of a paid one
-}
-
-// kindOf is the kind the account serves with id, or nil.
-func (s *Server) kindOf(id gateway.Kind) kind {
-	for _, k := range s.kinds {
-		if k.info().id == id {
-			return k
-		}
-	}
-	return nil
-}
-
-func ordersOf(ctx context.Context, s *Server, k kind, guid string) ([]order, error) {
-	list, err := k.list(ctx, s, guid)
-	for i := range list {
-		stamp(k, &list[i])
-	}
-	return list, err
-}
-
-func orderOf(ctx context.Context, s *Server, k kind, guid, id string) (order, error) {
-	o, err := k.one(ctx, s, guid, id)
-	if err == nil {
-		stamp(k, &o)
-	}
-	return o, err
 }
 
 func stamp(k kind, o *order) {
@@ -169,12 +152,6 @@ func versusNote(o order, a action) string {
 		return ""
 	}
 	return o.kind.info().versus[a]
-}
-
-// An unreadable provider date is the zero time.
-func (s *Server) providerTime(raw string) time.Time {
-	t, _ := gateway.ParseDateTime(raw, s.loc)
-	return t
 }
 
 func hoursSpan(from, to time.Time) string {

@@ -19,7 +19,7 @@ const routeOrder = "/orders/:type/:id"
 // ownOrder never takes a client id from the request: a stranger's order is
 // simply not found.
 func (s *Server) ownOrder(ctx context.Context, sess *web.Session, k kind, id string) (order, error) {
-	o, err := orderOf(ctx, s, k, sess.GUID, id)
+	o, err := orderOf(ctx, k, sess.GUID, id)
 	if err != nil {
 		return o, s.gone(ctx, sess.GUID, k, id, fetchError(k, err))
 	}
@@ -73,7 +73,7 @@ func (s *Server) order(c *echo.Context) error {
 	if moved, err := s.redirectMoved(c, k, id, ""); moved {
 		return err
 	}
-	o, err := orderOf(c.Request().Context(), s, k, web.SessionOf(c).GUID, id)
+	o, err := orderOf(c.Request().Context(), k, web.SessionOf(c).GUID, id)
 	if err != nil {
 		status, msg := orderFailure(k, err)
 		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
@@ -107,7 +107,7 @@ func (s *Server) orderDocument(c *echo.Context) error {
 	if o.noDoc != "" {
 		return &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc}
 	}
-	pdf, err := k.(documenter).document(c.Request().Context(), s, id)
+	pdf, err := k.(documenter).document(c.Request().Context(), id)
 	if err != nil {
 		s.log.WarnContext(c.Request().Context(), "document not fetched", "kind", k.info().id, "order", id, "err", err)
 		return &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed}
@@ -220,4 +220,76 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 		history = append(history, set.all[i].card)
 	}
 	return active, history
+}
+
+// kindOf is the kind the account serves with id, or nil.
+func (s *Server) kindOf(id gateway.Kind) kind {
+	for _, k := range s.kinds {
+		if k.info().id == id {
+			return k
+		}
+	}
+	return nil
+}
+
+func orderOf(ctx context.Context, k kind, guid, id string) (order, error) {
+	o, err := k.one(ctx, guid, id)
+	if err == nil {
+		stamp(k, &o)
+	}
+	return o, err
+}
+
+func passGone(msg string) error {
+	return &web.Error{Status: http.StatusGone, Title: msgPassTitle, Message: msg}
+}
+
+// passRefusal is why o offers no pass now: a cancelled (or refunded) or
+// past booking's is gone for good (410); the kind says the rest.
+func (s *Server) passRefusal(o order) error {
+	if o.ref.Canceled {
+		return passGone(msgPassCanceled)
+	}
+	if active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now()); len(active) == 0 {
+		return passGone(msgPassPast)
+	}
+	_, err := o.kind.(passer).ready(o)
+	return err
+}
+
+func (s *Server) offersPass(o order) bool {
+	_, ok := o.kind.(passer)
+	return s.passes != nil && ok && o.kind.info().pass != nil && s.passRefusal(o) == nil
+}
+
+// passURL is the order's pass, or its bundle when it has several.
+func (s *Server) passURL(o order) string {
+	pi := o.kind.info().pass
+	if n, _ := o.kind.(passer).ready(o); n > 1 && pi.bundle != "" {
+		return o.url(pi.bundle)
+	}
+	return o.url(pi.file)
+}
+
+// A plain link, no download attribute: an iPhone's Safari shows a pass it
+// opens and saves one it downloads.
+func (s *Server) passAction(o order) (views.Action, bool) {
+	if !s.offersPass(o) {
+		return views.Action{}, false
+	}
+	return views.Action{Name: views.ActionWallet, Label: msgPassLabel, URL: s.passURL(o), Style: "btn-2"}, true
+}
+
+// redirectMoved sends the owner of a moved booking's old link to the same
+// page of the booking it became (part: "" for the order, or its file).
+func (s *Server) redirectMoved(c *echo.Context, k kind, id, part string) (bool, error) {
+	to, err := s.moves.movedOn(c.Request().Context(), web.SessionOf(c).GUID, k, id)
+	if err != nil || to == "" {
+		return err != nil, err
+	}
+	url := views.OrderPath(string(k.info().id), to)
+	if part != "" {
+		url += "/" + part
+	}
+	return true, c.Redirect(http.StatusSeeOther, url)
 }

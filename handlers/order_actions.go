@@ -309,7 +309,7 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f
 // An outcome the provider may have acted on is shown on the order fetched
 // afresh, or on the list when it is gone (a move gives a new id).
 func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
-	now, err := orderOf(c.Request().Context(), s, o.kind, web.SessionOf(c).GUID, o.id)
+	now, err := orderOf(c.Request().Context(), o.kind, web.SessionOf(c).GUID, o.id)
 	if err != nil {
 		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Redirect: views.PathOrders}, func() error {
 			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {

@@ -34,7 +34,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 	if !s.inCalendar(o) {
 		return &web.Error{Status: http.StatusConflict, Title: calendarLabel, Message: msgNoCalendar}
 	}
-	first, err := s.firstID(c.Request().Context(), k, o.id)
+	first, err := s.moves.firstID(c.Request().Context(), k, o.id)
 	if err != nil { // a second event in the customer's calendar is worse than a wait
 		s.log.WarnContext(c.Request().Context(), "moves store", "err", err)
 		return web.ErrStoreDown

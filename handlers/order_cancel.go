@@ -47,7 +47,7 @@ func (s *Server) orderCancel(c *echo.Context) error {
 type cancelForm struct{ formBase }
 
 func (f cancelForm) call(ctx context.Context, o order) store.Outcome {
-	msg, err := o.kind.(canceler).cancel(ctx, f.s, web.SessionOf(f.c), o)
+	msg, err := o.kind.(canceler).cancel(ctx, web.SessionOf(f.c), o)
 	if err != nil {
 		return f.s.actionFailed(ctx, o, actCancel, err, msgCancelFailed, web.MsgRequestFailed)
 	}

@@ -20,7 +20,7 @@ func (s *Server) orderConfirm(c *echo.Context) error {
 type confirmForm struct{ formBase }
 
 func (f confirmForm) call(ctx context.Context, o order) store.Outcome {
-	if err := o.kind.(confirmer).confirm(ctx, f.s, web.SessionOf(f.c), o); err != nil {
+	if err := o.kind.(confirmer).confirm(ctx, web.SessionOf(f.c), o); err != nil {
 		out := f.s.actionFailed(ctx, o, actConfirm, err, msgConfirmFailed, msgConfirmFailed)
 		if !out.Unknown {
 			out.Message = msgConfirmFailed // this text, whatever the provider said

@@ -1,111 +1,17 @@
 package handlers
 
 import (
-	"cmp"
-	"context"
 	"fmt"
-	"io/fs"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
 	"lk/wallet"
 )
-
-// passer is a kind whose bookings go to Apple Wallet, made from what the
-// account already reads of the order.
-type passer interface {
-	// ready is how many passes o has now, or why it has none.
-	ready(o order) (int, error)
-	passes(ctx context.Context, s *Server, o order) ([]wallet.Pass, error)
-}
-
-// passInfo names an order's passes: file for one, bundle for several.
-type passInfo struct {
-	file, bundle string
-}
-
-// Wallet makes the orders' passes; without a Signer the pages offer none.
-type Wallet struct {
-	Signer *wallet.Signer
-	// Places are where the lock screen offers a pass, near the resort.
-	Places []wallet.Location
-	// MeetingPoint is where a lesson's group meets its instructor.
-	MeetingPoint string
-}
-
-type passKit struct {
-	Wallet
-	images []wallet.File
-}
-
-// The passes' images, in static/img/pass (islands/icons.mjs draws them).
-var passImages = []string{"icon.png", "icon@2x.png", "icon@3x.png", "logo.png", "logo@2x.png", "logo@3x.png"}
-
-func newPassKit(w Wallet, static fs.FS) (*passKit, error) {
-	if w.Signer == nil {
-		return nil, nil
-	}
-	k := &passKit{Wallet: w}
-	k.Places = slices.Clone(w.Places)
-	for i := range k.Places {
-		k.Places[i].RelevantText = cmp.Or(k.Places[i].RelevantText, msgPassNear)
-	}
-	for _, name := range passImages {
-		b, err := fs.ReadFile(static, "img/pass/"+name)
-		if err != nil {
-			return nil, fmt.Errorf("handlers: a pass image: %w", err)
-		}
-		k.images = append(k.images, wallet.File{Name: name, Data: b})
-	}
-	return k, nil
-}
-
-func passGone(msg string) error {
-	return &web.Error{Status: http.StatusGone, Title: msgPassTitle, Message: msg}
-}
-
-// passRefusal is why o offers no pass now: a cancelled (or refunded) or
-// past booking's is gone for good (410); the kind says the rest.
-func (s *Server) passRefusal(o order) error {
-	if o.ref.Canceled {
-		return passGone(msgPassCanceled)
-	}
-	if active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now()); len(active) == 0 {
-		return passGone(msgPassPast)
-	}
-	_, err := o.kind.(passer).ready(o)
-	return err
-}
-
-func (s *Server) offersPass(o order) bool {
-	_, ok := o.kind.(passer)
-	return s.passes != nil && ok && o.kind.info().pass != nil && s.passRefusal(o) == nil
-}
-
-// passURL is the order's pass, or its bundle when it has several.
-func (s *Server) passURL(o order) string {
-	pi := o.kind.info().pass
-	if n, _ := o.kind.(passer).ready(o); n > 1 && pi.bundle != "" {
-		return o.url(pi.bundle)
-	}
-	return o.url(pi.file)
-}
-
-// A plain link, no download attribute: an iPhone's Safari shows a pass it
-// opens and saves one it downloads.
-func (s *Server) passAction(o order) (views.Action, bool) {
-	if !s.offersPass(o) {
-		return views.Action{}, false
-	}
-	return views.Action{Name: views.ActionWallet, Label: msgPassLabel, URL: s.passURL(o), Style: "btn-2"}, true
-}
 
 // orderPass answers an order's pass, or its passes as one bundle. No web
 // service keeps a pass up to date, so one that no longer lets anyone in is
@@ -121,13 +27,13 @@ func (s *Server) orderPass(c *echo.Context) error {
 	}
 	ctx, sess := c.Request().Context(), web.SessionOf(c)
 	// Another customer's moved booking is 404 here, before the provider is asked.
-	if to, err := s.movedOn(ctx, sess.GUID, k, id); err != nil || to != "" {
+	if to, err := s.moves.movedOn(ctx, sess.GUID, k, id); err != nil || to != "" {
 		if err != nil {
 			return err
 		}
 		return passGone(fmt.Sprintf(msgPassMoved, to))
 	}
-	o, err := orderOf(ctx, s, k, sess.GUID, id)
+	o, err := orderOf(ctx, k, sess.GUID, id)
 	if err != nil {
 		if a, ok := s.lastAct(ctx, sess.GUID, k, id); ok {
 			return passGone(a.text(s) + " " + msgPassVoid)
@@ -140,7 +46,7 @@ func (s *Server) orderPass(c *echo.Context) error {
 		}
 		return err
 	}
-	passes, err := k.(passer).passes(ctx, s, o)
+	passes, err := k.(passer).passes(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -184,7 +184,7 @@ func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
 		s.log.ErrorContext(ctx, "kept refund files not read", "err", err)
 		return s.actionFailed(ctx, o, actRefund, err, msgRefundFailed, msgRefundUnreachable)
 	}
-	msg, err := o.kind.(refunder).refund(ctx, s, o, f.in.request(o, kept))
+	msg, err := o.kind.(refunder).refund(ctx, o, f.in.request(o, kept))
 	if err != nil {
 		s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
 		return s.actionFailed(ctx, o, actRefund, err, msgRefundFailed, msgRefundUnreachable)

@@ -26,7 +26,7 @@ func (s *Server) fetchKinds(ctx context.Context, guid string, ks []kind) orderSe
 	errs := make([]error, len(ks))
 	var wg workers.Group // kept goroutines: a provider call grows a new one's stack several times
 	for i, k := range ks {
-		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, s, k, guid) })
+		wg.Go(func() { lists[i], errs[i] = ordersOf(ctx, k, guid) })
 	}
 	wg.Wait()
 	n := 0
@@ -70,3 +70,11 @@ func (set orderSet) problems() []string {
 }
 
 func (set orderSet) allFailed() bool { return len(set.asked) > 0 && len(set.failed) == len(set.asked) }
+
+func ordersOf(ctx context.Context, k kind, guid string) ([]order, error) {
+	list, err := k.list(ctx, guid)
+	for i := range list {
+		stamp(k, &list[i])
+	}
+	return list, err
+}

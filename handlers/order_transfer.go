@@ -5,7 +5,7 @@ import (
 )
 
 func (s *Server) orderTransferForm(c *echo.Context, o order) error {
-	return o.kind.(mover).movePage(s, c, o)
+	return o.kind.(mover).movePage(formBase{s, c}, o)
 }
 
 func (s *Server) orderTransfer(c *echo.Context) error {
@@ -13,5 +13,5 @@ func (s *Server) orderTransfer(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.act(c, actTransfer, k.(mover).moveForm(s, c))
+	return s.act(c, actTransfer, k.(mover).moveForm(formBase{s, c}))
 }

@@ -158,9 +158,7 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: sessions, site, assets and static are required")
 	}
 	s := &Server{
-		kinds:   []kind{lessonKind{o.Provider}, rentKind{p: o.Provider}, aquaKind{o.Provider}, hotelKind{o.Provider}, rentKind{room: true, p: o.Provider}},
-		account: o.Provider,
-		log:     o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
+		account: o.Provider, log: o.Logger, clock: clock{loc: o.Location, now: o.Now}, callTimeout: o.CallTimeout,
 		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers},
 		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
@@ -183,8 +181,8 @@ func New(o Options) (*echo.Echo, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	clock := s.now
-	s.now = func() time.Time { return clock().In(s.loc) } // the date rules take today in now's zone
+	wall := s.now
+	s.now = func() time.Time { return wall().In(s.loc) } // the date rules take today in now's zone
 	s.stores.fill(s.now)
 	reg := o.Registry
 	if reg == nil { // counted where nobody reads: tests that do not look
@@ -203,6 +201,19 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	if s.metrics, err = newMetrics(reg); err != nil {
 		return nil, err
+	}
+	s.moves = moveBook{s.stores.moves, s.log}
+	meet := ""
+	if s.passes != nil {
+		meet = s.passes.MeetingPoint
+	}
+	p := o.Provider
+	s.kinds = []kind{ // in the order the pages show them
+		lessonKind{&s.clock, p, s.moves, s.log, meet},
+		rentKind{clock: &s.clock, p: p},
+		aquaKind{&s.clock, p},
+		hotelKind{&s.clock, p, p, s.log, o.Site.SupportPhone},
+		rentKind{clock: &s.clock, room: true, p: p},
 	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})

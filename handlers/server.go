@@ -24,8 +24,8 @@ type Server struct {
 	codes       codeRules // the limits on SMS codes
 	stores      stores    // what outlives a request
 	log         *slog.Logger
-	loc         *time.Location
-	now         func() time.Time
+	clock       // the resort's
+	moves       moveBook
 	metrics     *metrics
 	ops         *opsMetrics
 	callTimeout time.Duration

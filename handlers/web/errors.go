@@ -17,7 +17,7 @@ type Error struct {
 	Page    templ.Component
 }
 
-func (e *Error) Error() string   { return e.Title }
+func (e *Error) Error() string { return e.Title }
 
 var (
 	ErrNotFound     = &Error{Status: http.StatusNotFound, Title: msgNotFoundTitle, Message: msgNotFound}
