@@ -42,53 +42,53 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 	}
 }
 
-// act runs an action's POST (see attempt.run).
-func (s *Server) act(c *echo.Context, a action, f actionForm) error {
-	at, err := s.newAttempt(c, a, f)
+// runAction runs an action's POST (see attempt.run).
+func (s *Server) runAction(c *echo.Context, a action, f actionForm) error {
+	at, err := s.newAttempt(c, a)
 	if err != nil {
 		return err
 	}
+	at.f = f
 	return at.run()
 }
 
 // actionAttempt is one POST of an action's form.
 type actionAttempt struct {
-	s   *Server
-	c   *echo.Context
-	a   action
-	f   actionForm
-	ref order
-	// seen is the order as read before the attempt (a refund's), or nil.
-	seen *order
-	key  string
-	mine bool   // this POST ran the action
-	now  *order // the order as read under the lease
+	s *Server
+	c *echo.Context
+	a action
+	f actionForm
+	// target is the order the URL names: its kind and id, parsed once.
+	target order
+	key    string
+	mine   bool   // this POST ran the action
+	now    *order // the order as read under the lease
 	// reply is this POST's own answer when it did not act.
 	reply error
 }
 
-func (s *Server) newAttempt(c *echo.Context, a action, f actionForm) (*actionAttempt, error) {
+func (s *Server) newAttempt(c *echo.Context, a action) (*actionAttempt, error) {
 	// An action's rules are checked against the provider now, never a kept answer.
 	c.SetRequest(c.Request().WithContext(gateway.Fresh(c.Request().Context())))
 	k, id, err := s.actionParams(c, a)
 	if err != nil {
 		return nil, err
 	}
-	return &actionAttempt{s: s, c: c, a: a, f: f, ref: order{kind: k, id: id}}, nil
+	return &actionAttempt{s: s, c: c, a: a, target: order{kind: k, id: id}}, nil
 }
 
 // run acts at most once per form token: under the order's lease the order must
 // allow the action and pass the form's rules before the token is used up.
 func (at *actionAttempt) run() error {
 	s, c := at.s, at.c
-	t, ok := s.readToken(c, at.ref, at.a)
+	t, ok := s.readToken(c, at.target, at.a)
 	if !ok {
-		s.countAction(c, at.ref, at.a, "stale")
+		s.countAction(c, at.target, at.a, "stale")
 		return at.stale()
 	}
 	at.key = onceKey(t)
 	out, err := at.claimOnce()
-	s.countAction(c, at.ref, at.a, at.outcome(out, err))
+	s.countAction(c, at.target, at.a, at.outcome(out, err))
 	switch {
 	case err != nil:
 		return err
@@ -125,11 +125,11 @@ func (at *actionAttempt) claimOnce() (store.Outcome, error) {
 
 func (at *actionAttempt) work(ctx context.Context) store.Outcome {
 	at.mine = true
-	return at.s.leased(ctx, at.ref, at.a, at.key, at.leased)
+	return at.s.leased(ctx, at.target, at.a, at.key, at.leased)
 }
 
 func (at *actionAttempt) leased(ctx context.Context) store.Outcome {
-	o, err := at.s.ownOrder(ctx, web.SessionOf(at.c), at.ref.kind, at.ref.id)
+	o, err := at.s.ownOrder(ctx, web.SessionOf(at.c), at.target.kind, at.target.id)
 	switch {
 	case err != nil:
 		at.reply = err
@@ -158,7 +158,7 @@ func keepOutcome(out store.Outcome) time.Duration {
 // repeat answers a form sent again with its first outcome.
 func (at *actionAttempt) repeat(out store.Outcome) error {
 	if out.Succeeded() || out.Unknown {
-		return at.s.finish(at.c, at.ref, at.a, out, nil)
+		return at.s.finish(at.c, at.target, at.a, out, nil)
 	}
 	return at.finishFetched(out)
 }
@@ -171,12 +171,17 @@ func (at *actionAttempt) finishFetched(out store.Outcome) error {
 	return at.s.finish(at.c, o, at.a, out, at.f)
 }
 
+// seer is a form that read the order before the attempt (a refund's).
+type seer interface {
+	seen() *order
+}
+
 // order is the order as seen before the attempt, or as the provider has it.
 func (at *actionAttempt) order() (order, error) {
-	if at.seen != nil {
-		return *at.seen, nil
+	if f, ok := at.f.(seer); ok && f.seen() != nil {
+		return *f.seen(), nil
 	}
-	return at.s.ownOrder(at.c.Request().Context(), web.SessionOf(at.c), at.ref.kind, at.ref.id)
+	return at.s.ownOrder(at.c.Request().Context(), web.SessionOf(at.c), at.target.kind, at.target.id)
 }
 
 func quiet(err error) error {
@@ -214,27 +219,6 @@ func (s *Server) orderError(c *echo.Context, status int, o order, msg string) er
 	return &web.Error{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
-// sentBefore is the kept first outcome of the form the URL names, or nil, so
-// the body and its token decide: an id only finds an outcome, it never acts.
-func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
-	form := c.QueryParam("form")
-	if form == "" || len(form) > 64 {
-		return nil, nil
-	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
-	defer cancel()
-	out, err := s.stores.once.Await(ctx, onceKey(actionToken{Nonce: form}))
-	switch {
-	case ctx.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
-		return nil, &web.Error{Status: http.StatusConflict, Title: web.MsgServerTitle, Message: msgInProgress}
-	case err != nil:
-		return nil, s.storeFailed(c, err)
-	case out != nil && out.Status == 0:
-		return nil, nil
-	}
-	return out, nil
-}
-
 // Only the account's own lists, so that the field sends nobody elsewhere.
 func backTo(c *echo.Context, fallback string) string {
 	switch b := c.FormValue("back"); b {
@@ -255,8 +239,8 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 		return store.Outcome{Status: http.StatusServiceUnavailable, Message: web.ErrStoreDown.Message}
 	}
 	if !taken {
-		act, other, _ := strings.Cut(cur, " ")
-		if act != string(a) {
+		held, other, _ := strings.Cut(cur, " ")
+		if held != string(a) {
 			return busy
 		}
 		wait, cancel := context.WithTimeout(ctx, s.leaseTTL())
@@ -325,10 +309,10 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 
 // countAction logs and counts an order action's outcome: ok, failed, unknown
 // (no answer in time), refused (not called), replay, stale or error (the store).
-func (s *Server) countAction(c *echo.Context, ref order, a action, outcome string) {
-	kind := string(ref.kind.info().id)
+func (s *Server) countAction(c *echo.Context, target order, a action, outcome string) {
+	kind := string(target.kind.info().id)
 	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
-	s.log.InfoContext(c.Request().Context(), "order action", "request_id", web.RequestID(c), "kind", kind, "action", string(a), "order", ref.id, "outcome", outcome)
+	s.log.InfoContext(c.Request().Context(), "order action", "request_id", web.RequestID(c), "kind", kind, "action", string(a), "order", target.id, "outcome", outcome)
 }
 
 // outcome names what became of one attempt's POST.

@@ -41,7 +41,7 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 // notice, whatever the kind: a cancelled lesson or rent is no longer there
 // to show, a cancelled stay or ticket is, marked 'Отменен'.
 func (s *Server) orderCancel(c *echo.Context) error {
-	return s.act(c, actCancel, cancelForm{formBase{s, c}})
+	return s.runAction(c, actCancel, cancelForm{formBase{s, c}})
 }
 
 type cancelForm struct{ formBase }

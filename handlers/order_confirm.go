@@ -14,7 +14,7 @@ import (
 // lesson's page or its card; the customer lands back where they pressed it
 // (the page reloads), with the notice.
 func (s *Server) orderConfirm(c *echo.Context) error {
-	return s.act(c, actConfirm, confirmForm{formBase{s, c}})
+	return s.runAction(c, actConfirm, confirmForm{formBase{s, c}})
 }
 
 type confirmForm struct{ formBase }

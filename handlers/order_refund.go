@@ -36,23 +36,24 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 func (s *Server) orderRefund(c *echo.Context) error {
 	f := &refundForm{formBase: formBase{s, c}}
 	defer f.done()
-	at, err := s.newAttempt(c, actRefund, f)
+	at, err := s.newAttempt(c, actRefund)
 	if err != nil {
 		return err
 	}
+	at.f = f
 	out, err := s.sentBefore(c)
 	if err != nil {
 		return err
 	}
 	if out == nil || !out.Succeeded() && !out.Unknown {
-		o, err := f.prepare(c.Request().Context())
+		o, err := f.prepare(c.Request().Context(), at.target)
 		if err != nil {
 			return quiet(err)
 		}
-		at.seen = &o
+		f.order = &o
 	}
 	if out != nil {
-		s.countAction(c, at.ref, actRefund, "replay")
+		s.countAction(c, at.target, actRefund, "replay")
 		return at.repeat(*out)
 	}
 	return at.run()
@@ -60,6 +61,7 @@ func (s *Server) orderRefund(c *echo.Context) error {
 
 type refundForm struct {
 	formBase
+	order  *order // as read before the attempt, or nil
 	in     *refundInput
 	key    string
 	kept   []store.RefundFile
@@ -68,14 +70,13 @@ type refundForm struct {
 	given  sync.Once
 }
 
-func (f *refundForm) prepare(ctx context.Context) (order, error) {
+func (f *refundForm) seen() *order { return f.order }
+
+func (f *refundForm) prepare(ctx context.Context, target order) (order, error) {
 	s, c := f.s, f.c
-	k, id, err := s.actionParams(c, actRefund)
+	o, err := s.ownOrder(ctx, web.SessionOf(c), target.kind, target.id)
 	if err == nil {
-		var o order
-		if o, err = s.ownOrder(ctx, web.SessionOf(c), k, id); err == nil {
-			return o, f.read(ctx, o)
-		}
+		return o, f.read(ctx, o)
 	}
 	// Read past, or a browser still sending its files gets a reset, not the page.
 	_, _ = io.Copy(io.Discard, c.Request().Body)
@@ -224,4 +225,25 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 		p.Islands = []string{views.FilesEnhance}
 	}
 	return s.render(c, status, views.RefundPage(p, a, in.view(o, kept)))
+}
+
+// sentBefore is the kept first outcome of the form the URL names, or nil, so
+// the body and its token decide: an id only finds an outcome, it never acts.
+func (s *Server) sentBefore(c *echo.Context) (*store.Outcome, error) {
+	form := c.QueryParam("form")
+	if form == "" || len(form) > 64 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), waitFirst)
+	defer cancel()
+	out, err := s.stores.once.Await(ctx, onceKey(actionToken{Nonce: form}))
+	switch {
+	case ctx.Err() != nil && c.Request().Context().Err() == nil: // the first is still running
+		return nil, &web.Error{Status: http.StatusConflict, Title: web.MsgServerTitle, Message: msgInProgress}
+	case err != nil:
+		return nil, s.storeFailed(c, err)
+	case out != nil && out.Status == 0:
+		return nil, nil
+	}
+	return out, nil
 }

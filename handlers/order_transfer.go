@@ -9,9 +9,10 @@ func (s *Server) orderTransferForm(c *echo.Context, o order) error {
 }
 
 func (s *Server) orderTransfer(c *echo.Context) error {
-	k, _, err := s.actionParams(c, actTransfer)
+	at, err := s.newAttempt(c, actTransfer)
 	if err != nil {
 		return err
 	}
-	return s.act(c, actTransfer, k.(mover).moveForm(formBase{s, c}))
+	at.f = at.target.kind.(mover).moveForm(formBase{s, c})
+	return at.run()
 }

@@ -115,7 +115,7 @@ func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views
 		errs.Add("", web.MsgRequestFailed)
 		return http.StatusServiceUnavailable, 0
 	}
-	rules, sender := s.codeRules(phone, c.RealIP(), known, class)
+	rules, sender := s.rulesFor(phone, c.RealIP(), known, class)
 	if !known { // a code the owner just asked for is not replaced at once
 		wait, err := s.codes.limits.Wait(ctx, s.now(), s.intervalRule(phone, true))
 		if err == nil && wait > 0 {

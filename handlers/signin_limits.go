@@ -77,9 +77,9 @@ func (s *Server) strangersCode(ctx context.Context, phone string) bool {
 	return err == nil && wait > 0
 }
 
-// codeRules are the limits of one code sent, in order: the phone's, the
+// rulesFor are the limits of one code sent, in order: the phone's, the
 // sender's, the service's. sender stays counted when the provider refuses the phone.
-func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []store.Rule, sender []string) {
+func (s *Server) rulesFor(phone, ip string, known bool, c codeClass) (rules []store.Rule, sender []string) {
 	rules = []store.Rule{
 		s.intervalRule(phone, known),
 		{Name: "phone_window", Key: s.phoneKey("codes", phone, known), Max: codesPerWindow, Window: codesWindow},
