@@ -54,7 +54,7 @@ func (ad *Admitter) Admit(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		var done func()
 		var ok bool
-		if speculativePurpose(r) != "" { // fetched ahead: never waits
+		if purpose(c) != "" { // fetched ahead: never waits
 			done, ok = ad.admission.tryAdmit()
 		} else {
 			done, ok = ad.admission.admit(r.Context())

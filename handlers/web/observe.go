@@ -45,6 +45,7 @@ func (o *observer) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			id, outside = RandomID(), id
 		}
 		c.Set(keyRequestID, id)
+		c.Set(keyPurpose, speculativePurpose(c.Request()))
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		// A page whose provider call is refused gives up its others; a form keeps them.
 		page := c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead

@@ -18,6 +18,8 @@ const (
 	// notice waits), and may reuse an answer fetched moments ago for the same
 	// customer.
 	keySpeculative = "lk.speculative"
+	// keyPurpose is Sec-Purpose as Observe read it: "prefetch", "prerender" or "".
+	keyPurpose = "lk.purpose"
 	// keyPageStatus is, on a framed answer, the status the page would have
 	// had: the log, the metrics and the trace report it, not the 200 that
 	// went first.
@@ -55,6 +57,12 @@ func WantsJSON(c *echo.Context) bool {
 		}
 	}
 	return false
+}
+
+// purpose is the request's Sec-Purpose, read once by Observe.
+func purpose(c *echo.Context) string {
+	p, _ := c.Get(keyPurpose).(string)
+	return p
 }
 
 // speculativePurpose is "prerender", "prefetch" or "" for a request the customer made.

@@ -28,7 +28,7 @@ type speculation struct {
 func (sp *speculation) mark(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
-		if p := speculativePurpose(r); p != "" && r.Method == http.MethodGet {
+		if p := purpose(c); p != "" && r.Method == http.MethodGet {
 			sp.counted.WithLabelValues(c.Path(), p).Inc()
 			c.Set(keySpeculative, true)
 			c.SetRequest(r.WithContext(sp.calls.Ahead(r.Context())))
