@@ -19,23 +19,25 @@ type formBase struct {
 	c *echo.Context
 }
 
-func (formBase) check(context.Context, order) error { return nil }
+func (formBase) check(context.Context, order) verdict { return verdict{} }
 
 // actionForm is one POST of an action on an order.
 type actionForm interface {
-	// check's error is the answer (the form shown again): nothing is called.
-	check(ctx context.Context, o order) error
+	// check judges the form against the order now; a verdict other than
+	// zero is answered with again, and nothing is called.
+	check(ctx context.Context, o order) verdict
 	call(ctx context.Context, o order) store.Outcome
 	again(o order, status int, msg string) error
 }
 
-// shownAgain is check's answer when it showed the form again itself.
-func shownAgain(err error) error {
-	if err != nil {
-		return err
-	}
-	return web.ErrAnswered
+// verdict is a form's check: zero lets the action go ahead; else the form is
+// shown again with status and msg.
+type verdict struct {
+	status int
+	msg    string
 }
+
+func (v verdict) passed() bool { return v.status == 0 }
 
 // Sealed with the cookie keys and bound to the session, the order and the
 // action, a token is good for nothing else.

@@ -20,15 +20,6 @@ import (
 // the provider did not move it, done when it did (unless it said more).
 type moveTexts struct{ refused, unreachable, done string }
 
-// judged is a move's check from its verdict: status 0 lets the move go
-// ahead; any other shows the form again with msg.
-func judged(f actionForm, o order, status int, msg string) error {
-	if status == 0 {
-		return nil
-	}
-	return shownAgain(f.again(o, status, msg))
-}
-
 // moved is a move's outcome from the provider's answer: the page of the
 // order where it is now (next), or why it did not move.
 func (s *Server) moved(ctx context.Context, o order, t moveTexts, next, msg string, err error) store.Outcome {
@@ -130,9 +121,9 @@ func (m dayMove) checkDay(o order, raw string) (time.Time, string) {
 	return d, msg
 }
 
-func (m dayMove) check(ctx context.Context, o order) error {
+func (m dayMove) check(ctx context.Context, o order) verdict {
 	status, msg := m.judge(ctx, o)
-	return judged(m, o, status, msg)
+	return verdict{status, msg}
 }
 
 func (m dayMove) judge(ctx context.Context, o order) (int, string) {

@@ -203,9 +203,9 @@ var hotelMoveTexts = moveTexts{refused: msgHotelMoveFailed, unreachable: msgHote
 
 // Every night available for the order's rooms, the nights' prices adding up
 // to the order's room amount.
-func (m hotelMove) check(ctx context.Context, o order) error {
+func (m hotelMove) check(ctx context.Context, o order) verdict {
 	status, msg := m.judge(ctx, o)
-	return judged(m, o, status, msg)
+	return verdict{status, msg}
 }
 
 func (m hotelMove) judge(ctx context.Context, o order) (int, string) {

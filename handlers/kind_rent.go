@@ -190,9 +190,9 @@ func (m rentMove) load(ctx context.Context, o order) {
 	}
 }
 
-func (m rentMove) check(ctx context.Context, o order) error {
+func (m rentMove) check(ctx context.Context, o order) verdict {
 	status, msg := m.judge(ctx, o)
-	return judged(m, o, status, msg)
+	return verdict{status, msg}
 }
 
 func (m rentMove) judge(ctx context.Context, o order) (int, string) {

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -63,8 +62,10 @@ type actionAttempt struct {
 	key    string
 	mine   bool   // this POST ran the action
 	now    *order // the order as read under the lease
-	// reply is this POST's own answer when it did not act.
-	reply error
+	// reply is this POST's own answer when it did not act: an error, or
+	// the form's verdict.
+	reply   error
+	verdict verdict
 }
 
 func (s *Server) newAttempt(c *echo.Context, a action) (*actionAttempt, error) {
@@ -93,7 +94,9 @@ func (at *actionAttempt) run() error {
 	case err != nil:
 		return err
 	case at.reply != nil:
-		return quiet(at.reply)
+		return at.reply
+	case !at.verdict.passed():
+		return at.f.again(*at.now, at.verdict.status, at.verdict.msg)
 	case !at.mine:
 		return at.repeat(out)
 	case at.now == nil: // the lease was another form's
@@ -109,7 +112,7 @@ func (at *actionAttempt) claimOnce() (store.Outcome, error) {
 	for {
 		out, err := store.Do(wait, at.s.stores.once, at.key, at.s.claimTTL(), keepOutcome, at.work)
 		switch {
-		case at.mine && err != nil && at.reply == nil:
+		case at.mine && err != nil && !at.refused():
 			at.s.log.Error("action outcome not kept", "action", at.a, "err", err)
 		case at.mine || err == nil && out.Status != 0:
 		case wait.Err() != nil && ctx.Err() == nil: // the first is still running
@@ -136,9 +139,9 @@ func (at *actionAttempt) leased(ctx context.Context) store.Outcome {
 	case !o.can[at.a]:
 		at.reply = at.s.orderError(at.c, http.StatusConflict, o, at.s.refusedText(ctx, web.SessionOf(at.c).GUID, o, at.a, actionTexts[at.a].refused))
 	default:
-		at.now, at.reply = &o, at.f.check(ctx, o)
+		at.now, at.verdict = &o, at.f.check(ctx, o)
 	}
-	if at.reply != nil {
+	if at.refused() {
 		return store.Outcome{}
 	}
 	out := at.f.call(ctx, o)
@@ -166,7 +169,7 @@ func (at *actionAttempt) repeat(out store.Outcome) error {
 func (at *actionAttempt) finishFetched(out store.Outcome) error {
 	o, err := at.order()
 	if err != nil {
-		return quiet(err)
+		return err
 	}
 	return at.s.finish(at.c, o, at.a, out, at.f)
 }
@@ -184,12 +187,8 @@ func (at *actionAttempt) order() (order, error) {
 	return at.s.ownOrder(at.c.Request().Context(), web.SessionOf(at.c), at.target.kind, at.target.id)
 }
 
-func quiet(err error) error {
-	if errors.Is(err, web.ErrAnswered) {
-		return nil
-	}
-	return err
-}
+// refused tells an attempt that did not act: its order or its form said no.
+func (at *actionAttempt) refused() bool { return at.reply != nil || !at.verdict.passed() }
 
 // A form without a valid token (missing, foreign, stale) is checked as usual,
 // then comes back with a new token: nothing is done.
@@ -197,14 +196,14 @@ func (at *actionAttempt) stale() error {
 	s, c, a := at.s, at.c, at.a
 	o, err := at.order()
 	if err != nil {
-		return quiet(err)
+		return err
 	}
 	ctx := c.Request().Context()
 	if !o.can[a] {
 		return s.orderError(c, http.StatusConflict, o, s.refusedText(ctx, web.SessionOf(c).GUID, o, a, actionTexts[a].refused))
 	}
-	if err := at.f.check(ctx, o); err != nil {
-		return quiet(err)
+	if v := at.f.check(ctx, o); !v.passed() {
+		return at.f.again(o, v.status, v.msg)
 	}
 	return s.finish(c, o, a, store.Outcome{Status: http.StatusConflict, Message: msgStaleForm}, at.f)
 }
@@ -320,7 +319,7 @@ func (at *actionAttempt) outcome(out store.Outcome, err error) string {
 	switch {
 	case err != nil:
 		return "error"
-	case at.reply != nil:
+	case at.refused():
 		return "refused"
 	case !at.mine:
 		return "replay"

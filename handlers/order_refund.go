@@ -46,9 +46,12 @@ func (s *Server) orderRefund(c *echo.Context) error {
 		return err
 	}
 	if out == nil || !out.Succeeded() && !out.Unknown {
-		o, err := f.prepare(c.Request().Context(), at.target)
+		o, shown, err := f.prepare(c.Request().Context(), at.target)
 		if err != nil {
-			return quiet(err)
+			return err
+		}
+		if shown.status != 0 {
+			return s.refundPage(c, shown.status, o, shown.in, shown.errs, shown.msg)
 		}
 		f.order = &o
 	}
@@ -63,6 +66,7 @@ type refundForm struct {
 	formBase
 	order  *order // as read before the attempt, or nil
 	in     *refundInput
+	errs   views.Errors // the form's, as its check found them
 	key    string
 	kept   []store.RefundFile
 	took   bool  // an upload's room, given back as the answer is written
@@ -72,24 +76,34 @@ type refundForm struct {
 
 func (f *refundForm) seen() *order { return f.order }
 
-func (f *refundForm) prepare(ctx context.Context, target order) (order, error) {
+// refundShown is a page the reading of a refund shows instead of going on
+// (status 0: it goes on).
+type refundShown struct {
+	status int
+	in     refundInput
+	errs   views.Errors
+	msg    string
+}
+
+func (f *refundForm) prepare(ctx context.Context, target order) (order, refundShown, error) {
 	s, c := f.s, f.c
 	o, err := s.ownOrder(ctx, web.SessionOf(c), target.kind, target.id)
 	if err == nil {
-		return o, f.read(ctx, o)
+		shown, err := f.read(ctx, o)
+		return o, shown, err
 	}
 	// Read past, or a browser still sending its files gets a reset, not the page.
 	_, _ = io.Copy(io.Discard, c.Request().Body)
-	return order{}, err
+	return order{}, refundShown{}, err
 }
 
-func (f *refundForm) read(ctx context.Context, o order) error {
+func (f *refundForm) read(ctx context.Context, o order) (refundShown, error) {
 	s, c := f.s, f.c
 	mode := s.refundMode(o)
 	f.key = refundFilesKey(web.SessionOf(c), o)
 	kept, err := s.stores.files.List(ctx, f.key)
 	if err != nil {
-		return err
+		return refundShown{}, err
 	}
 	// An upload takes room for its body and the kept files it sends.
 	f.weight = c.Request().ContentLength
@@ -105,30 +119,30 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 	} else {
 		in, err := readRefundInput(c, false)
 		if err != nil {
-			return err
+			return refundShown{}, err
 		}
 		in.mode = mode
 		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
-		return shownAgain(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
+		return refundShown{status: http.StatusServiceUnavailable, in: in, msg: msgUploadsBusy}, nil
 	}
 	// A form that takes no documents has none read, kept or sent.
 	in, err := readRefundInput(c, o.can[actRefund] && mode == gateway.RefundModeration)
 	if err != nil {
-		return err
+		return refundShown{}, err
 	}
 	in.mode, f.in, f.kept = mode, &in, kept
 	in.dropKept(f.kept)
 	if in.remove == "" {
-		return nil
+		return refundShown{}, nil
 	}
 	if _, ok := s.readToken(c, o, actRefund); !ok {
-		return shownAgain(s.refundPage(c, http.StatusConflict, o, in, nil, msgStaleForm))
+		return refundShown{status: http.StatusConflict, in: in, msg: msgStaleForm}, nil
 	}
 	errs := s.keepRefundFiles(ctx, web.SessionOf(c), f.key, &in)
 	if err := s.stores.files.Remove(ctx, f.key, in.remove); err != nil {
-		return err
+		return refundShown{}, err
 	}
-	return shownAgain(s.refundPage(c, http.StatusOK, o, in, errs, ""))
+	return refundShown{status: http.StatusOK, in: in, errs: errs}, nil
 }
 
 // takeRoom takes the upload's room; a repeat in flight waits for its outcome.
@@ -162,19 +176,18 @@ func (f *refundForm) giveRoom() {
 }
 
 // Another tab may have refunded tickets: the rules are checked on the order now.
-func (f *refundForm) check(ctx context.Context, o order) error {
+func (f *refundForm) check(ctx context.Context, o order) verdict {
 	// The same tickets sent again from another tab are no mistake of the form.
 	if numbers, rest := o.refunding(f.in.tickets); len(numbers) > 0 {
 		f.in.tickets = rest
 		f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)
-		msg := fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))
-		return shownAgain(f.s.refundPage(f.c, http.StatusConflict, o, *f.in, nil, msg))
+		return verdict{http.StatusConflict, fmt.Sprintf(msgTicketsRefunding, strings.Join(numbers, ", "))}
 	}
 	if errs := f.in.check(o, f.kept); len(errs) > 0 {
-		errs = append(errs, f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)...)
-		return shownAgain(f.s.refundPage(f.c, http.StatusUnprocessableEntity, o, *f.in, errs, ""))
+		f.errs = append(errs, f.s.keepRefundFiles(ctx, web.SessionOf(f.c), f.key, f.in)...)
+		return verdict{http.StatusUnprocessableEntity, ""}
 	}
-	return nil
+	return verdict{}
 }
 
 func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
@@ -197,7 +210,7 @@ func (f *refundForm) call(ctx context.Context, o order) store.Outcome {
 }
 
 func (f *refundForm) again(o order, status int, msg string) error {
-	return f.s.refundPage(f.c, status, o, *f.in, nil, msg)
+	return f.s.refundPage(f.c, status, o, *f.in, f.errs, msg)
 }
 
 func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput, errs views.Errors, msg string) error {

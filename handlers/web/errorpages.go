@@ -44,7 +44,7 @@ func HandleErrors(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (p *errorPages) handle(c *echo.Context, err error) {
-	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, ErrAnswered) {
+	if r, _ := echo.UnwrapResponse(c.Response()); r != nil && r.Committed || errors.Is(err, errAnswered) {
 		return
 	}
 	he := &Error{Status: http.StatusInternalServerError, Title: MsgServerTitle, Message: MsgRequestFailed}

@@ -28,8 +28,8 @@ var (
 	errFormTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Title: "Слишком большой запрос", Message: msgFormTooLarge}
 	errSlowBody     = &Error{Status: http.StatusRequestTimeout, Title: "Форма не получена", Message: msgSlowBody}
 	errRestarting   = &Error{Status: http.StatusServiceUnavailable, Title: msgRestartingTitle, Message: msgRestarting}
-	// ErrAnswered is an error whose answer went already.
-	ErrAnswered         = errors.New("web: answered")
+	// errAnswered is an error whose answer went already.
+	errAnswered         = errors.New("web: answered")
 	errNotImplemented   = &Error{Status: http.StatusNotImplemented, Title: "Недопустимый запрос", Message: MsgMethod}
 	errMethodNotAllowed = &Error{Status: http.StatusMethodNotAllowed, Title: "Недопустимый запрос", Message: MsgMethod}
 )

@@ -64,13 +64,13 @@ func (l *loading) page(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(keyPageStatus, cmp.Or(rec.status, http.StatusOK))
 		if stream == nil { // the customer has gone
-			return ErrAnswered
+			return errAnswered
 		}
 		// The notice goes by a style of the page's own nonce: no script.
 		late := append([]byte(`<style nonce="`+html.EscapeString(Nonce(c))+`">#lk-loading{display:none}</style>`+
 			metaStatus+strconv.Itoa(cmp.Or(rec.status, http.StatusOK))+`">`), rec.late()...)
 		if err := stream.end(late); err != nil {
-			return ErrAnswered
+			return errAnswered
 		}
 		return nil
 	}
