@@ -10,18 +10,12 @@ import (
 	"time"
 )
 
-// Admission bounds the pages worked on at once, so that past what the cores
-// can serve the server keeps its pace instead of slowing every page down.
-//
-// The limit follows the Go scheduler's latency and the process's CPU time:
-// it rises while ready goroutines run within Target, and falls when they wait
-// longer while the process keeps its cores busy. When they wait although the
-// process used little CPU, the cores went elsewhere and the limit stays; a
-// page waiting on a slow provider uses no CPU, so it never lowers the limit.
-//
-// A page beyond the limit waits its turn, first come first served, for at
-// most MaxWait; one that plainly would not get it in time is refused at once,
-// so the customer hears 'try again' now rather than after the wait.
+// Admission bounds the pages worked on at once, so past what the cores can
+// serve the server keeps its pace. The limit rises while ready goroutines run
+// within Target and falls when they wait longer while the process keeps its
+// cores busy (a page waiting on the provider uses no CPU, so never lowers it).
+// A page beyond the limit waits its turn for at most MaxWait, or is refused at
+// once when it plainly would not get it in time.
 type Admission struct {
 	cfg AdmissionConfig
 
@@ -36,7 +30,6 @@ type Admission struct {
 	refused  uint64
 }
 
-// window is what the admission saw since its last adjustment.
 type window struct {
 	last time.Time     // the last adjustment
 	peak int           // the most in flight
@@ -44,31 +37,22 @@ type window struct {
 	cpu  time.Duration // the process's CPU time at the last adjustment
 }
 
-// schedReader reads the runtime's scheduling latencies since its last read.
 type schedReader struct {
 	prev    *metrics.Float64Histogram
 	samples []metrics.Sample
 }
 
-// AdmissionConfig sizes an Admission; a zero field takes its default.
+// AdmissionConfig sizes an Admission; a zero field takes its default: Min 8
+// and Initial 64 pages per core, Max 1024, MaxWait 2 s, Target (the p90
+// scheduling latency under which the cores keep up) 5 ms, Interval 100 ms,
+// and the process's own clock, latency and CPU time.
 type AdmissionConfig struct {
-	// Min and Max bound the limit, Initial starts it; defaults: Min 8 and
-	// Initial 64 pages per core (GOMAXPROCS), Max 1024.
-	Min, Max, Initial int
-	// Fixed keeps the limit at Initial (tests, or sizing it by hand).
-	Fixed bool
-	// MaxWait is the longest a page waits for its turn; default 2 s.
-	MaxWait time.Duration
-	// Target is the scheduling latency (p90) under which the cores keep up; default 5 ms.
-	Target time.Duration
-	// Interval is how often the limit is adjusted; default 100 ms.
-	Interval time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// Latency reads the last interval's scheduling latency; nil means the runtime's.
-	Latency func() (time.Duration, bool)
-	// CPU reads the CPU time the process has used; nil means its own.
-	CPU func() (time.Duration, bool)
+	Min, Max, Initial         int
+	Fixed                     bool // the limit stays at Initial
+	MaxWait, Target, Interval time.Duration
+	Now                       func() time.Time
+	Latency                   func() (time.Duration, bool)
+	CPU                       func() (time.Duration, bool)
 }
 
 type waiter struct {
@@ -76,10 +60,8 @@ type waiter struct {
 	granted bool
 }
 
-// schedLatency is the runtime's histogram of time spent ready before running.
 const schedLatency = "/sched/latencies:seconds"
 
-// NewAdmission makes an Admission with cfg.
 func NewAdmission(cfg AdmissionConfig) *Admission {
 	procs := runtime.GOMAXPROCS(0)
 	if cfg.Min <= 0 {
@@ -121,8 +103,7 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	return a
 }
 
-// enter counts at once, whatever the limit, a page that must not be refused
-// (a form sent); done must be called when it is answered.
+// enter counts a page that must not be refused (a form sent), whatever the limit.
 func (a *Admission) enter() (done func()) {
 	a.mu.Lock()
 	a.inflight++
@@ -132,8 +113,7 @@ func (a *Admission) enter() (done func()) {
 	return a.leave
 }
 
-// admit waits for the page's turn: ok is false when refused, at once or after
-// MaxWait, or when ctx ends. done must be called when the page is answered.
+// admit waits for the page's turn: false when refused, at once, after MaxWait or as ctx ends.
 func (a *Admission) admit(ctx context.Context) (done func(), ok bool) {
 	a.mu.Lock()
 	a.adjust()
@@ -174,8 +154,7 @@ func (a *Admission) admit(ctx context.Context) (done func(), ok bool) {
 	return nil, false
 }
 
-// tryAdmit admits only if a place is free now and nobody waits: for a page
-// fetched ahead, the first to go when there is no room for everything.
+// tryAdmit admits only if a place is free now: a page fetched ahead goes first.
 func (a *Admission) tryAdmit() (done func(), ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -207,7 +186,6 @@ func (a *Admission) leave() {
 	a.mu.Unlock()
 }
 
-// release frees a place and hands the free places to the oldest waiters.
 func (a *Admission) release() {
 	a.inflight--
 	a.grant()
@@ -264,7 +242,7 @@ func (a *Admission) adjust() {
 	a.grant()
 }
 
-// read is the p90 scheduling latency since the last read; false when too few.
+// read is the p90 scheduling latency since the last read; false when too few ran.
 func (r *schedReader) read() (time.Duration, bool) {
 	if r.prev == nil {
 		return 0, false
@@ -303,14 +281,12 @@ func copyHistogram(dst, src *metrics.Float64Histogram) *metrics.Float64Histogram
 	return dst
 }
 
-// admissionState is what an operator reads of an Admission.
 type admissionState struct {
 	Limit, InFlight, Queued int
 	Refused                 uint64        // pages refused since the start
 	Latency                 time.Duration // the scheduling latency last measured
 }
 
-// state is the Admission as it is now.
 func (a *Admission) state() admissionState {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -12,7 +12,6 @@ import (
 	"lk/views"
 )
 
-// shedWarnEvery is how often the log sums up the pages refused.
 const shedWarnEvery = 10 * time.Second
 
 // Admitter lets GET and HEAD of held routes in as the cores can serve them and
@@ -43,7 +42,6 @@ func NewAdmitter(a *Admission, site *views.Site, assets *views.Assets, log *slog
 	return ad, nil
 }
 
-// Hold marks a route whose pages take their turn under overload.
 func (ad *Admitter) Hold(route string) { ad.held[route] = true }
 
 func (ad *Admitter) Admit(next echo.HandlerFunc) echo.HandlerFunc {
@@ -85,7 +83,7 @@ func (ad *Admitter) refuse(c *echo.Context) error {
 	return f.whole(w, http.StatusServiceUnavailable, Nonce(c))
 }
 
-// shedLog says in one WARN line per shedWarnEvery how many pages were refused, by route.
+// shedLog sums up the pages refused, by route, in one WARN line per shedWarnEvery.
 type shedLog struct {
 	mu      sync.Mutex
 	last    time.Time
@@ -111,7 +109,6 @@ func (l *shedLog) note(ad *Admitter, route string) {
 		"in_flight", st.InFlight, "queued", st.Queued, "sched_latency_ms", float64(st.Latency.Microseconds())/1000)
 }
 
-// admissionMetrics shows the admission's state at every scrape.
 func admissionMetrics(a *Admission) []prometheus.Collector {
 	gauge := func(name, help string, v func(admissionState) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return v(a.state()) })

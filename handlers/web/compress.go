@@ -173,8 +173,7 @@ func deflatedStyle(css []byte) []byte {
 	return b.Bytes()
 }
 
-// deflateOnce is b deflated at the best level, flushed to a byte boundary and
-// referring to nothing before it.
+// deflateOnce is b deflated alone, flushed to a byte boundary.
 func deflateOnce(b []byte) []byte {
 	var out bytes.Buffer
 	zw, _ := flate.NewWriter(&out, flate.BestCompression) // a valid constant level

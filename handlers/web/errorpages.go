@@ -26,7 +26,6 @@ type Shell interface {
 	Page(c *echo.Context, title, description string) views.Page
 }
 
-// ErrorHandler is echo's HTTPErrorHandler.
 func ErrorHandler(log *slog.Logger, calls Calls, shell Shell, uploads Uploads) echo.HTTPErrorHandler {
 	p := &errorPages{log, calls, shell, uploads}
 	return p.handle

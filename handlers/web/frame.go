@@ -32,7 +32,6 @@ type frames struct {
 	m      map[frameKind]*frame
 }
 
-// busyPage is the Russian 503 page of nobody signed in, prepared once.
 type busyPage struct {
 	site   *views.Site
 	assets *views.Assets
@@ -98,7 +97,7 @@ func (fs *frames) get(nav string, signedIn, withName bool) (*frame, error) {
 	return f, nil
 }
 
-// frame is a prepared frame: its parts around the holes, each also deflated.
+// frame is its parts around the holes, each also deflated.
 type frame struct {
 	parts, deflated [][]byte
 	holes           []string // the mark of the hole after each part but the last
@@ -123,8 +122,7 @@ func prepareFrame(b []byte) *frame {
 	}
 }
 
-// send writes and flushes the frame, gzip-compressed from its prepared parts
-// when the browser takes it.
+// send writes and flushes the frame, gzipped from its parts when the browser takes it.
 func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream, error) {
 	h := out.Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -142,7 +140,6 @@ func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream,
 	return st, http.NewResponseController(out).Flush()
 }
 
-// fill adds the frame's parts with its holes filled.
 func (st *frameStream) fill(f *frame, nonce, name string) {
 	if st.gz {
 		st.buf = append(st.buf, gzipHeader[:]...)
@@ -159,7 +156,6 @@ func (st *frameStream) fill(f *frame, nonce, name string) {
 	}
 }
 
-// whole writes a prepared page as a whole answer of known length.
 func (f *frame) whole(out http.ResponseWriter, status int, nonce string) error {
 	h := out.Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -184,7 +180,6 @@ type frameStream struct {
 	size uint32
 }
 
-// add appends a part, as deflated when the stream is gzip.
 func (f *frameStream) add(plain, deflated []byte) {
 	if !f.gz {
 		f.buf = append(f.buf, plain...)
@@ -229,7 +224,6 @@ func (f *frameStream) closeEmpty() {
 	f.buf = binary.LittleEndian.AppendUint32(f.buf, f.size)
 }
 
-// end sends the page after the frame and closes the stream.
 func (f *frameStream) end(page []byte) error {
 	if !f.gz {
 		_, err := f.w.Write(page)

@@ -11,8 +11,6 @@ import (
 )
 
 // Secure sets the security headers, with a fresh CSP nonce per request.
-// Only TLS or a trusted proxy (X-Forwarded-Proto) says the request came by
-// https, and so asks for HSTS.
 func Secure(trusted []*net.IPNet) echo.MiddlewareFunc {
 	h := headers{trusted}
 	return h.secure

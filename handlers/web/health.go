@@ -26,7 +26,6 @@ type Health struct {
 	drain     drain
 }
 
-// drain is the refund uploads a shutdown waits for.
 type drain struct {
 	draining atomic.Bool // shutting down: no new upload is taken
 	mu       sync.Mutex
@@ -40,13 +39,11 @@ const (
 	providerDown
 )
 
-// NewHealth registers lk_provider_up and lk_ready with reg, if not nil.
 func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	h := &Health{up: prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "lk_provider_up",
 		Help: "1 when the provider's gateway answers the background check well, 0 after 3 checks in a row saw a 5xx, an answer outside the contract, a timeout or no connection.",
 	})}
-	// What the last /readyz said: 0 while shutting down or the store is down.
 	ready := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "lk_ready",
 		Help: "1 when the instance serves and its shared store answered the last readiness check, 0 when not.",
@@ -66,8 +63,7 @@ func NewHealth(reg prometheus.Registerer) (*Health, error) {
 	return h, nil
 }
 
-// SetServing is false from shutdown on, so the balancer stops sending new
-// requests while those in flight finish.
+// SetServing is false from shutdown on, so the balancer stops sending requests.
 func (h *Health) SetServing(on bool) { h.serving.Store(on) }
 
 // Drain starts the shutdown: a new upload is refused before its body is read.
@@ -81,7 +77,6 @@ func (h *Health) UploadsUntil() time.Time {
 	return h.drain.until
 }
 
-// upload counts an upload in flight until done is called; false while draining.
 func (h *Health) upload(bound time.Duration) (done func(), ok bool) {
 	if h.drain.draining.Load() {
 		return nil, false
@@ -101,7 +96,6 @@ func (h *Health) upload(bound time.Duration) (done func(), ok bool) {
 	}, true
 }
 
-// WatchProvider checks the provider every interval until ctx ends.
 func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) error, every time.Duration, log *slog.Logger) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -117,17 +111,15 @@ func (h *Health) WatchProvider(ctx context.Context, ping func(context.Context) e
 	}
 }
 
-// The provider is counted down after providerFall failed checks in a row
-// and up again after providerRise good ones, so one lost answer neither
-// pages anyone nor hides an outage; the first check after start decides
-// at once.
+// The provider is down after providerFall failed checks in a row and up after
+// providerRise good ones, so one lost answer neither pages anyone nor hides an
+// outage; the first check decides at once.
 const (
 	providerFall = 3
 	providerRise = 2
 )
 
-// CheckProvider asks ping once and moves the provider's state by the rule
-// above; a change is logged once.
+// CheckProvider asks ping once; a change of state is logged once.
 func (h *Health) CheckProvider(ctx context.Context, ping func(context.Context) error, log *slog.Logger) {
 	err := ping(ctx)
 	if errors.Is(ctx.Err(), context.Canceled) {
@@ -178,8 +170,7 @@ const (
 	RouteReadyz  = "/readyz"
 )
 
-// Readyz answers the balancer: 503 while shutting down or while the shared
-// store (storePing, nil without one) does not answer.
+// Readyz is 503 while shutting down or while the shared store (storePing) does not answer.
 func Readyz(h *Health, storePing func(context.Context) error, log *slog.Logger) echo.HandlerFunc {
 	r := readiness{h, storePing, log}
 	return r.readyz
@@ -207,8 +198,7 @@ func (rd readiness) readyz(c *echo.Context) error {
 	return c.String(http.StatusOK, "ok\nprovider: "+rd.h.providerState()+"\n")
 }
 
-// storeState logs the shared store's readiness when it changes, naming what is
-// wrong: a Redis that does not answer, or a replica that takes no writes.
+// storeState logs a change of the shared store's readiness, naming what is wrong.
 func (rd readiness) storeState(err error) {
 	if down := err != nil; rd.h.storeDown.Swap(down) != down {
 		if down {

@@ -27,14 +27,12 @@ const (
 	drainRetry   = "60"
 )
 
-// uploadBound is how long a shutdown may wait for refund uploads in flight.
 func uploadBound(callTimeout time.Duration) time.Duration {
 	return uploadBodyTime + callTimeout + uploadMargin
 }
 
-// A form is read here, so that a chunked one over the cap is a 413, not a
-// form that looks empty, and one too slow a 408.
-// formTime 0: 10 s; an upload waits for the provider up to callTimeout.
+// A form is read here, so a chunked one over the cap is a 413, not a form
+// that looks empty, and one too slow a 408; formTime 0: 10 s.
 func BodyLimit(formTime, callTimeout time.Duration, health *Health, uploads Uploads) echo.MiddlewareFunc {
 	l := &limits{cmp.Or(formTime, formBodyTime), cmp.Or(callTimeout, 10*time.Second), health, uploads}
 	return l.limit
@@ -107,7 +105,6 @@ func (l *limits) limit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bodyRead tells whether a request's body was read to its end.
 type bodyRead struct {
 	io.ReadCloser
 	whole atomic.Bool
@@ -121,8 +118,7 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// A shutdown waits for an upload until uploadBound; while draining, a new one
-// is refused before its body is read.
+// While draining, a new upload is refused before its body is read.
 func (l *limits) upload(c *echo.Context, next echo.HandlerFunc) error {
 	done, ok := l.health.upload(uploadBound(l.callTimeout))
 	if !ok {

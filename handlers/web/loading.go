@@ -19,11 +19,9 @@ import (
 	"lk/views"
 )
 
-// loadingAfter is how long a page may wait on the provider in silence before
-// its frame and 'Загружаем…' go first; faster answers keep their status.
+// Faster answers than loadingAfter keep their status; slower get 'Загружаем…' first.
 const loadingAfter = 300 * time.Millisecond
 
-// loading is the frame a slow page sends first.
 type loading struct {
 	sessions *Sessions
 	calls    Calls
@@ -32,11 +30,9 @@ type loading struct {
 	log      *slog.Logger
 }
 
-// Loading sends a page's frame (status 200) when, after (0: 300 ms) since it
-// began, it has waited on a provider call for at least half that long and
-// still does: a slow provider, not a busy server. The answer follows in the
-// same document; a failure becomes the Russian error text, a redirect a link
-// with a refresh.
+// Loading sends a page's frame (200) when, after (0: 300 ms) since it began,
+// it has waited on the provider for half that long and still does. The answer
+// follows in the same document; a redirect becomes a link with a refresh.
 func Loading(sessions *Sessions, calls Calls, site *views.Site, assets *views.Assets, after time.Duration, log *slog.Logger) echo.MiddlewareFunc {
 	l := &loading{sessions, calls, &frames{site: site, assets: assets}, cmp.Or(after, loadingAfter), log}
 	return l.page
@@ -118,7 +114,6 @@ func (l *loading) startFrame(c *echo.Context, out http.ResponseWriter, waiting f
 	return f
 }
 
-// tick sends the frame if the page waits on the provider, else looks again later.
 func (f *framer) tick() {
 	f.mu.Lock()
 	if f.done {
@@ -139,7 +134,6 @@ func (f *framer) tick() {
 	close(f.went)
 }
 
-// stop tells whether the frame went and the stream the page must end (nil if unsent).
 func (f *framer) stop() (*frameStream, bool) {
 	f.mu.Lock()
 	f.done = true
@@ -165,8 +159,8 @@ func (l *loading) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	return next(c)
 }
 
-// pageRecorder keeps a page's answer until it is known whether the frame went
-// first; it unwraps to the response, so the page compresses itself as usual.
+// pageRecorder keeps a page's answer until it is known whether the frame went;
+// it unwraps to the response, so the page compresses itself as usual.
 type pageRecorder struct {
 	out    http.ResponseWriter
 	header http.Header
@@ -188,7 +182,6 @@ func (r *pageRecorder) Write(b []byte) (int, error) {
 	return r.body.Write(b)
 }
 
-// replay sends the answer as the page made it: its status, headers and bytes.
 func (r *pageRecorder) replay(out http.ResponseWriter) error {
 	h := out.Header()
 	clear(h)
@@ -232,7 +225,6 @@ func (r *pageRecorder) late() []byte {
 	return append(out, page[i:]...)
 }
 
-// between is what lies between the first from and the to after it.
 func between(b []byte, from, to string) ([]byte, bool) {
 	_, rest, ok := bytes.Cut(b, []byte(from))
 	if !ok {

@@ -29,7 +29,6 @@ func Observe(log *slog.Logger, calls Calls, reg prometheus.Registerer) (echo.Mid
 	return o.observe, nil
 }
 
-// observer is the access log and the request metrics.
 type observer struct {
 	log      *slog.Logger
 	calls    Calls
@@ -85,9 +84,8 @@ func (o *observer) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// A request id from outside (a balancer's) is the log's and goes on to the
-// provider only when it is short and plain: letters, digits and ".-_:".
-// Any other is replaced, and logged apart, cut to the same length.
+// A request id from outside goes on to the provider only when short and plain
+// (letters, digits, ".-_:"); any other is replaced and logged apart, cut.
 const maxRequestID = 64
 
 func plainID(id string) bool {

@@ -7,25 +7,18 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// What the middleware leaves on a request for the handlers after it.
 const (
 	keyNonce          = "lk.nonce"
 	keySession        = "lk.session"
 	keySessionUnknown = "lk.session-unknown"
 	keyRequestID      = "lk.request_id"
-	// A page fetched ahead of a tap comes with Sec-Purpose "prefetch" (or
-	// "prefetch;prerender"): it is counted, changes nothing (the one-time
-	// notice waits), and may reuse an answer fetched moments ago for the same
-	// customer.
+	// A page fetched ahead of a tap changes nothing (the one-time notice
+	// waits) and may reuse an answer fetched moments ago.
 	keySpeculative = "lk.speculative"
-	// keyPurpose is Sec-Purpose as Observe read it: "prefetch", "prerender" or "".
-	keyPurpose = "lk.purpose"
-	// keyPageStatus is, on a framed answer, the status the page would have
-	// had: the log, the metrics and the trace report it, not the 200 that
-	// went first.
+	keyPurpose     = "lk.purpose"
+	// keyPageStatus is a framed answer's own status, reported instead of its 200.
 	keyPageStatus = "lk.page_status"
-	// keyShed marks a refused request: its log line is debug, as refusals are summed up.
-	keyShed = "lk.shed"
+	keyShed       = "lk.shed"
 )
 
 func SessionOf(c *echo.Context) *Session {
@@ -39,7 +32,6 @@ func SessionUnknown(c *echo.Context) bool {
 	return v
 }
 
-// RequestID is the request's id, as its access log line has it.
 func RequestID(c *echo.Context) string {
 	id, _ := c.Get(keyRequestID).(string)
 	return id
@@ -59,13 +51,12 @@ func WantsJSON(c *echo.Context) bool {
 	return false
 }
 
-// purpose is the request's Sec-Purpose, read once by Observe.
+// purpose is Sec-Purpose as Observe read it: "prefetch", "prerender" or "".
 func purpose(c *echo.Context) string {
 	p, _ := c.Get(keyPurpose).(string)
 	return p
 }
 
-// speculativePurpose is "prerender", "prefetch" or "" for a request the customer made.
 func speculativePurpose(r *http.Request) string {
 	v := r.Header.Get("Sec-Purpose")
 	if v == "" {
@@ -103,8 +94,7 @@ func metricMethod(m string) string {
 	return methodOther
 }
 
-// reportedStatus is the status reported and the one sent: they differ when a
-// page failed after its loading frame went with 200.
+// reportedStatus differs from the one sent when a page failed after its frame went.
 func reportedStatus(c *echo.Context) (status, sent int) {
 	_, sent = echo.ResolveResponseStatus(c.Response(), nil)
 	if page, ok := c.Get(keyPageStatus).(int); ok {

@@ -40,13 +40,11 @@ func SeeOther(c *echo.Context, url string) error {
 	return c.Redirect(http.StatusSeeOther, url)
 }
 
-// busyRetry is Retry-After, in seconds, when the provider was not asked.
 const busyRetry = "60"
 
-// Render writes a page whole from a pooled buffer, so a failure half-way
-// sends nothing. refused: a provider call was refused for want of room; a
-// page (GET, HEAD) is then the Russian 503 with Retry-After, not half a page,
-// and a form sent keeps its page.
+// Render writes a page whole, so a failure half-way sends nothing. refused (a
+// provider call refused for want of room): a GET is the Russian 503 with
+// Retry-After, not half a page; a form sent keeps its page.
 func Render(c *echo.Context, status int, comp templ.Component, refused bool) error {
 	if m := c.Request().Method; refused && (m == http.MethodGet || m == http.MethodHead) {
 		c.Response().Header().Set(echo.HeaderRetryAfter, busyRetry) // HEAD's answer has no page
@@ -55,8 +53,7 @@ func Render(c *echo.Context, status int, comp templ.Component, refused bool) err
 	return renderPage(c, status, comp, refused)
 }
 
-// renderPage is Render without its 503, for error pages; refused, the page
-// says when to try again and is rendered though the request gave up its calls.
+// renderPage is Render without its 503, for error pages.
 func renderPage(c *echo.Context, status int, comp templ.Component, refused bool) error {
 	ctx := c.Request().Context()
 	if refused {

@@ -16,7 +16,6 @@ import (
 	"github.com/gorilla/securecookie"
 )
 
-// sessionTTL is how long a sign-in lasts.
 const sessionTTL = 7 * 24 * time.Hour
 
 // Session is what the session cookie holds, so that pages need no extra call.
@@ -29,7 +28,7 @@ type Session struct {
 	Expires time.Time `json:"e"`
 }
 
-// Sessions reads and writes the encrypted, signed session cookie.
+// Sessions reads and writes the account's encrypted, signed cookies.
 type Sessions struct {
 	codecs  []securecookie.Codec
 	long    []securecookie.Codec // the same keys, a year's age
@@ -40,7 +39,6 @@ type Sessions struct {
 	tagKey  []byte // keys the tags (Tag)
 }
 
-// longAge is what a browser remembers (OpenLong).
 const longAge = 365 * 24 * time.Hour
 
 // Key is one pair of cookie keys: 32 bytes to sign, 32 to encrypt.
@@ -49,7 +47,6 @@ type Key struct {
 	Block []byte
 }
 
-// ParseKey reads base64 of 64 bytes (hash key then block key).
 func ParseKey(s string) (Key, error) {
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
@@ -61,7 +58,6 @@ func ParseKey(s string) (Key, error) {
 	return Key{Hash: b[:32], Block: b[32:]}, nil
 }
 
-// RandomKey makes a fresh key, for a server without configured keys.
 func RandomKey() Key {
 	b := make([]byte, 64)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
@@ -97,10 +93,9 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 	return s, nil
 }
 
-// Tag stands for anything a key name must not hold as it is (a phone, a
-// client's address, part of a number): a hash keyed with the first cookie
-// key, so putting a new key first starts afresh. Callers put a kind before
-// what is not a phone ("ip 10.0.0.1").
+// Tag stands for what a key name must not hold as it is (a phone, an address):
+// a hash keyed with the first cookie key. Callers put a kind before what is
+// not a phone ("ip 10.0.0.1").
 func (s *Sessions) Tag(v string) string {
 	mac := hmac.New(sha256.New, s.tagKey)
 	mac.Write([]byte(v))
@@ -132,12 +127,10 @@ func (s *Sessions) CookieSession(r *http.Request) *Session {
 	return &sess
 }
 
-// New makes a new session for a client; Write sets its cookie.
 func (s *Sessions) New(token, guid, name, phone string) *Session {
 	return &Session{ID: RandomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(sessionTTL)}
 }
 
-// Write stores sess in its cookie.
 func (s *Sessions) Write(w http.ResponseWriter, sess *Session) error {
 	v, err := securecookie.EncodeMulti(s.CookieName("session"), sess, s.codecs[0])
 	if err != nil {
@@ -163,7 +156,6 @@ func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session
 	return nil
 }
 
-// Clear deletes the cookie without revoking it.
 func (s *Sessions) Clear(w http.ResponseWriter) {
 	http.SetCookie(w, s.Cookie(s.CookieName("session"), "", time.Unix(0, 0)))
 }
@@ -180,13 +172,11 @@ func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	return nil
 }
 
-// hasNotice tells whether r carries a one-time notice to show.
 func (s *Sessions) hasNotice(r *http.Request) bool {
 	c, err := r.Cookie(s.CookieName("notice"))
 	return err == nil && c.Value != ""
 }
 
-// TakeNotice reads and deletes the notice waiting for this page.
 func (s *Sessions) TakeNotice(w http.ResponseWriter, r *http.Request) string {
 	c, err := r.Cookie(s.CookieName("notice"))
 	if err != nil || c.Value == "" {
@@ -222,11 +212,10 @@ func (s *Sessions) OpenLong(name, value string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(name, value, dst, s.long...) == nil
 }
 
-// CookieName is the name of the account's cookie of base ("session", "notice").
+// CookieName is the account's cookie of base ("session", "notice").
 func (s *Sessions) CookieName(base string) string { return s.prefix + base }
 
-// Cookie is the account's cookie of name: HttpOnly, Secure, SameSite=Lax;
-// an empty value deletes it.
+// Cookie is HttpOnly, Secure, SameSite=Lax; an empty value deletes it.
 func (s *Sessions) Cookie(name, value string, expires time.Time) *http.Cookie {
 	c := &http.Cookie{
 		Name: name, Value: value, Path: "/", Domain: s.domain,

@@ -58,9 +58,7 @@ func (st *static) serve(c *echo.Context) error {
 	return c.FileFS(name, st.files)
 }
 
-// gzipCache keeps each compressible static file gzipped at the best level,
-// made at its first request: the files never change while the server runs.
-// It holds at most one entry per file of static/, whatever requests ask for.
+// gzipCache keeps each compressible file of static/ gzipped once, at its first request.
 type gzipCache struct {
 	mu    sync.Mutex
 	files map[string]*gzipFile
@@ -72,7 +70,6 @@ type gzipFile struct {
 	body        []byte // nil: served as it is (not compressible, or no smaller)
 }
 
-// file is name's entry, compressed by the first caller while the others wait.
 func (g *gzipCache) file(static fs.FS, name string) *gzipFile {
 	g.mu.Lock()
 	if g.files == nil {
