@@ -21,7 +21,6 @@ import (
 // order: long enough for Back, a second tab and a page kept open overnight.
 const actsKept = 7 * 24 * time.Hour
 
-// act is what a customer did to an order in the account, and when.
 type act struct {
 	what action
 	at   time.Time
@@ -77,7 +76,6 @@ func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, 
 	}
 }
 
-// lastAct is what the customer last did to the order, if remembered.
 func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (act, bool) {
 	v, err := s.stores.acts.Recall(ctx, actsKey(guid, k, id))
 	if err != nil {
@@ -90,7 +88,6 @@ func (s *Server) lastAct(ctx context.Context, guid string, k kind, id string) (a
 	return parseAct(v)
 }
 
-// text says what happened and when, in the customer's words.
 func (a act) text(s *Server) string {
 	when := views.Date(a.at.In(s.loc)) + " в " + views.Clock(a.at.In(s.loc))
 	switch a.what {
@@ -130,12 +127,9 @@ func (s *Server) refusedText(ctx context.Context, guid string, o order, a action
 	return fallback
 }
 
-// Pages fetched ahead of a tap may be made from a customer's reads of
-// moments ago, held by the instance that made them. The customer's mark of
-// writes, in the shared store, changes at each write to the provider on
-// any instance, and a held read is taken only under the mark its read
-// began under: after a cancel on one instance, a page fetched ahead on
-// another asks the provider afresh. The mark outlives any hold.
+// A page fetched ahead may reuse reads of moments ago only under the mark of
+// writes they began under: the mark, in the shared store, changes at each
+// write to the provider on any instance and outlives any hold.
 const writesKept = time.Hour
 
 func writesKey(guid string) string { return ownerMark(guid) + ":writes" }

@@ -84,7 +84,6 @@ type dayAnswers struct {
 	chosen option
 }
 
-// dayMove is the move of a kind that picks one of a day's options.
 type dayMove struct {
 	formBase
 	k dayKind
@@ -198,10 +197,8 @@ func (m dayMove) again(o order, status int, msg string) error {
 	return web.Respond(c, status, ch, func() error { return m.page(o, status, d, html, ch, msg) })
 }
 
-// page is the HTML page: ch as the page lists it, and first as the island
-// would fetch it, handed to the island so that it shows the same list at
-// once instead of asking for it again (a list arriving later would move
-// everything below it).
+// page hands the island the list as it would fetch it, so it shows the same
+// list at once (one arriving later would move everything below it).
 func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoices, msg string) error {
 	s, c, a, p := m.s, m.c, m.a, m.k.wording()
 	from, to := m.k.window(s.now())
@@ -249,8 +246,7 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 	return s.render(c, status, views.TransferPage(pg, v))
 }
 
-// chosenDate is the day chosen as the month's line says it ("02.12.2026"),
-// "" when none was read.
+// chosenDate is the day chosen ("02.12.2026"), "" when none was read.
 func chosenDate(chosen string, d time.Time) string {
 	if chosen == "" {
 		return ""

@@ -225,8 +225,7 @@ func (m hotelMove) judge(ctx context.Context, o order) (int, string) {
 		a.errs.Add("dateOut", gateway.ErrRangeEmpty.Error())
 	}
 	h := o.wire.(gateway.HotelOrder)
-	// A move to the dates already booked moves nothing: it is refused, not
-	// reported done.
+	// A move to the dates already booked is refused, not reported done.
 	if msg == "" && msgOut == "" && in.Equal(s.stayDay(h.HourBeg)) && out.Equal(s.stayDay(h.HourEnd)) {
 		a.errs.Add("dateIn", msgHotelSameDates)
 	}
@@ -272,8 +271,6 @@ func (c clock) withOwnNights(days []gateway.HotelDay, h gateway.HotelOrder) []ga
 	return res
 }
 
-// stayDay is the day of a stay's check-in or check-out as the provider
-// gives it.
 func (c clock) stayDay(raw string) time.Time {
 	return gateway.Day(c.providerTime(raw), c.loc)
 }
@@ -297,9 +294,7 @@ func (c clock) hotelRange(a *hotelAnswers) (from, to time.Time) {
 	return from, to
 }
 
-// hotelNights are the nights the move page offers, as the calendar takes
-// them: listed ones with their availability for the order's rooms and
-// their price, the stay's own nights free for it.
+// hotelNights are the nights the move page offers, the stay's own free for it.
 type hotelNights struct {
 	byDay         map[string]gateway.HotelDay
 	rooms, family int
@@ -325,8 +320,7 @@ func (n hotelNights) checkOut(start, d time.Time) bool {
 	return true
 }
 
-// stayPick is the stay chosen in the month: a check-in, then a check-out
-// after it; zero times for what is not chosen or cannot be read.
+// stayPick is the stay chosen in the month; zero times for what is not.
 func (c clock) stayPick(a *hotelAnswers) (in, out time.Time) {
 	in, err := gateway.ParseDay(a.in, c.loc)
 	if err != nil {
@@ -339,11 +333,9 @@ func (c clock) stayPick(a *hotelAnswers) (in, out time.Time) {
 	return in, out
 }
 
-// hotelDayLink is what a tap on day d does to the stay chosen, as the
-// island's tap does: the first tap (or one on a complete stay, or before
-// the check-in) chooses a check-in, which must be a free night; the next
-// a check-out, every night before it free; the check-in again clears it.
-// "" when d cannot be taken.
+// hotelDayLink is what a tap on d does, as the island's: the first tap (or one
+// on a complete stay, or before the check-in) chooses a free check-in, the
+// next a check-out, the check-in again clears it; "" when d cannot be taken.
 func hotelDayLink(n hotelNights, in, out, last, d time.Time) string {
 	switch {
 	case in.IsZero() || !out.IsZero() || d.Before(in):
@@ -443,9 +435,7 @@ func (m hotelMove) again(o order, status int, msg string) error {
 	return s.render(c, status, views.HotelTransferPage(p, v))
 }
 
-// describeStay says what the stay chosen in the month is, as the island
-// says it: the check-in and check-out, the nights and their price, and why
-// it cannot be taken; 'Готово' only for a stay the rules accept.
+// describeStay says the stay chosen as the island does; 'Готово' only for one the rules accept.
 func describeStay(v *views.HotelTransferView, a *hotelAnswers, n hotelNights, in, out, stayIn, stayOut time.Time, amount float64) {
 	v.DayIn, v.DayOut = iso(in), iso(out)
 	if v.DayIn == "" { // what the refused form sent, kept for another try

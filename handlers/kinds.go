@@ -38,8 +38,7 @@ type documenter interface {
 	document(ctx context.Context, id string) ([]byte, error)
 }
 
-// passer is a kind whose bookings go to Apple Wallet, made from what the
-// account already reads of the order.
+// passer is a kind whose bookings go to Apple Wallet.
 type passer interface {
 	// ready is how many passes o has now, or why it has none.
 	ready(o order) (int, error)
@@ -133,8 +132,7 @@ func detail(title string, lines []views.KV) views.OrderDetail {
 	return views.OrderDetail{Title: title, Lines: lines}
 }
 
-// chooseNotes say beside the buttons what each money-back button does, when
-// the order page offers both.
+// chooseNotes say what each money-back button does, when the page offers both.
 func chooseNotes(o order, shown []views.Action) []string {
 	var cancel, refund bool
 	for _, b := range shown {
@@ -178,8 +176,7 @@ func validID(id string) bool {
 	}) < 0
 }
 
-// withMoneyBack is a cancellation's notice, with when the money comes back
-// for an order that was paid.
+// withMoneyBack adds to a paid order's cancellation when the money comes back.
 func withMoneyBack(msg string, o order) string {
 	if o.paid {
 		return msg + " " + msgMoneyBack

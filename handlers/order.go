@@ -40,8 +40,7 @@ func (s *Server) orderView(c *echo.Context, status int, o order, msg string) err
 	return s.render(c, status, views.OrderPage(s.orderPage(c, d), d))
 }
 
-// orderDetail is the order page's model: its buttons, what they do with
-// the money, and msg.
+// orderDetail is the order page's model: its buttons and what they do with the money.
 func (s *Server) orderDetail(c *echo.Context, o order, msg string) views.OrderDetail {
 	d := o.detail
 	d.Actions = s.buttons(c, o, onPage)
@@ -222,7 +221,6 @@ func (s *Server) activeAndHistory(c *echo.Context, set orderSet) (active, histor
 	return active, history
 }
 
-// kindOf is the kind the account serves with id, or nil.
 func (s *Server) kindOf(id gateway.Kind) kind {
 	for _, k := range s.kinds {
 		if k.info().id == id {
@@ -262,7 +260,6 @@ func (s *Server) offersPass(o order) bool {
 	return s.passes != nil && ok && o.kind.info().pass != nil && s.passRefusal(o) == nil
 }
 
-// passURL is the order's pass, or its bundle when it has several.
 func (s *Server) passURL(o order) string {
 	pi := o.kind.info().pass
 	if n, _ := o.kind.(passer).ready(o); n > 1 && pi.bundle != "" {

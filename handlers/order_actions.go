@@ -41,7 +41,6 @@ func (s *Server) withOrder(a action, page func(c *echo.Context, o order) error) 
 	}
 }
 
-// runAction runs an action's POST (see attempt.run).
 func (s *Server) runAction(c *echo.Context, a action, f actionForm) error {
 	at, err := s.newAttempt(c, a)
 	if err != nil {
@@ -51,7 +50,6 @@ func (s *Server) runAction(c *echo.Context, a action, f actionForm) error {
 	return at.run()
 }
 
-// actionAttempt is one POST of an action's form.
 type actionAttempt struct {
 	s *Server
 	c *echo.Context
@@ -62,8 +60,7 @@ type actionAttempt struct {
 	key    string
 	mine   bool   // this POST ran the action
 	now    *order // the order as read under the lease
-	// reply is this POST's own answer when it did not act: an error, or
-	// the form's verdict.
+	// reply or verdict: this POST's own answer when it did not act.
 	reply   error
 	verdict verdict
 }
@@ -158,7 +155,6 @@ func keepOutcome(out store.Outcome) time.Duration {
 	return onceTTL
 }
 
-// repeat answers a form sent again with its first outcome.
 func (at *actionAttempt) repeat(out store.Outcome) error {
 	if out.Succeeded() || out.Unknown {
 		return at.s.finish(at.c, at.target, at.a, out, nil)
@@ -179,7 +175,6 @@ type seer interface {
 	seen() *order
 }
 
-// order is the order as seen before the attempt, or as the provider has it.
 func (at *actionAttempt) order() (order, error) {
 	if f, ok := at.f.(seer); ok && f.seen() != nil {
 		return *f.seen(), nil
@@ -260,7 +255,6 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 
 func leaseKey(o order) string { return "order:" + string(o.kind.info().id) + ":" + o.id }
 
-// leaseMargin is what an action may take beyond its provider call under the lease.
 const leaseMargin = 20 * time.Second
 
 // A crashed instance holds an order for well under a minute.
@@ -306,15 +300,13 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	})
 }
 
-// countAction logs and counts an order action's outcome: ok, failed, unknown
-// (no answer in time), refused (not called), replay, stale or error (the store).
+// countAction logs and counts an action's outcome (see outcome; stale: no valid token).
 func (s *Server) countAction(c *echo.Context, target order, a action, outcome string) {
 	kind := string(target.kind.info().id)
 	s.ops.actions.WithLabelValues(kind, string(a), outcome).Inc()
 	s.log.InfoContext(c.Request().Context(), "order action", "request_id", web.RequestID(c), "kind", kind, "action", string(a), "order", target.id, "outcome", outcome)
 }
 
-// outcome names what became of one attempt's POST.
 func (at *actionAttempt) outcome(out store.Outcome, err error) string {
 	switch {
 	case err != nil:

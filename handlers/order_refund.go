@@ -76,8 +76,7 @@ type refundForm struct {
 
 func (f *refundForm) seen() *order { return f.order }
 
-// refundShown is a page the reading of a refund shows instead of going on
-// (status 0: it goes on).
+// refundShown is the page a refund's reading shows instead (status 0: none).
 type refundShown struct {
 	status int
 	in     refundInput

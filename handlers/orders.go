@@ -15,7 +15,6 @@ import (
 	"lk/views"
 )
 
-// historyPage is how many past orders a page of the list shows.
 const historyPage = 20
 
 // ordersQuery is what /orders is asked for: a kind ("" all), a year (0 all) and

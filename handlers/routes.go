@@ -22,8 +22,7 @@ import (
 	"lk/views"
 )
 
-// routes builds each piece of the plumbing with what it needs and puts every
-// route in place.
+// routes builds each piece of the plumbing with what it needs, and every route.
 func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) error {
 	calls := providerCalls{}
 	observe, err := web.Observe(s.log, calls, reg)
@@ -102,7 +101,6 @@ func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) erro
 	return nil
 }
 
-// robots lets search engines see the public pages only.
 func robots(c *echo.Context) error {
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
 	return c.String(http.StatusOK, "User-agent: *\nAllow: /login\nAllow: /signup\nDisallow: /\n")
@@ -149,7 +147,6 @@ type Options struct {
 	Wallet    Wallet
 }
 
-// New builds the echo instance with every route and middleware.
 func New(o Options) (*echo.Echo, error) {
 	if o.Provider == nil {
 		return nil, errors.New("handlers: a provider is required")
