@@ -309,8 +309,8 @@ func TestTransferAqua(t *testing.T) {
 	if strings.Contains(r.text("fieldset.choices"), "VIP") {
 		t.Error("VIP sessions offered for regular tickets")
 	}
-	// A weekend day is refused on the page and on POST.
-	if r := a.get(page + "?date=" + a.isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != gateway.ErrWeekdayOnly.Error() {
+	// A weekend day is refused on the page and on POST, in the rule's words.
+	if r := a.get(page + "?date=" + a.isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != "Билеты буднего дня можно перенести только на будний день." {
 		t.Errorf("GET a weekend day: %d %q", r.StatusCode, r.fieldError("date"))
 	}
 	wd := strings.ReplaceAll(a.isoDay(weekday), "-", "")
@@ -1031,10 +1031,10 @@ func TestAquaMoveNoSessionsNoButton(t *testing.T) {
 	if !strings.Contains(r.text("fieldset.choices"), "На эту дату нет подходящих сеансов") {
 		t.Fatalf("no sessions: %q", r.text("fieldset.choices"))
 	}
-	if b := r.doc.Find(`.actions > button[type=submit]`); b.Length() != 1 || b.AttrOr("hidden", "no") == "no" || !strings.Contains(b.Text(), "Перенести билеты") {
+	if b := r.doc.Find(`.actions > button[type=submit]`); b.Length() != 1 || b.AttrOr("hidden", "no") == "no" || b.AttrOr("disabled", "no") == "no" || !strings.Contains(b.Text(), "Перенести билеты") {
 		t.Errorf("the move's button is offered without sessions (%d buttons)", b.Length())
 	}
-	if r := signedIn(t).get(page); r.doc.Find(`.actions > button[type=submit][hidden]`).Length() != 0 {
+	if r := signedIn(t).get(page); r.doc.Find(`.actions > button[type=submit][hidden], .actions > button[type=submit][disabled]`).Length() != 0 {
 		t.Error("the move's button hidden on a day with sessions")
 	}
 }
