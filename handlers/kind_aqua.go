@@ -150,6 +150,11 @@ func (s *Server) aquaOrder(o gateway.AquaOrder) order {
 		out.noDoc = msgDocCanceled
 	case !gateway.CanShowDocument(o.Canceled, o.Tickets):
 		out.noDoc = msgDocUnpaid
+		// Its page says why there are no tickets and what to do, while
+		// the visit is still ahead.
+		if s.upcoming(out.ref) {
+			out.detail.Unpaid = msgDocUnpaid
+		}
 	}
 	return out
 }

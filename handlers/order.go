@@ -186,10 +186,12 @@ const (
 )
 
 func (s *Server) inCalendar(o order) bool {
-	if o.event.Start.IsZero() || o.ref.Canceled {
-		return false
-	}
-	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now())
+	return !o.event.Start.IsZero() && !o.ref.Canceled && s.upcoming(o.ref)
+}
+
+// upcoming tells whether the order is among the active ones today.
+func (s *Server) upcoming(r gateway.OrderRef) bool {
+	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{r}, s.now())
 	return len(active) == 1
 }
 

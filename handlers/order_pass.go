@@ -12,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"lk/gateway"
 	"lk/handlers/web"
 	"lk/views"
 	"lk/wallet"
@@ -77,7 +76,7 @@ func (s *Server) passRefusal(o order) error {
 	if o.ref.Canceled {
 		return passGone(msgPassCanceled)
 	}
-	if active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now()); len(active) == 0 {
+	if !s.upcoming(o.ref) {
 		return passGone(msgPassPast)
 	}
 	_, err := o.kind.(passer).ready(o)
