@@ -108,7 +108,8 @@ func (a act) text(s *Server) string {
 }
 
 // gone is the answer for an order the provider does not find: what the
-// customer did to it, when that is known (409), else err as it was.
+// customer did to it, when that is known (409, leading to the booking it
+// became, or to its page, which says the same), else err as it was.
 func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err error) error {
 	var he *web.Error
 	if !errors.As(err, &he) || he.Status != http.StatusNotFound {
@@ -118,7 +119,11 @@ func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err e
 	if !ok {
 		return err
 	}
-	return &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
+	e := &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
+	if a.to != "" {
+		return toMoved(e, k, a.to)
+	}
+	return backToOrder(k, id, e)
 }
 
 // refusedText is why a form may not act: what the customer did to the order

@@ -105,12 +105,12 @@ func (s *Server) orderDocument(c *echo.Context) error {
 		return err
 	}
 	if o.noDoc != "" {
-		return &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc}
+		return backToOrder(k, id, &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc})
 	}
 	pdf, err := k.(documenter).document(c.Request().Context(), s, id)
 	if err != nil {
 		s.log.WarnContext(c.Request().Context(), "document not fetched", "kind", k.info().id, "order", id, "err", err)
-		return &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed}
+		return backToOrder(k, id, &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed})
 	}
 	name := string(k.info().id) + "-" + id + ".pdf" // id is checked by validID
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
@@ -147,8 +147,10 @@ const (
 func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 	var out []views.Action
 	kind := string(o.kind.info().id)
+	// A plain link, no download attribute: the file comes as an attachment,
+	// and a refusal (cancelled in another tab, say) is a page that says why.
 	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
-		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
+		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file)})
 	}
 	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm

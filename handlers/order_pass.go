@@ -66,7 +66,7 @@ func newPassKit(w Wallet, static fs.FS) (*passKit, error) {
 	return k, nil
 }
 
-func passGone(msg string) error {
+func passGone(msg string) *web.Error {
 	return &web.Error{Status: http.StatusGone, Title: msgPassTitle, Message: msg}
 }
 
@@ -124,20 +124,20 @@ func (s *Server) orderPass(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return passGone(fmt.Sprintf(msgPassMoved, to))
+		return toMoved(passGone(fmt.Sprintf(msgPassMoved, to)), k, to)
 	}
 	o, err := orderOf(ctx, s, k, sess.GUID, id)
 	if err != nil {
 		if a, ok := s.lastAct(ctx, sess.GUID, k, id); ok {
-			return passGone(a.text(s) + " " + msgPassVoid)
+			return backToOrder(k, id, passGone(a.text(s)+" "+msgPassVoid))
 		}
-		return fetchError(k, err)
+		return backToOrder(k, id, fetchError(k, err))
 	}
 	if err := s.passRefusal(o); err != nil {
 		if a, ok := s.lastAct(ctx, sess.GUID, k, id); ok && o.ref.Canceled {
-			return passGone(a.text(s) + " " + msgPassVoid)
+			return backToOrder(k, id, passGone(a.text(s)+" "+msgPassVoid))
 		}
-		return err
+		return backToOrder(k, id, err)
 	}
 	passes, err := k.(passer).passes(ctx, s, o)
 	if err != nil {

@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"lk/handlers/web"
+	"lk/views"
+)
+
+// leadsOn is a refusal about one of the customer's orders whose page leads
+// on: back to the order, or to the booking it became. Where it is not
+// turned into its page (leadOn), it is its plain error page.
+type leadsOn struct {
+	refusal *web.Error
+	on      views.Link
+}
+
+func (e *leadsOn) Error() string { return e.refusal.Error() }
+func (e *leadsOn) Unwrap() error { return e.refusal }
+
+// leadOn shows an order route's refusal that leads on as its page.
+func (s *Server) leadOn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		err := next(c)
+		l, ok := errors.AsType[*leadsOn](err)
+		if !ok {
+			return err
+		}
+		r := l.refusal
+		p := s.page(c, r.Title, "Заказ в личном кабинете курорта.")
+		p.Nav = views.NavOrders
+		return &web.PageError{Status: r.Status, Message: r.Message, Page: views.ErrorPageOn(p, r.Title, r.Message, l.on)}
+	}
+}
+
+// backToOrder gives the refusal of an order's file (a document, a pass, a
+// calendar file) the way back to the order's page. Only what the order's
+// own state refuses (409, 410) or the provider failed (502) leads on: a
+// stranger's order is 404, without a link.
+func backToOrder(k kind, id string, err error) error {
+	he, ok := errors.AsType[*web.Error](err)
+	if _, on := errors.AsType[*leadsOn](err); !ok || on {
+		return err
+	}
+	switch he.Status {
+	case http.StatusConflict, http.StatusGone, http.StatusBadGateway:
+		return &leadsOn{he, views.Link{URL: views.OrderPath(string(k.info().id), id), Label: msgToOrder}}
+	}
+	return err
+}
+
+// toMoved leads to the booking a moved one became: newID is the same
+// customer's, as it was recorded under their own mark, and its page checks
+// the owner again.
+func toMoved(e *web.Error, k kind, newID string) error {
+	return &leadsOn{e, views.Link{URL: views.OrderPath(string(k.info().id), newID), Label: fmt.Sprintf(msgToMovedOrder, newID)}}
+}
