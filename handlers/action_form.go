@@ -63,7 +63,7 @@ func (s *Server) newToken(c *echo.Context, o order, a action) string {
 // carries so that no token stays in the address bar.
 func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
 	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
-	v, err := s.web.Sessions.Seal(tokenName, t)
+	v, err := s.sessions.Seal(tokenName, t)
 	if err != nil {
 		s.log.ErrorContext(c.Request().Context(), "action token", "err", err)
 	}
@@ -72,7 +72,7 @@ func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form s
 
 func (s *Server) readToken(c *echo.Context, o order, a action) (actionToken, bool) {
 	var t actionToken
-	ok := s.web.Sessions.Open(tokenName, formToken(c), &t) && t.Session == web.SessionOf(c).ID &&
+	ok := s.sessions.Open(tokenName, formToken(c), &t) && t.Session == web.SessionOf(c).ID &&
 		t.Action == a && t.Kind == o.kind.info().id && t.Order == o.id && s.now().Sub(time.Unix(t.Issued, 0)) <= tokenTTL
 	return t, ok
 }
@@ -84,7 +84,7 @@ func formToken(c *echo.Context) string {
 	if t := c.QueryParam("token"); t != "" {
 		return t
 	}
-	if r := c.Request(); web.IsUpload(r) && r.PostForm == nil {
+	if r := c.Request(); isUpload(r) && r.PostForm == nil {
 		return ""
 	}
 	return c.FormValue("token")

@@ -21,7 +21,7 @@ import (
 const visitLength = 2 * time.Hour
 
 // aquaKind gives tickets back through a refund: there is no cancel call.
-type aquaKind struct{}
+type aquaKind struct{ p aquaProvider }
 
 var aquaInfo = &kindInfo{
 	id: gateway.KindAqua, label: "Аквапарк",
@@ -34,18 +34,18 @@ var aquaInfo = &kindInfo{
 
 func (aquaKind) info() *kindInfo { return aquaInfo }
 
-func (aquaKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
-	active, history, err := s.aqua.AquaOrders(ctx, guid)
+func (k aquaKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	active, history, err := k.p.AquaOrders(ctx, guid)
 	return build(append(active, history...), err, s.aquaOrder)
 }
 
-func (aquaKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
-	o, err := s.aqua.AquaOrder(ctx, guid, id)
+func (k aquaKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := k.p.AquaOrder(ctx, guid, id)
 	return buildOne(o, err, s.aquaOrder)
 }
 
-func (aquaKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
-	return s.aqua.AquaTicketPDF(ctx, id)
+func (k aquaKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+	return k.p.AquaTicketPDF(ctx, id)
 }
 
 // ready counts the tickets that let their holder in: a refunded or unpaid
@@ -200,7 +200,7 @@ func aquaEvent(o gateway.AquaOrder, start time.Time) calEvent {
 
 // A failure under a non-OK HTTP status reads 'Ошибка при регистрации
 // возврата' with its details; a refusal under 200 is the provider's text.
-func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+func (k aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 	w := o.wire.(gateway.AquaOrder)
 	products := []gateway.RefundProduct{}
 	for _, id := range r.Tickets {
@@ -214,7 +214,7 @@ func (aquaKind) refund(ctx context.Context, s *Server, o order, r refundRequest)
 		})
 	}
 	form := r.Form
-	msg, err := s.aqua.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
+	msg, err := k.p.RefundAqua(ctx, gateway.AquaRefundRequest{ReturnOrderID: w.OrderID, Products: products, Documents: r.Documents, FormRefund: &form})
 	if err != nil {
 		return "", httpFailed(err, msgRefundAquaFailed)
 	}
@@ -255,8 +255,8 @@ func (aquaKind) firstDay(s *Server, o order) time.Time {
 	return from
 }
 
-func (aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
-	list, err := s.aqua.AquaSessions(ctx, d)
+func (k aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+	list, err := k.p.AquaSessions(ctx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -279,8 +279,8 @@ func (aquaKind) options(ctx context.Context, s *Server, o order, d time.Time) ([
 	return out, nil
 }
 
-func (aquaKind) change(ctx context.Context, s *Server, _ *web.Session, o order, a *dayAnswers) (string, string, error) {
-	err := s.aqua.TransferTickets(ctx, gateway.TransferTicketRequest{
+func (k aquaKind) change(ctx context.Context, s *Server, _ *web.Session, o order, a *dayAnswers) (string, string, error) {
+	err := k.p.TransferTickets(ctx, gateway.TransferTicketRequest{
 		OrderID: o.id, Date: gateway.FormatDate(a.day, s.loc), SessionID: a.chosen.wire.(gateway.AquaSession).SessionID,
 	})
 	return o.url(), "", err

@@ -21,7 +21,7 @@ import (
 	"lk/wallet"
 )
 
-type hotelKind struct{}
+type hotelKind struct{ p hotelProvider }
 
 var hotelInfo = &kindInfo{
 	id: gateway.KindHotel, label: "Отель", failed: msgHotelFailed,
@@ -36,22 +36,22 @@ var hotelInfo = &kindInfo{
 
 func (hotelKind) info() *kindInfo { return hotelInfo }
 
-func (hotelKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
-	active, history, err := s.hotel.HotelOrders(ctx, guid)
+func (k hotelKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	active, history, err := k.p.HotelOrders(ctx, guid)
 	return build(append(active, history...), err, s.hotelOrder)
 }
 
-func (hotelKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
-	o, err := s.hotel.HotelOrder(ctx, guid, id)
+func (k hotelKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := k.p.HotelOrder(ctx, guid, id)
 	return buildOne(o, err, s.hotelOrder)
 }
 
-func (hotelKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
-	return s.hotel.HotelVoucherPDF(ctx, id)
+func (k hotelKind) document(ctx context.Context, s *Server, id string) ([]byte, error) {
+	return k.p.HotelVoucherPDF(ctx, id)
 }
 
-func (hotelKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
-	return s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
+func (k hotelKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
+	return k.p.RefundHotel(ctx, gateway.HotelRefundRequest{Documents: r.Documents, OrderID: o.id, FormRefund: r.Form})
 }
 
 func (s *Server) hotelOrder(o gateway.HotelOrder) order {
@@ -133,8 +133,8 @@ func fullName(g gateway.Guest) string {
 
 // A paid stay's refund is registered right after, so that the customer need
 // not ask for the money apart.
-func (hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
-	if err := s.hotel.CancelHotelOrder(ctx, o.id); err != nil {
+func (k hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
+	if err := k.p.CancelHotelOrder(ctx, o.id); err != nil {
 		if code := gateway.FailedStatus(err); code != 0 {
 			undone := msgCancelFailed
 			if o.paid {
@@ -150,7 +150,7 @@ func (hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o ord
 	info, err := s.account.ClientInfo(ctx, sess.Token)
 	var msg string
 	if err == nil {
-		msg, err = s.hotel.RefundHotel(ctx, gateway.HotelRefundRequest{
+		msg, err = k.p.RefundHotel(ctx, gateway.HotelRefundRequest{
 			Documents: []gateway.File{}, OrderID: o.id, FormRefund: refundContact(info, sess, o.id),
 		})
 	}
@@ -179,17 +179,18 @@ type hotelAnswers struct {
 
 type hotelMove struct {
 	formBase
+	k hotelKind
 	a *hotelAnswers
 }
 
-func (hotelKind) moveForm(s *Server, c *echo.Context) actionForm {
-	return hotelMove{formBase{s, c}, &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
+func (k hotelKind) moveForm(s *Server, c *echo.Context) actionForm {
+	return hotelMove{formBase{s, c}, k, &hotelAnswers{in: c.FormValue("dateIn"), out: c.FormValue("dateOut")}}
 }
 
 // The current stay is shown as such, not as a choice to be judged.
-func (hotelKind) movePage(s *Server, c *echo.Context, o order) error {
+func (k hotelKind) movePage(s *Server, c *echo.Context, o order) error {
 	a := &hotelAnswers{from: c.QueryParam("from"), to: c.QueryParam("to"), in: c.QueryParam("dateIn"), out: c.QueryParam("dateOut")}
-	return hotelMove{formBase{s, c}, a}.again(o, http.StatusOK, "")
+	return hotelMove{formBase{s, c}, k, a}.again(o, http.StatusOK, "")
 }
 
 var hotelMoveTexts = moveTexts{refused: msgHotelMoveFailed, unreachable: msgHotelRegister, done: msgHotelMoved}
@@ -226,7 +227,7 @@ func (m hotelMove) judge(ctx context.Context, o order) (int, string) {
 	if len(a.errs) > 0 {
 		return http.StatusUnprocessableEntity, ""
 	}
-	days, err := s.hotel.HotelDates(ctx, in, out)
+	days, err := m.k.p.HotelDates(ctx, in, out)
 	if err != nil {
 		f := explain(err, msgHotelDates, msgHotelDates)
 		return f.status, f.message
@@ -241,7 +242,7 @@ func (m hotelMove) judge(ctx context.Context, o order) (int, string) {
 
 func (m hotelMove) call(ctx context.Context, o order) store.Outcome {
 	s, a := m.s, m.a
-	msg, err := s.hotel.PushReservation(ctx, gateway.PushReservationRequest{
+	msg, err := m.k.p.PushReservation(ctx, gateway.PushReservationRequest{
 		OrderID:    o.id,
 		NewDateIn:  gateway.FormatISO(a.dayIn.Add(hotelCheckIn*time.Hour), s.loc),
 		NewDateOut: gateway.FormatISO(a.dayOut.Add(hotelCheckOut*time.Hour), s.loc),
@@ -371,7 +372,7 @@ func (m hotelMove) again(o order, status int, msg string) error {
 		In:  views.DayField{Name: "dateIn", ID: "day-in", Label: "Дата заезда", Value: a.in, Min: iso(wFrom), Max: iso(wTo)},
 		Out: views.DayField{Name: "dateOut", ID: "day-out", Label: "Дата выезда", Value: a.out, Min: iso(wFrom.AddDate(0, 0, 1)), Max: iso(wTo.AddDate(0, 0, 31))},
 	}
-	days, err := s.hotel.HotelDates(c.Request().Context(), from, to)
+	days, err := m.k.p.HotelDates(c.Request().Context(), from, to)
 	if err != nil {
 		f := explain(err, msgHotelDates, msgHotelDates)
 		v.Error, status = f.message, max(status, f.status)

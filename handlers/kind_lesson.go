@@ -19,7 +19,7 @@ var errLessonStarted error = textError(msgLessonStarted)
 // The provider gives only a lesson's start; lessons are booked by the hour.
 const lessonLength = time.Hour
 
-type lessonKind struct{}
+type lessonKind struct{ p lessonProvider }
 
 var lessonInfo = &kindInfo{
 	id: gateway.KindLesson, label: "Занятие с инструктором",
@@ -31,23 +31,23 @@ var lessonInfo = &kindInfo{
 
 func (lessonKind) info() *kindInfo { return lessonInfo }
 
-func (lessonKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
-	l, err := s.lessons.LessonOrders(ctx, guid)
+func (k lessonKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
+	l, err := k.p.LessonOrders(ctx, guid)
 	return build(l, err, s.lessonOrder)
 }
 
-func (lessonKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
-	o, err := s.lessons.LessonOrder(ctx, guid, id)
+func (k lessonKind) one(ctx context.Context, s *Server, guid, id string) (order, error) {
+	o, err := k.p.LessonOrder(ctx, guid, id)
 	return buildOne(o, err, s.lessonOrder)
 }
 
-func (lessonKind) confirm(ctx context.Context, s *Server, sess *web.Session, o order) error {
-	return s.lessons.ConfirmLesson(ctx, sess.GUID, o.id)
+func (k lessonKind) confirm(ctx context.Context, s *Server, sess *web.Session, o order) error {
+	return k.p.ConfirmLesson(ctx, sess.GUID, o.id)
 }
 
-func (lessonKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
+func (k lessonKind) cancel(ctx context.Context, s *Server, sess *web.Session, o order) (string, error) {
 	l := o.wire.(gateway.LessonOrder)
-	err := s.lessons.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
+	err := k.p.CancelLesson(ctx, gateway.CancelLessonRequest{ClientID: sess.GUID, LessonID: l.DocID, Sum: l.Cost})
 	return withMoneyBack(msgLessonCanceled, o), err
 }
 
@@ -83,9 +83,9 @@ func (lessonKind) ready(order) (int, error) { return 1, nil }
 
 // A lesson has no code to scan: its pass has none. Its serial is the
 // booking's first id, so a pass added again after a move replaces the old.
-func (lessonKind) passes(ctx context.Context, s *Server, o order) ([]wallet.Pass, error) {
+func (k lessonKind) passes(ctx context.Context, s *Server, o order) ([]wallet.Pass, error) {
 	l := o.wire.(gateway.LessonOrder)
-	first, err := s.firstID(ctx, lessonKind{}, o.id)
+	first, err := s.firstID(ctx, k, o.id)
 	if err != nil {
 		s.log.Warn("moves store", "err", err)
 		return nil, web.ErrStoreDown
@@ -129,9 +129,9 @@ func (lessonKind) firstDay(s *Server, o order) time.Time {
 	return from
 }
 
-func (lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
+func (k lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) ([]option, error) {
 	l := o.wire.(gateway.LessonOrder)
-	list, err := s.lessons.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
+	list, err := k.p.Timetable(ctx, gateway.TimetableQuery{TrainerID: l.TrainerID, Date: d, Age: l.AgeGroupHigh, Amount: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -153,9 +153,9 @@ func (lessonKind) options(ctx context.Context, s *Server, o order, d time.Time) 
 	return out, nil
 }
 
-func (lessonKind) change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (string, string, error) {
+func (k lessonKind) change(ctx context.Context, s *Server, sess *web.Session, o order, a *dayAnswers) (string, string, error) {
 	l, to := o.wire.(gateway.LessonOrder), a.chosen.wire.(gateway.Lesson)
-	newID, err := s.lessons.ChangeLesson(ctx, gateway.ChangeLessonRequest{
+	newID, err := k.p.ChangeLesson(ctx, gateway.ChangeLessonRequest{
 		ClientID: sess.GUID, LessonID: l.DocID, NewLessonID: to.LessonID, Amount: l.Cost,
 		NewLessonDate: gateway.FormatDateTime(s.providerTime(to.DateBeg), s.loc), AgeGroupCode: l.AgeGroupHigh, ChildrenID: l.ChildID,
 	})

@@ -18,11 +18,12 @@ import (
 
 // rentKind is the pavilion rents (room false) and the celebration-room
 // rents (room true).
-type rentKind struct{ room bool }
+type rentKind struct {
+	room bool
+	p    rentProvider
+}
 
 var (
-	pavilionKind = rentKind{}
-	roomKind     = rentKind{room: true}
 	pavilionInfo = rentInfo(gateway.KindPavilion, "Аренда беседки")
 	roomInfo     = rentInfo(gateway.KindRoom, "Аренда зала")
 )
@@ -46,19 +47,19 @@ func (k rentKind) info() *kindInfo {
 
 func (k rentKind) list(ctx context.Context, s *Server, guid string) ([]order, error) {
 	if k.room {
-		l, err := s.rents.RoomOrders(ctx, guid)
+		l, err := k.p.RoomOrders(ctx, guid)
 		return build(l, err, s.roomOrder)
 	}
-	l, err := s.rents.PavilionOrders(ctx, guid)
+	l, err := k.p.PavilionOrders(ctx, guid)
 	return build(l, err, s.pavilionOrder)
 }
 
 func (k rentKind) one(ctx context.Context, s *Server, guid, rentID string) (order, error) {
 	if k.room {
-		o, err := s.rents.RoomOrder(ctx, guid, rentID)
+		o, err := k.p.RoomOrder(ctx, guid, rentID)
 		return buildOne(o, err, s.roomOrder)
 	}
-	o, err := s.rents.PavilionOrder(ctx, guid, rentID)
+	o, err := k.p.PavilionOrder(ctx, guid, rentID)
 	return buildOne(o, err, s.pavilionOrder)
 }
 
@@ -66,9 +67,9 @@ func (k rentKind) cancel(ctx context.Context, s *Server, sess *web.Session, o or
 	r := gateway.CancelRentRequest{ClientID: sess.GUID, RentID: o.id, Amount: o.amount}
 	var err error
 	if k.room {
-		err = s.rents.CancelRoomRent(ctx, r)
+		err = k.p.CancelRoomRent(ctx, r)
 	} else {
-		err = s.rents.CancelPavilionRent(ctx, r)
+		err = k.p.CancelPavilionRent(ctx, r)
 	}
 	return withMoneyBack(msgRentCanceled, o), err
 }
@@ -76,27 +77,27 @@ func (k rentKind) cancel(ctx context.Context, s *Server, sess *web.Session, o or
 func (k rentKind) refund(ctx context.Context, s *Server, o order, r refundRequest) (string, error) {
 	switch w := o.wire.(rent).wire.(type) {
 	case gateway.RoomOrder:
-		return s.rents.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: w, FormRefund: r.Form})
+		return k.p.RefundRoom(ctx, gateway.RoomRefundRequest{Documents: r.Documents, RentItem: w, FormRefund: r.Form})
 	default:
-		return s.rents.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: w.(gateway.PavilionOrder), FormRefund: r.Form})
+		return k.p.RefundPavilion(ctx, gateway.PavilionRefundRequest{Documents: r.Documents, RentItem: w.(gateway.PavilionOrder), FormRefund: r.Form})
 	}
 }
 
 func (k rentKind) schedule(ctx context.Context, s *Server, facilityID string, day time.Time) (gateway.Schedule, error) {
 	if k.room {
-		return s.rents.RoomSchedule(ctx, facilityID, day)
+		return k.p.RoomSchedule(ctx, facilityID, day)
 	}
-	return s.rents.PavilionSchedule(ctx, facilityID, day)
+	return k.p.PavilionSchedule(ctx, facilityID, day)
 }
 
 func (k rentKind) change(ctx context.Context, s *Server, m rentChange) (string, error) {
 	if k.room {
-		return s.rents.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
+		return k.p.ChangeRoomRent(ctx, gateway.ChangeRoomRequest{
 			ClientID: m.clientID, RentID: m.rentID, CelRoomID: m.facilityID, CelRoomName: m.facilityName,
 			NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
 		})
 	}
-	return s.rents.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
+	return k.p.ChangePavilionRent(ctx, gateway.ChangePavilionRequest{
 		ClientID: m.clientID, RentID: m.rentID, PavilionID: m.facilityID, PavilionName: m.facilityName,
 		NewRentDateBeg: m.beg, NewRentDateEnd: m.end, Amount: m.amount,
 	})

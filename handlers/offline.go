@@ -19,7 +19,7 @@ import (
 
 // The server tells the offline worker (islands/sw) what it may keep: hdrSession
 // is the answer's sign-in token, or "none", on which the worker drops every copy
-// (absent when sign-outs could not be checked), and web.CopiesCookie the same
+// (absent when sign-outs could not be checked), and copiesCookie the same
 // token, which the worker reads offline; hdrKeep names the documents of
 // today's and tomorrow's orders to keep unopened.
 const (
@@ -43,14 +43,14 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 			switch {
 			case s.clearsSession(h):
 				h.Set(hdrSession, sessionNone)
-				s.web.Sessions.MarkCopies(r, c.Request(), "", time.Time{})
+				s.markCopies(r, c.Request(), "", time.Time{})
 			case sess != nil:
 				owner := copyOwner(sess)
 				h.Set(hdrSession, owner)
-				s.web.Sessions.MarkCopies(r, c.Request(), owner, sess.Expires)
+				s.markCopies(r, c.Request(), owner, sess.Expires)
 			case !unknown:
 				h.Set(hdrSession, sessionNone)
-				s.web.Sessions.MarkCopies(r, c.Request(), "", time.Time{})
+				s.markCopies(r, c.Request(), "", time.Time{})
 			}
 		})
 		return next(c)
@@ -59,7 +59,7 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) clearsSession(h http.Header) bool {
 	for _, v := range h.Values("Set-Cookie") {
-		if s.web.Sessions.Clears(v) {
+		if s.sessions.Clears(v) {
 			return true
 		}
 	}

@@ -42,10 +42,10 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 	// The same token in a cookie the worker reads offline: without it (the
 	// site's cookies removed) it shows no copy.
-	if c := cookieNamed(home.Cookies(), web.CopiesCookie); c == nil || c.Value != first || c.HttpOnly || !c.Secure || c.Path != "/" {
+	if c := cookieNamed(home.Cookies(), copiesCookie); c == nil || c.Value != first || c.HttpOnly || !c.Secure || c.Path != "/" {
 		t.Errorf("the copies' cookie: %+v, want %q, readable by the worker", c, first)
 	}
-	if c := cookieNamed(a.get("/orders").Cookies(), web.CopiesCookie); c != nil {
+	if c := cookieNamed(a.get("/orders").Cookies(), copiesCookie); c != nil {
 		t.Errorf("the copies' cookie set again: %+v", c)
 	}
 	// It says when the sign-in ends, so that copies on a phone offline at
@@ -62,7 +62,7 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	}
 	u, _ := url.Parse(a.srv.URL)
 	for _, c := range a.client.Jar.Cookies(u) {
-		if c.Name != web.CopiesCookie && (strings.Contains(first, c.Value) || strings.Contains(c.Value, first)) {
+		if c.Name != copiesCookie && (strings.Contains(first, c.Value) || strings.Contains(c.Value, first)) {
 			t.Errorf("the token repeats cookie %s", c.Name)
 		}
 	}
@@ -79,7 +79,7 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	if got := out.Header.Get("LK-Session"); got != "none" {
 		t.Errorf("logout: LK-Session %q, want none", got)
 	}
-	if c := cookieNamed(out.Cookies(), web.CopiesCookie); c == nil || c.MaxAge >= 0 {
+	if c := cookieNamed(out.Cookies(), copiesCookie); c == nil || c.MaxAge >= 0 {
 		t.Errorf("logout: the copies' cookie not deleted: %+v", c)
 	}
 	if got := a.get("/orders").Header.Get("LK-Session"); got != "none" {
@@ -183,6 +183,9 @@ func TestListsNameNoOtherDocuments(t *testing.T) {
 
 // workerImport finds an import statement or a dynamic import: a classic
 // worker script can have neither.
+// copiesCookie is the cookie the offline worker reads its sign-in's token from.
+const copiesCookie = "__Host-lk_copies"
+
 var workerImport = regexp.MustCompile(`(^|[;}\s])import\s*[({"'\x60*a-zA-Z]|\bimport\.meta\b`)
 
 func TestWorkerScriptIsSmallOneFileAtTheRoot(t *testing.T) {

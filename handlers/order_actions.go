@@ -297,7 +297,7 @@ func (s *Server) finish(c *echo.Context, o order, a action, out store.Outcome, f
 		})
 	}
 	if out.Message != "" {
-		if err := s.web.Sessions.WriteNotice(c.Response(), out.Message); err != nil {
+		if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
 			return err
 		}
 	}
@@ -312,7 +312,7 @@ func (s *Server) checkOrder(c *echo.Context, o order, out store.Outcome) error {
 	now, err := orderOf(c.Request().Context(), s, o.kind, web.SessionOf(c).GUID, o.id)
 	if err != nil {
 		return web.Respond(c, out.Status, web.Answer{Message: out.Message, Redirect: views.PathOrders}, func() error {
-			if err := s.web.Sessions.WriteNotice(c.Response(), out.Message); err != nil {
+			if err := s.sessions.WriteNotice(c.Response(), out.Message); err != nil {
 				return err
 			}
 			return web.SeeOther(c, views.PathOrders)

@@ -107,7 +107,7 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 			return err
 		}
 		in.mode = mode
-		c.Response().Header().Set(echo.HeaderRetryAfter, web.UploadRetry)
+		c.Response().Header().Set(echo.HeaderRetryAfter, uploadRetry)
 		return shownAgain(s.refundPage(c, http.StatusServiceUnavailable, o, in, nil, msgUploadsBusy))
 	}
 	// A form that takes no documents has none read, kept or sent.
@@ -133,14 +133,14 @@ func (f *refundForm) read(ctx context.Context, o order) error {
 // takeRoom takes the upload's room; a repeat in flight waits for its outcome.
 func (f *refundForm) takeRoom(ctx context.Context) bool {
 	for {
-		ok, same := f.s.web.Uploads().Take(web.SessionOf(f.c).ID, f.c.QueryParam("form"), f.weight)
+		ok, same := f.s.uploads.take(web.SessionOf(f.c).ID, f.c.QueryParam("form"), f.weight)
 		if ok || same == nil {
 			return ok
 		}
 		select {
 		case <-same:
 		case <-ctx.Done():
-			f.s.web.Uploads().Refused(web.RefusedSession)
+			f.s.uploads.refuse(refusedSession)
 			return false
 		}
 	}
@@ -155,7 +155,7 @@ func (f *refundForm) done() {
 func (f *refundForm) giveRoom() {
 	f.given.Do(func() {
 		if f.took {
-			f.s.web.Uploads().Release(web.SessionOf(f.c).ID, f.weight)
+			f.s.uploads.release(web.SessionOf(f.c).ID, f.weight)
 		}
 	})
 }

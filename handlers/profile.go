@@ -91,11 +91,11 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		return show(http.StatusServiceUnavailable)
 	}
 	sess.Name = f.FirstName
-	s.web.Names().Put(sess.GUID, f.FirstName, s.now())
-	if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
+	s.shell.names.put(sess.GUID, f.FirstName, s.now())
+	if err := s.sessions.Write(c.Response(), sess); err != nil {
 		return err
 	}
-	if err := s.web.Sessions.WriteNotice(c.Response(), msgProfileDone); err != nil {
+	if err := s.sessions.WriteNotice(c.Response(), msgProfileDone); err != nil {
 		return err
 	}
 	return web.SeeOther(c, views.PathHome)

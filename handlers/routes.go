@@ -133,9 +133,9 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, errors.New("handlers: a provider is required")
 	}
 	s := &Server{
-		kinds:   []kind{lessonKind{}, pavilionKind, aquaKind{}, hotelKind{}, roomKind},
-		account: o.Provider, lessons: o.Provider, rents: o.Provider, aqua: o.Provider, hotel: o.Provider,
-		log: o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
+		kinds:   []kind{lessonKind{o.Provider}, rentKind{p: o.Provider}, aquaKind{o.Provider}, hotelKind{o.Provider}, rentKind{room: true, p: o.Provider}},
+		account: o.Provider,
+		log:     o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
 		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers},
 		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
@@ -165,12 +165,18 @@ func New(o Options) (*echo.Echo, error) {
 	if reg == nil { // counted where nobody reads: tests that do not look
 		reg = prometheus.NewRegistry()
 	}
+	s.sessions = o.Sessions
+	s.shell = &shell{site: o.Site, assets: o.Assets, sessions: o.Sessions, now: s.now}
 	var err error
+	if s.ops, err = newOpsMetrics(reg); err != nil {
+		return nil, err
+	}
+	s.uploads = newUploads(o.UploadBudget, s.ops.uploadRefused)
 	s.web, err = web.New(web.Config{
 		Sessions: o.Sessions, Calls: providerCalls{}, Site: o.Site, Assets: o.Assets, Static: o.Static,
-		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, StorePing: o.StorePing, Admission: o.Admission,
+		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, Shell: s.shell, StorePing: o.StorePing, Admission: o.Admission,
 		TrustedProxies: o.TrustedProxies, PublicURL: o.PublicURL, FormBodyTime: o.FormBodyTime, LoadingAfter: o.LoadingAfter,
-		CallTimeout: s.callTimeout, UploadBudget: o.UploadBudget, Now: s.now,
+		CallTimeout: s.callTimeout, Uploads: s.uploads, Now: s.now,
 	})
 	if err != nil {
 		return nil, err
@@ -179,9 +185,6 @@ func New(o Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	if s.metrics, err = newMetrics(reg); err != nil {
-		return nil, err
-	}
-	if s.ops, err = newOpsMetrics(reg); err != nil {
 		return nil, err
 	}
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.

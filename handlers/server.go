@@ -17,12 +17,11 @@ import (
 // order actions, on the request plumbing of web.Kit.
 type Server struct {
 	web         *web.Kit
+	sessions    *web.Sessions
+	shell       *shell
+	uploads     *uploads
 	kinds       []kind // in the order the pages show them
 	account     accountProvider
-	lessons     lessonProvider
-	rents       rentProvider
-	aqua        aquaProvider
-	hotel       hotelProvider
 	codes       codeRules // the limits on SMS codes
 	stores      stores    // what outlives a request
 	log         *slog.Logger
@@ -102,8 +101,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 // opsMetrics count what an operator must act on besides requests: a
 // ceiling that refused a customer, and the outcome of every order action.
 type opsMetrics struct {
-	keptRefused prometheus.Counter // a document not kept: everyone's ceiling is full
-	actions     *prometheus.CounterVec
+	keptRefused   prometheus.Counter // a document not kept: everyone's ceiling is full
+	actions       *prometheus.CounterVec
+	uploadRefused *prometheus.CounterVec // by reason
 }
 
 func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
@@ -116,8 +116,12 @@ func newOpsMetrics(reg prometheus.Registerer) (*opsMetrics, error) {
 			Name: "lk_actions_total",
 			Help: "Order actions (confirm, transfer, cancel, refund) by kind of order and outcome; a form sent again is a replay.",
 		}, []string{"kind", "action", "outcome"}),
+		uploadRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lk_uploads_refused_total",
+			Help: "Refund uploads refused with 503 before their documents were read, by reason: full (the room for uploads in flight), session (another upload of the session in flight), draining (the instance shuts down).",
+		}, []string{"reason"}),
 	}
-	for _, c := range []prometheus.Collector{m.keptRefused, m.actions} {
+	for _, c := range []prometheus.Collector{m.keptRefused, m.actions, m.uploadRefused} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

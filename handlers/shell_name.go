@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"sync"
+	"time"
+
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
@@ -8,15 +11,84 @@ import (
 	"lk/views"
 )
 
+// shell is every page's frame: the site, its files, and the customer's first
+// name as the profile last said.
+type shell struct {
+	site     *views.Site
+	assets   *views.Assets
+	sessions *web.Sessions
+	names    names
+	now      func() time.Time
+}
+
+// Page is a page's frame with the name the shell knows, asking nothing of
+// the provider: also an error's page, which may answer a stranger.
+func (sh *shell) Page(c *echo.Context, title, description string) views.Page {
+	p := views.Page{Title: title, Description: description, Nonce: web.Nonce(c), Site: sh.site, Assets: sh.assets}
+	if sess := web.SessionOf(c); sess != nil {
+		name, ok := sh.names.get(sess.GUID, sh.now())
+		if !ok {
+			name = sess.Name
+		}
+		p.User = &views.User{Name: name}
+		if !web.IsSpeculative(c) {
+			p.Notice = sh.sessions.TakeNotice(c.Response(), c.Request())
+		}
+		p.Speculate = !web.SavesData(c.Request())
+	}
+	return p
+}
+
+// nameKept bounds both the profile reads per customer for the shell and how
+// late a name changed at the resort shows on every page.
+const nameKept = 5 * time.Minute
+
+// names are the customers' first names by client id, for every page's shell.
+type names struct {
+	mu sync.Mutex
+	m  map[string]keptName
+}
+
+type keptName struct {
+	name string
+	at   time.Time
+}
+
+func (n *names) get(guid string, now time.Time) (string, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	k, ok := n.m[guid]
+	if !ok || now.Sub(k.at) >= nameKept || now.Before(k.at) {
+		return "", false
+	}
+	return k.name, true
+}
+
+func (n *names) put(guid, name string, now time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.m == nil {
+		n.m = map[string]keptName{}
+	}
+	if len(n.m) >= 4096 { // memory follows the customers of the last minutes
+		for g, k := range n.m {
+			if now.Sub(k.at) >= nameKept || now.Before(k.at) {
+				delete(n.m, g)
+			}
+		}
+	}
+	n.m[guid] = keptName{name, now}
+}
+
 // heard keeps the name of a profile a page has just read.
 func (s *Server) heard(sess *web.Session, info gateway.PersonalInfo) {
-	s.web.Names().Put(sess.GUID, firstName(info.FIO), s.now())
+	s.shell.names.put(sess.GUID, firstName(info.FIO), s.now())
 }
 
 // shellName is the customer's first name from the profile, shared for nameKept;
 // the session keeps it, so a failed read shows the last one known.
 func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
-	name, ok := s.web.Names().Get(sess.GUID, s.now())
+	name, ok := s.shell.names.get(sess.GUID, s.now())
 	if !ok {
 		info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 		if err != nil {
@@ -32,7 +104,7 @@ func (s *Server) shellName(c *echo.Context, sess *web.Session) string {
 
 // page is a page's frame; its shell names the customer as the profile does.
 func (s *Server) page(c *echo.Context, title, description string) views.Page {
-	p := s.web.Page(c, title, description)
+	p := s.shell.Page(c, title, description)
 	if p.User != nil {
 		p.User.Name = s.shellName(c, web.SessionOf(c))
 	}
@@ -44,7 +116,7 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) string {
 	if name != sess.Name {
 		sess.Name = name
-		if err := s.web.Sessions.Write(c.Response(), sess); err != nil {
+		if err := s.sessions.Write(c.Response(), sess); err != nil {
 			s.log.WarnContext(c.Request().Context(), "session name not kept", "err", err)
 		}
 	}

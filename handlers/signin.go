@@ -70,7 +70,7 @@ func (s *Server) loginSubmit(c *echo.Context) error {
 	if status != http.StatusOK {
 		return show(status, retry)
 	}
-	return s.codeSent(c, web.Pending{Phone: phone, Mode: "login", SentAt: s.now()})
+	return s.codeSent(c, pending{Phone: phone, Mode: "login", SentAt: s.now()})
 }
 
 func validPhone(raw string, errs *views.Errors) (string, bool) {
@@ -108,7 +108,7 @@ func (s *Server) sendCode(c *echo.Context, phone string, resend bool, errs *view
 func (s *Server) withCodeLimits(c *echo.Context, step, phone string, errs *views.Errors,
 	send func(context.Context) error, failed func(error) (status int, field, msg string)) (int, time.Duration) {
 	ctx := c.Request().Context()
-	known := s.web.Sessions.KnownDevice(c.Request(), phone)
+	known := s.knownDevice(c.Request(), phone)
 	class, err := s.codeClass(ctx, step, phone, known)
 	if err != nil {
 		s.log.ErrorContext(ctx, "sign-in limits unavailable", "step", step, "err", err)
@@ -167,7 +167,7 @@ func (s *Server) codeClass(ctx context.Context, step, phone string, known bool) 
 	case known:
 		return classKnown, nil
 	}
-	confirmed, err := s.stores.numbers.Confirmed(ctx, s.web.Sessions.PhoneTag(phone))
+	confirmed, err := s.stores.numbers.Confirmed(ctx, s.phoneTag(phone))
 	if err != nil || !confirmed {
 		return classNewNumber, err
 	}
@@ -185,19 +185,19 @@ func (s *Server) newCode(ctx context.Context, phone string, known bool) {
 	}
 }
 
-func (s *Server) codeSent(c *echo.Context, p web.Pending) error {
+func (s *Server) codeSent(c *echo.Context, p pending) error {
 	p.ID = web.RandomID()
-	if err := s.web.Sessions.WritePending(c.Response(), p); err != nil {
+	if err := s.writePending(c.Response(), p); err != nil {
 		return err
 	}
 	return web.RespondOK(c, web.Answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode)
 }
 
-func (s *Server) codePage(c *echo.Context, p web.Pending, f views.CodeForm) views.CodeForm {
+func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.CodeForm {
 	f.Masked = views.MaskedPhone(p.Phone)
 	f.Mode = p.Mode
 	f.Confirmed = p.Token != ""
-	known := s.web.Sessions.KnownDevice(c.Request(), p.Phone)
+	known := s.knownDevice(c.Request(), p.Phone)
 	if wait, err := s.newCodeWait(c.Request().Context(), p.Phone, known); err == nil && wait > 0 {
 		f.ResendAfter = seconds(wait)
 	}
@@ -207,14 +207,14 @@ func (s *Server) codePage(c *echo.Context, p web.Pending, f views.CodeForm) view
 	return f
 }
 
-func (s *Server) renderCode(c *echo.Context, status int, p web.Pending, f views.CodeForm) error {
+func (s *Server) renderCode(c *echo.Context, status int, p pending, f views.CodeForm) error {
 	pg := s.page(c, "Код из SMS", "Введите код из SMS, чтобы войти в личный кабинет.")
 	pg.Invalid = len(f.Errors) > 0
 	return s.web.Render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
 }
 
 func (s *Server) codeForm(c *echo.Context) error {
-	p, ok := s.web.Sessions.ReadPending(c.Request())
+	p, ok := s.readPending(c.Request())
 	if !ok {
 		return web.SeeOther(c, views.PathLogin)
 	}
@@ -226,7 +226,7 @@ func (s *Server) codeForm(c *echo.Context) error {
 }
 
 func (s *Server) codeSubmit(c *echo.Context) error {
-	p, ok := s.web.Sessions.ReadPending(c.Request())
+	p, ok := s.readPending(c.Request())
 	if sess := web.SessionOf(c); sess != nil && (!ok || sess.Phone == p.Phone) {
 		return s.signedIn(c)
 	}
@@ -246,7 +246,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 		f.Code = code
 		key = p.ID + ":" + code
 	}
-	known := s.web.Sessions.KnownDevice(c.Request(), p.Phone)
+	known := s.knownDevice(c.Request(), p.Phone)
 	// The work goes on when this browser gives up (a double click cancels the
 	// first request): the other submissions share its outcome.
 	ctx := context.WithoutCancel(c.Request().Context())
@@ -257,7 +257,7 @@ func (s *Server) codeSubmit(c *echo.Context) error {
 	return s.answerConfirm(c, p, f, s.confirmOnce(c.Request().Context(), key, work))
 }
 
-func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, code string, known bool) confirmResult {
+func (s *Server) confirm(ctx context.Context, c *echo.Context, p pending, code string, known bool) confirmResult {
 	token := p.Token
 	if token == "" {
 		replaced := known && s.strangersCode(ctx, p.Phone)
@@ -299,7 +299,7 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 			return res
 		}
 		s.release(ctx, hold) // the right code is no wrong entry
-		if err := s.stores.numbers.Confirm(ctx, s.web.Sessions.PhoneTag(p.Phone), s.now().Add(confirmedNumberFor)); err != nil {
+		if err := s.stores.numbers.Confirm(ctx, s.phoneTag(p.Phone), s.now().Add(confirmedNumberFor)); err != nil {
 			s.log.ErrorContext(ctx, "confirmed number not kept", "err", err)
 		}
 		if err := s.codes.limits.Clear(ctx, s.perCodeKey(p.Phone, true), s.perCodeKey(p.Phone, false),
@@ -318,29 +318,29 @@ func (s *Server) confirm(ctx context.Context, c *echo.Context, p web.Pending, co
 		res.errs.Add("", msgProfileRetry)
 		return res
 	}
-	sess := s.web.Sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)
+	sess := s.sessions.New(token, info.GUID, firstName(info.FIO), p.Phone)
 	s.heard(sess, info)
 	return confirmResult{sess: sess}
 }
 
-func (s *Server) answerConfirm(c *echo.Context, p web.Pending, f views.CodeForm, res confirmResult) error {
+func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res confirmResult) error {
 	w := c.Response()
 	switch {
 	case res.sess != nil:
-		if err := s.web.Sessions.Write(w, res.sess); err != nil {
+		if err := s.sessions.Write(w, res.sess); err != nil {
 			return err
 		}
-		if err := s.web.Sessions.RememberDevice(w, c.Request(), p.Phone); err != nil {
+		if err := s.rememberDevice(w, c.Request(), p.Phone); err != nil {
 			return err
 		}
-		s.web.Sessions.ClearPending(w)
+		s.clearPending(w)
 		return s.signedIn(c)
 	case res.signOut != "":
-		s.web.Sessions.ClearPending(w)
+		s.clearPending(w)
 		return s.signedOutWith(c, res.signOut)
 	case res.token != "":
 		p.Token = res.token
-		if err := s.web.Sessions.WritePending(w, p); err != nil {
+		if err := s.writePending(w, p); err != nil {
 			return err
 		}
 	}
@@ -358,7 +358,7 @@ func (s *Server) signedIn(c *echo.Context) error {
 }
 
 func (s *Server) codeResend(c *echo.Context) error {
-	p, ok := s.web.Sessions.ReadPending(c.Request())
+	p, ok := s.readPending(c.Request())
 	if !ok {
 		return s.lostPending(c)
 	}
@@ -370,7 +370,7 @@ func (s *Server) codeResend(c *echo.Context) error {
 		})
 	}
 	p.ID, p.SentAt, p.Token = web.RandomID(), s.now(), "" // a new code, a new sign-in of this browser
-	if err := s.web.Sessions.WritePending(c.Response(), p); err != nil {
+	if err := s.writePending(c.Response(), p); err != nil {
 		return err
 	}
 	return web.RespondOK(c, web.Answer{ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode+"?sent=1")

@@ -45,7 +45,7 @@ func browserMark(known bool) string {
 
 // The limits of a phone are kept under its tag, never the number itself.
 func (s *Server) phoneKey(name, phone string, known bool) string {
-	return name + ":" + browserMark(known) + ":" + s.web.Sessions.PhoneTag(phone)
+	return name + ":" + browserMark(known) + ":" + s.phoneTag(phone)
 }
 
 func (s *Server) intervalRule(phone string, known bool) store.Rule {
@@ -86,11 +86,11 @@ func (s *Server) codeRules(phone, ip string, known bool, c codeClass) (rules []s
 	}
 	// Addresses and numbers' prefixes are kept under their tags too.
 	for _, a := range limitAddresses(ip) {
-		key := "ip:" + s.web.Sessions.Tag("ip "+a)
+		key := "ip:" + s.sessions.Tag("ip "+a)
 		rules = append(rules, store.Rule{Name: "ip_window", Key: key, Max: requestsPerIP, Window: ipWindow})
 		sender = append(sender, key)
 	}
-	prefix := "prefix:" + s.web.Sessions.Tag("prefix "+phone[:max(len(phone)-4, 0)])
+	prefix := "prefix:" + s.sessions.Tag("prefix "+phone[:max(len(phone)-4, 0)])
 	rules = append(rules, store.Rule{Name: "prefix_window", Key: prefix, Max: codesPerPrefix, Window: prefixWindow})
 	sender = append(sender, prefix)
 	return append(rules, s.codes.budget.rules(c)...), sender
@@ -201,7 +201,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 	run := func(context.Context) store.Outcome {
 		res := work()
 		mine = &res
-		v, err := s.web.Sessions.Seal(sharedConfirmName, res.shared())
+		v, err := s.sessions.Seal(sharedConfirmName, res.shared())
 		if err != nil {
 			s.log.ErrorContext(ctx, "sign-in outcome not sealed", "err", err)
 			return store.Outcome{Status: http.StatusServiceUnavailable}
@@ -227,7 +227,7 @@ func (s *Server) confirmOnce(ctx context.Context, key string, work func() confir
 		return failed(err)
 	}
 	var sc sharedConfirm
-	if !s.web.Sessions.Open(sharedConfirmName, out.Message, &sc) {
+	if !s.sessions.Open(sharedConfirmName, out.Message, &sc) {
 		return failed(errors.New("a shared sign-in outcome does not open"))
 	}
 	return sc.result()

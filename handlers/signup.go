@@ -67,7 +67,7 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 	if status != http.StatusOK {
 		return show(status, retry)
 	}
-	return s.codeSent(c, web.Pending{Phone: phone, Mode: "signup", SentAt: s.now()})
+	return s.codeSent(c, pending{Phone: phone, Mode: "signup", SentAt: s.now()})
 }
 
 // logout revokes the session on our side too and deletes the cookie. It
@@ -80,17 +80,17 @@ func (s *Server) logout(c *echo.Context) error {
 		// The store could not say whether the cookie was signed out
 		// already; revoking it again is harmless, and the only way to know
 		// that it is out.
-		sess = s.web.Sessions.CookieSession(c.Request())
+		sess = s.sessions.CookieSession(c.Request())
 	}
 	if sess != nil {
 		s.log.InfoContext(c.Request().Context(), "sign-out", "phone", gateway.MaskPhone(sess.Phone))
 	}
-	if err := s.web.Sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
 		s.log.ErrorContext(c.Request().Context(), "sign-out not stored", "err", err)
 		c.Response().Header().Set("Retry-After", "60")
 		return &web.Error{Status: http.StatusServiceUnavailable, Title: "Выход не выполнен", Message: msgSignOutFailed}
 	}
-	s.web.Sessions.ClearPending(c.Response())
+	s.clearPending(c.Response())
 	c.Response().Header().Set("Clear-Site-Data", clearSiteData) // the offline copies go too
 	return web.SeeOther(c, views.PathLogin)
 }

@@ -65,7 +65,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		return
 	case errors.As(err, &he):
 	case errors.As(err, &mbe):
-		he = tooLarge(c.Request())
+		he = k.tooLarge(c.Request())
 	default:
 		switch echo.StatusCode(err) {
 		case http.StatusNotFound:
@@ -73,7 +73,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		case http.StatusMethodNotAllowed:
 			he = &Error{http.StatusMethodNotAllowed, "Недопустимый запрос", MsgMethod}
 		case http.StatusRequestEntityTooLarge:
-			he = tooLarge(c.Request())
+			he = k.tooLarge(c.Request())
 		default:
 			k.Logger.ErrorContext(c.Request().Context(), "request failed", "request_id", RequestID(c), "path", c.Request().URL.Path, "err", err)
 		}
@@ -83,7 +83,7 @@ func (k *Kit) HandleError(c *echo.Context, err error) {
 		return
 	}
 	err = Respond(c, he.Status, Answer{Message: he.Message}, func() error {
-		return k.RenderPage(c, he.Status, views.ErrorPage(k.Page(c, he.Title, he.Message), he.Title, he.Message))
+		return k.RenderPage(c, he.Status, views.ErrorPage(k.Shell.Page(c, he.Title, he.Message), he.Title, he.Message))
 	})
 	if err != nil {
 		k.Logger.ErrorContext(c.Request().Context(), "render error page", "err", err)

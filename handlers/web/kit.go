@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
@@ -36,6 +37,19 @@ type Calls interface {
 	Ahead(ctx context.Context) context.Context
 }
 
+// Shell draws every page's frame, asking nothing of the provider: an error's
+// page may answer a stranger.
+type Shell interface {
+	Page(c *echo.Context, title, description string) views.Page
+}
+
+// Uploads tells the forms that may carry documents, which get a larger body
+// and a longer time, and counts those refused as the instance shuts down.
+type Uploads interface {
+	IsUpload(r *http.Request) bool
+	Draining()
+}
+
 // Config is what a Kit is built from.
 type Config struct {
 	Sessions *Sessions
@@ -47,6 +61,7 @@ type Config struct {
 	Registry prometheus.Registerer
 	Tracer   trace.TracerProvider
 	Health   *Health
+	Shell    Shell
 	// StorePing is the shared store's health for /readyz; nil without one.
 	StorePing func(context.Context) error
 	// Admission bounds the pages worked on at once; nil: an adaptive default.
@@ -60,9 +75,8 @@ type Config struct {
 	LoadingAfter time.Duration
 	// CallTimeout is the provider's deadline, which an upload may wait for.
 	CallTimeout time.Duration
-	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
-	UploadBudget int64
-	Now          func() time.Time // nil means time.Now
+	Uploads     Uploads
+	Now         func() time.Time // nil means time.Now
 }
 
 // Kit is the plumbing's state, shared by every request.
@@ -70,8 +84,6 @@ type Kit struct {
 	Config
 	tracer   trace.Tracer // nil: no spans
 	metrics  *counters
-	uploads  *Uploads
-	names    Names
 	frames   frames          // the loading frames, prepared once
 	gzipped  gzipCache       // static files compressed once
 	held     map[string]bool // routes whose pages wait their turn or are refused
@@ -80,8 +92,8 @@ type Kit struct {
 
 // New builds the plumbing and registers its metrics.
 func New(c Config) (*Kit, error) {
-	if c.Sessions == nil || c.Site == nil || c.Assets == nil || c.Static == nil {
-		return nil, errors.New("web: sessions, site, assets and static are required")
+	if c.Sessions == nil || c.Site == nil || c.Assets == nil || c.Static == nil || c.Shell == nil || c.Uploads == nil {
+		return nil, errors.New("web: sessions, site, assets, static, shell and uploads are required")
 	}
 	k := &Kit{Config: c, held: map[string]bool{}}
 	k.Calls = cmp.Or[Calls](k.Calls, noCalls{})
@@ -114,36 +126,11 @@ func New(c Config) (*Kit, error) {
 		return nil, err
 	}
 	k.metrics = m
-	k.uploads = NewUploads(c.UploadBudget, m.uploadRefused)
 	return k, nil
 }
 
-// Uploads is the room for refund documents.
-func (k *Kit) Uploads() *Uploads { return k.uploads }
-
-// Names are the customers' first names for the shell, as the profile last said.
-func (k *Kit) Names() *Names { return &k.names }
-
 // Hold marks a route whose pages take their turn under overload (Admit).
 func (k *Kit) Hold(route string) { k.held[route] = true }
-
-// Page is a page's frame with the name the plumbing knows, asking nothing of
-// the provider: also an error's page, which may answer a stranger.
-func (k *Kit) Page(c *echo.Context, title, description string) views.Page {
-	p := views.Page{Title: title, Description: description, Nonce: Nonce(c), Site: k.Site, Assets: k.Assets}
-	if sess := SessionOf(c); sess != nil {
-		name, ok := k.names.Get(sess.GUID, k.Now())
-		if !ok {
-			name = sess.Name
-		}
-		p.User = &views.User{Name: name}
-		if !IsSpeculative(c) {
-			p.Notice = k.Sessions.TakeNotice(c.Response(), c.Request())
-		}
-		p.Speculate = !SavesData(c.Request())
-	}
-	return p
-}
 
 // Absolute is path as an absolute URL of the account.
 func (k *Kit) Absolute(path string) string { return k.PublicURL + path }

@@ -4,11 +4,10 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // counters are the plumbing's metrics.
 type counters struct {
-	requests      *prometheus.CounterVec
-	duration      *prometheus.HistogramVec
-	shed          *prometheus.CounterVec
-	speculative   *prometheus.CounterVec
-	uploadRefused *prometheus.CounterVec
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	shed        *prometheus.CounterVec
+	speculative *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer, a *Admission) (*counters, error) {
@@ -27,12 +26,8 @@ func newMetrics(reg prometheus.Registerer, a *Admission) (*counters, error) {
 			Name: "lk_speculative_requests_total",
 			Help: "Pages fetched ahead of a tap (Sec-Purpose), by route and purpose (prefetch, prerender).",
 		}, []string{"route", "purpose"}),
-		uploadRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lk_uploads_refused_total",
-			Help: "Refund uploads refused with 503 before their documents were read, by reason: full (the room for uploads in flight), session (another upload of the session in flight), draining (the instance shuts down).",
-		}, []string{"reason"}),
 	}
-	cs := []prometheus.Collector{m.requests, m.duration, m.shed, m.speculative, m.uploadRefused}
+	cs := []prometheus.Collector{m.requests, m.duration, m.shed, m.speculative}
 	for _, c := range append(cs, admissionMetrics(a)...) {
 		if err := reg.Register(c); err != nil {
 			return nil, err

@@ -163,7 +163,7 @@ func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
 		limit, wait := int64(FormLimit), k.FormBodyTime
-		if IsUpload(r) {
+		if k.Uploads.IsUpload(r) {
 			limit, wait = UploadLimit, uploadBodyTime
 		}
 		if r.ContentLength == 0 {
@@ -183,13 +183,13 @@ func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			})
 		}
 		if r.ContentLength > limit {
-			return tooLarge(r)
+			return k.tooLarge(r)
 		}
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
 		if !hasBody(r) {
 			return next(c)
 		}
-		if IsUpload(r) {
+		if k.Uploads.IsUpload(r) {
 			return k.upload(c, next)
 		}
 		var err error
@@ -199,7 +199,7 @@ func (k *Kit) BodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			err = r.ParseForm()
 		}
 		if _, over := errors.AsType[*http.MaxBytesError](err); over {
-			return tooLarge(r)
+			return k.tooLarge(r)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			// net/http cancels the request with its read; the answer is still written.
@@ -231,7 +231,7 @@ func (b *bodyRead) Read(p []byte) (int, error) {
 func (k *Kit) upload(c *echo.Context, next echo.HandlerFunc) error {
 	done, ok := k.Health.upload(UploadBound(k.CallTimeout))
 	if !ok {
-		k.uploads.Refused(RefusedDraining)
+		k.Uploads.Draining()
 		c.Response().Header().Set(echo.HeaderRetryAfter, drainRetry)
 		return ErrRestarting
 	}
@@ -243,11 +243,8 @@ func hasBody(r *http.Request) bool {
 	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
 }
 
-// IsUpload tells a refund form, which may carry documents.
-func IsUpload(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/refund") }
-
-func tooLarge(r *http.Request) *Error {
-	if IsUpload(r) {
+func (k *Kit) tooLarge(r *http.Request) *Error {
+	if k.Uploads.IsUpload(r) {
 		return ErrTooLarge
 	}
 	return ErrFormTooLarge
