@@ -294,6 +294,27 @@ func (a *app) aquaDays() (weekday, weekend int) {
 	return
 }
 
+// aquaDayLike is the first day ahead, as days from today, to which the
+// customer's water-park order may move: a weekend order's tickets move to
+// a weekend day only, a weekday order's to a weekday.
+func (a *app) aquaDayLike(cu customer, page string) int {
+	a.t.Helper()
+	props := a.getWith(cu.c, page).doc.Find(`#calendar-props`).Text()
+	i := strings.Index(props, `"original":"`)
+	if i < 0 {
+		a.t.Fatalf("%s: no order date in the calendar's props %q", page, props)
+	}
+	day, err := time.ParseInLocation("2006-01-02", props[i+len(`"original":"`):][:10], gateway.ResortLocation())
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	weekday, weekend := a.aquaDays()
+	if wd := day.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return weekend
+	}
+	return weekday
+}
+
 func TestTransferAqua(t *testing.T) {
 	a := signedIn(t)
 	id := sandbox.DemoAquaPaid // weekday, 'Дневной', 3 regular tickets

@@ -76,8 +76,7 @@ func TestSharedSessionsOnePerDay(t *testing.T) {
 	for i, cu := range customers {
 		pages[i] = a.aquaMovePage(cu)
 	}
-	weekday, _ := a.aquaDays()
-	date := "?date=" + a.isoDay(weekday)
+	date := "?date=" + a.isoDay(a.aquaDayLike(customers[0], pages[0]))
 	before := a.sb.Calls("aqua/getSessionsAqua")
 	answers := atOnce(50, func(i int) *resp { return a.getWith(customers[i].c, pages[i]+date) })
 	for i, r := range answers {
