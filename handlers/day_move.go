@@ -267,7 +267,7 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 	v.Action.NothingToSubmit = !slices.ContainsFunc(ch.Choices, func(c views.TransferChoice) bool { return c.Disabled == "" })
 	pg := s.page(c, p.heading, "Перенос заказа в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(a.errs) > 0, o.kind.info().moveIslands
-	return s.web.Render(c, status, views.TransferPage(pg, v))
+	return s.render(c, status, views.TransferPage(pg, v))
 }
 
 // chosenDate is the day chosen as the month's line says it ("02.12.2026"),

@@ -45,7 +45,7 @@ func explain(err error, refused, unreachable string) failure {
 	case errors.Is(err, gateway.ErrUnauthorized):
 		return failure{status: http.StatusUnauthorized, message: msgSessionOver, signOut: true}
 	case errors.Is(err, gateway.ErrBusy):
-		f.status, f.message = http.StatusServiceUnavailable, web.MsgBusy
+		f.status, f.message = http.StatusServiceUnavailable, web.ErrBusy.Message
 	case errors.Is(err, gateway.ErrUnavailable):
 		f.status, f.message = http.StatusServiceUnavailable, unreachable
 	}

@@ -1,8 +1,12 @@
 package handlers
 
 import (
+	"net/http"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
+	"lk/handlers/web"
 	"lk/views"
 )
 
@@ -21,3 +25,9 @@ func firstError(errs views.Errors) string {
 // waitFirst is how long a request sent again waits for the first one's
 // outcome (a double click, a retry) before it is told it is still running.
 const waitFirst = 30 * time.Second
+
+// respondOK is a step done: an island's JSON, or the page at url.
+func respondOK(c *echo.Context, a web.Answer, url string) error {
+	a.OK = true
+	return web.Respond(c, http.StatusOK, a, func() error { return web.SeeOther(c, url) })
+}

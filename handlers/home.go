@@ -30,7 +30,7 @@ func (s *Server) home(c *echo.Context) error {
 	h := views.Home{Name: sess.Name}
 	if infoErr != nil {
 		if msg, out := profileRefused(infoErr); out {
-			s.web.EndSession(c, sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
 		s.log.WarnContext(c.Request().Context(), "profile not loaded", "err", infoErr)
@@ -48,7 +48,7 @@ func (s *Server) home(c *echo.Context) error {
 	if p.User != nil {
 		p.User.Name = h.Name
 	}
-	return s.web.Render(c, http.StatusOK, views.HomePage(p, h))
+	return s.render(c, http.StatusOK, views.HomePage(p, h))
 }
 
 func (s *Server) profileView(info gateway.PersonalInfo) *views.Profile {

@@ -158,8 +158,8 @@ func (k hotelKind) cancel(ctx context.Context, s *Server, sess *web.Session, o o
 		// The order no longer offers a refund: the resort's staff finish it.
 		s.log.ErrorContext(ctx, "hotel cancelled without its refund", "order", o.id, "err", err)
 		msg := msgCancelNoRefund + ": " + strings.TrimSuffix(explain(err, msgRefundFailed, web.MsgRequestFailed).message, ".") + "."
-		if s.web.Site.SupportPhone != "" {
-			msg += " Позвоните в службу поддержки: " + s.web.Site.SupportPhone + "."
+		if s.shell.site.SupportPhone != "" {
+			msg += " Позвоните в службу поддержки: " + s.shell.site.SupportPhone + "."
 		}
 		return "", providerFailed(msg)
 	}
@@ -434,7 +434,7 @@ func (m hotelMove) again(o order, status int, msg string) error {
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
 	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, hotelInfo.moveIslands
-	return s.web.Render(c, status, views.HotelTransferPage(p, v))
+	return s.render(c, status, views.HotelTransferPage(p, v))
 }
 
 // describeStay says what the stay chosen in the month is, as the island

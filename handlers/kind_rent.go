@@ -411,5 +411,5 @@ func (m rentMove) page(o order, status int, msg string) error {
 		Value: d.view.Date, Target: "#rent-day input[name=date]", Booked: booked}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands
-	return s.web.Render(c, status, views.RentMovePage(pg, v))
+	return s.render(c, status, views.RentMovePage(pg, v))
 }

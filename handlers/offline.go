@@ -59,7 +59,7 @@ func (s *Server) offlineMarks(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) clearsSession(h http.Header) bool {
 	for _, v := range h.Values("Set-Cookie") {
-		if s.sessions.Clears(v) {
+		if strings.HasPrefix(v, s.sessions.CookieName("session")+"=;") { // the session cookie deleted
 			return true
 		}
 	}
@@ -104,11 +104,11 @@ func (s *Server) offerOffline(c *echo.Context, p *views.Page, set orderSet) {
 // From the root, so that its scope is the whole site; no-cache, so a new
 // build replaces the old worker at once.
 func (s *Server) worker(c *echo.Context) error {
-	file, ok := s.web.Assets.File(views.WorkerEntry)
+	file, ok := s.shell.assets.File(views.WorkerEntry)
 	if !ok {
 		return web.ErrNotFound
 	}
-	body, err := fs.ReadFile(s.web.Static, "dist/"+file)
+	body, err := fs.ReadFile(s.shell.static, "dist/"+file)
 	if err != nil {
 		return web.ErrNotFound
 	}
@@ -162,8 +162,8 @@ func (s *Server) manifest(c *echo.Context) error {
 
 // Built without the session, so the worker's copy names nobody.
 func (s *Server) offline(c *echo.Context) error {
-	p := views.Page{Title: "Нет соединения", Description: "Страница без интернета.", Nonce: web.Nonce(c), Site: s.web.Site, Assets: s.web.Assets}
-	return s.web.Render(c, http.StatusOK, views.OfflinePage(p))
+	p := views.Page{Title: "Нет соединения", Description: "Страница без интернета.", Nonce: web.Nonce(c), Site: s.shell.site, Assets: s.shell.assets}
+	return s.render(c, http.StatusOK, views.OfflinePage(p))
 }
 
 const clearSiteData = `"cache", "storage"`

@@ -17,7 +17,6 @@ import (
 
 	"lk"
 	"lk/gateway/sandbox"
-	"lk/handlers/web"
 )
 
 // The offline worker learns whose pages it keeps from LK-Session: a token
@@ -51,9 +50,9 @@ func TestSessionMarkTellsTheWorkerWhoIsSignedIn(t *testing.T) {
 	// It says when the sign-in ends, so that copies on a phone offline at
 	// that moment stop being shown.
 	_, end, _ := strings.Cut(first, ".")
-	if n, err := strconv.ParseInt(end, 10, 64); err != nil || time.Unix(n, 0).After(a.clock.Now().Add(web.SessionTTL)) ||
-		time.Unix(n, 0).Before(a.clock.Now().Add(web.SessionTTL-time.Hour)) {
-		t.Errorf("LK-Session %q: the sign-in's end %q, want %v (signed in just now)", first, end, a.clock.Now().Add(web.SessionTTL))
+	if n, err := strconv.ParseInt(end, 10, 64); err != nil || time.Unix(n, 0).After(a.clock.Now().Add(sessionTTL)) ||
+		time.Unix(n, 0).Before(a.clock.Now().Add(sessionTTL-time.Hour)) {
+		t.Errorf("LK-Session %q: the sign-in's end %q, want %v (signed in just now)", first, end, a.clock.Now().Add(sessionTTL))
 	}
 	for _, p := range []string{"/orders", "/orders/aqua/" + sandbox.DemoAquaPaid, "/orders/aqua/" + sandbox.DemoAquaPaid + "/ticket.pdf", "/no-such-page"} {
 		if got := a.get(p).Header.Get("LK-Session"); got != first {
@@ -183,6 +182,9 @@ func TestListsNameNoOtherDocuments(t *testing.T) {
 
 // workerImport finds an import statement or a dynamic import: a classic
 // worker script can have neither.
+// sessionTTL is how long a sign-in lasts.
+const sessionTTL = 7 * 24 * time.Hour
+
 // copiesCookie is the cookie the offline worker reads its sign-in's token from.
 const copiesCookie = "__Host-lk_copies"
 

@@ -37,7 +37,7 @@ func (s *Server) orderParams(c *echo.Context) (kind, string, error) {
 
 func (s *Server) orderView(c *echo.Context, status int, o order, msg string) error {
 	d := s.orderDetail(c, o, msg)
-	return s.web.Render(c, status, views.OrderPage(s.orderPage(c, d), d))
+	return s.render(c, status, views.OrderPage(s.orderPage(c, d), d))
 }
 
 // orderDetail is the order page's model: its buttons, what they do with
@@ -81,12 +81,12 @@ func (s *Server) order(c *echo.Context) error {
 		// from the provider's list: its page says what became of it.
 		if a, ok := s.lastAct(c.Request().Context(), web.SessionOf(c).GUID, k, id); ok && status == http.StatusNotFound {
 			d.Error, d.Done = "", []string{a.text(s), msgActGone}
-			return s.web.Render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
+			return s.render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
 		}
 		if msg == "" {
 			return web.ErrNotFound
 		}
-		return s.web.Render(c, status, views.OrderPage(s.orderPage(c, d), d))
+		return s.render(c, status, views.OrderPage(s.orderPage(c, d), d))
 	}
 	return s.orderView(c, http.StatusOK, o, "")
 }

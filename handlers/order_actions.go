@@ -211,7 +211,7 @@ func (s *Server) storeFailed(c *echo.Context, err error) error {
 
 func (s *Server) orderError(c *echo.Context, status int, o order, msg string) error {
 	d := s.orderDetail(c, o, msg)
-	return &web.PageError{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
+	return &web.Error{Status: status, Message: msg, Page: views.OrderPage(s.orderPage(c, d), d)}
 }
 
 // sentBefore is the kept first outcome of the form the URL names, or nil, so
@@ -252,7 +252,7 @@ func (s *Server) leased(ctx context.Context, o order, a action, key string, do f
 	taken, cur, err := s.stores.leases.Take(ctx, lease, me, s.leaseTTL())
 	if err != nil {
 		s.log.ErrorContext(ctx, "order lease failed", "action", a, "err", err)
-		return store.Outcome{Status: http.StatusServiceUnavailable, Message: web.MsgStoreDown}
+		return store.Outcome{Status: http.StatusServiceUnavailable, Message: web.ErrStoreDown.Message}
 	}
 	if !taken {
 		act, other, _ := strings.Cut(cur, " ")

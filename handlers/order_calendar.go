@@ -39,7 +39,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 		s.log.WarnContext(c.Request().Context(), "moves store", "err", err)
 		return web.ErrStoreDown
 	}
-	page := s.web.Absolute(o.url())
+	page := s.shell.absolute(o.url())
 	body := s.calendar(o, movedKey(k, first)+"@lk", page).Serialize(ics.WithNewLineWindows)
 	name := string(k.info().id) + "-" + o.id + ".ics" // id is checked by validID
 	// inline: iPhones add a text/calendar they open, but save an attachment.
@@ -68,7 +68,7 @@ func (s *Server) calendar(o order, uid, page string) *ics.Calendar {
 	notes := append(e.Notes, "Заказ в личном кабинете: "+page)
 	// An event of the demo, added to a real calendar or forwarded, must not
 	// pass for a booking.
-	if s.web.Site.Demo() {
+	if s.shell.site.Demo() {
 		e.Summary = "(демо) " + e.Summary
 		notes = append([]string{views.DemoNotice}, notes...)
 	}

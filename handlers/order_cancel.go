@@ -33,7 +33,7 @@ func (s *Server) cancelPage(c *echo.Context, status int, o order, msg string) er
 	}
 	p := s.page(c, a.Heading, "Отмена заказа в личном кабинете курорта.")
 	p.Nav, p.Invalid = views.NavOrders, msg != ""
-	return s.web.Render(c, status, views.ActionPage(p, a))
+	return s.render(c, status, views.ActionPage(p, a))
 }
 
 // orderCancel is POST …/cancel: the kind's provider calls, once per token.

@@ -33,7 +33,7 @@ func (s *Server) leadOn(next echo.HandlerFunc) echo.HandlerFunc {
 		r := l.refusal
 		p := s.page(c, r.Title, "Заказ в личном кабинете курорта.")
 		p.Nav = views.NavOrders
-		return &web.PageError{Status: r.Status, Message: r.Message, Page: views.ErrorPageOn(p, r.Title, r.Message, l.on)}
+		return &web.Error{Status: r.Status, Title: r.Title, Message: r.Message, Page: views.ErrorPageOn(p, r.Title, r.Message, l.on)}
 	}
 }
 

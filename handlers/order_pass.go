@@ -188,13 +188,13 @@ func (s *Server) dress(p wallet.Pass, o order) wallet.Pass {
 	}
 	y, m, d := last.In(s.loc).Date()
 	p.Expires = time.Date(y, m, d+1, 0, 0, 0, 0, s.loc)
-	back := []wallet.Field{{Key: "page", Label: "Заказ в личном кабинете", Value: s.web.Absolute(o.url())}}
-	if phone := s.web.Site.SupportPhone; phone != "" {
+	back := []wallet.Field{{Key: "page", Label: "Заказ в личном кабинете", Value: s.shell.absolute(o.url())}}
+	if phone := s.shell.site.SupportPhone; phone != "" {
 		back = append(back, wallet.Field{Key: "support", Label: "Служба поддержки", Value: phone})
 	}
 	back = append(back, wallet.Field{Key: "updates", Label: "Изменения", Value: msgPassNoUpdates})
 	// A demo pass, shown at a gate or forwarded, must not pass for a booking.
-	if s.web.Site.Demo() {
+	if s.shell.site.Demo() {
 		p.Description = "(демо) " + p.Description
 		p.LogoText = resortName + " · демо"
 		p.Header = append([]wallet.Field{{Key: "demoMark", Label: "Режим", Value: "ДЕМО"}}, p.Header...)

@@ -223,5 +223,5 @@ func (s *Server) refundPage(c *echo.Context, status int, o order, in refundInput
 	if in.mode == gateway.RefundModeration {
 		p.Islands = []string{views.FilesEnhance}
 	}
-	return s.web.Render(c, status, views.RefundPage(p, a, in.view(o, kept)))
+	return s.render(c, status, views.RefundPage(p, a, in.view(o, kept)))
 }

@@ -147,7 +147,7 @@ func (s *Server) orders(c *echo.Context) error {
 	}
 	if to < len(history) {
 		o.More, o.MoreFrom = q.pageURL(q.page+1), strconv.Itoa(to+1)
-		o.MoreScript = s.web.Assets.Script(views.MoreEnhance)
+		o.MoreScript = s.shell.assets.Script(views.MoreEnhance)
 	}
 	if len(history) > historyPage && to > 0 {
 		o.Shown = fmt.Sprintf("Показаны %d из %d", to, len(history))
@@ -159,7 +159,7 @@ func (s *Server) orders(c *echo.Context) error {
 	if set.allFailed() {
 		status = http.StatusServiceUnavailable
 	}
-	return s.web.Render(c, status, views.OrdersPage(p, o))
+	return s.render(c, status, views.OrdersPage(p, o))
 }
 
 // moreAnchor is the id of the card at index i, where a page of the history

@@ -26,7 +26,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	info, err := s.account.ClientInfo(c.Request().Context(), sess.Token)
 	if err != nil {
 		if msg, out := profileRefused(err); out {
-			s.web.EndSession(c, sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, msg)
 		}
 		return &web.Error{Status: http.StatusServiceUnavailable, Title: web.MsgServerTitle, Message: msgProfileFailed}
@@ -38,7 +38,7 @@ func (s *Server) profileForm(c *echo.Context) error {
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
-	return s.web.Render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
+	return s.render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
 }
 
 func (s *Server) profileSubmit(c *echo.Context) error {
@@ -52,7 +52,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		Phone:      views.Phone(sess.Phone),
 	}
 	show := func(status int) error {
-		return s.web.Render(c, status, views.ProfilePage(s.profilePage(c, true), f))
+		return s.render(c, status, views.ProfilePage(s.profilePage(c, true), f))
 	}
 	checkName(&f.Errors, "lastName", &f.LastName, msgLastNameEmpty, msgNameTooLong)
 	checkName(&f.Errors, "firstName", &f.FirstName, msgFirstNameEmpty, msgNameTooLong)
@@ -80,7 +80,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		// text in red above the form, never among the answers to check.
 		fail := explain(err, web.MsgRequestFailed, web.MsgRequestFailed)
 		if fail.signOut {
-			s.web.EndSession(c, sess)
+			s.endSession(c, sess)
 			return s.signedOutWith(c, fail.message)
 		}
 		s.log.WarnContext(c.Request().Context(), "profile not saved", "refused", fail.refused, "err", err)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -21,16 +22,38 @@ import (
 	"lk/views"
 )
 
-func (s *Server) routes(e *echo.Echo) {
-	w := s.web
-	e.Use(w.Observe, w.Traced, w.Secure, web.Compress(web.GzipLevel), w.HandleErrors, w.Admit, middleware.Recover(),
-		web.CrossOrigin(), w.BodyLimit, w.LoadSession, s.offlineMarks)
+// routes builds each piece of the plumbing with what it needs and puts every
+// route in place.
+func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) error {
+	calls := providerCalls{}
+	observe, err := web.Observe(s.log, calls, reg)
+	if err != nil {
+		return err
+	}
+	admit, err := web.NewAdmitter(o.Admission, o.Site, o.Assets, s.log, reg)
+	if err != nil {
+		return err
+	}
+	speculative, err := web.MarkSpeculative(calls, reg)
+	if err != nil {
+		return err
+	}
+	health := o.Health
+	if health == nil {
+		health, _ = web.NewHealth(nil) // nothing registered: cannot fail
+		health.SetServing(true)
+	}
+	e.HTTPErrorHandler = web.ErrorHandler(s.log, calls, s.shell, s.uploads)
+	loading := web.Loading(s.sessions, calls, o.Site, o.Assets, o.LoadingAfter, s.log)
+	e.Use(observe, web.Traced(o.Tracer), web.Secure(o.TrustedProxies), web.Compress(web.GzipLevel), web.HandleErrors,
+		admit.Admit, middleware.Recover(), web.CrossOrigin(), web.BodyLimit(o.FormBodyTime, s.callTimeout, health, s.uploads),
+		web.LoadSession(s.sessions, s.log), s.offlineMarks)
 
 	// Operations.
 	e.GET(web.RouteHealthz, func(c *echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET(web.RouteReadyz, w.Readyz)
+	e.GET(web.RouteReadyz, web.Readyz(health, o.StorePing, s.log))
 	e.GET("/robots.txt", robots)
-	e.GET("/static/*", w.StaticFiles)
+	e.GET("/static/*", web.StaticFiles(o.Static))
 	e.GET("/favicon.ico", func(c *echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, "/static/img/favicon-32.png")
 	})
@@ -49,25 +72,25 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST(views.PathLogout, s.logout)
 
 	// The account, guarded; its pages take their turn under overload (admit).
-	g := e.Group("", web.RequireSession, w.MarkSpeculative, s.writesSeen)
+	g := e.Group("", web.RequireSession, speculative, s.writesSeen)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
-		w.Hold(path)
+		admit.Hold(path)
 	}
 	// Pages that wait for the provider show that they are loading.
-	read(views.PathHome, w.Loading(s.home))
-	read(views.PathProfileEdit, w.Loading(s.profileForm))
+	read(views.PathHome, loading(s.home))
+	read(views.PathProfileEdit, loading(s.profileForm))
 	g.POST(views.PathProfileEdit, s.profileSubmit)
-	read(views.PathOrders, w.Loading(s.orders))
+	read(views.PathOrders, loading(s.orders))
 	// An order's refusals lead on: back to the order, or to the booking it became.
 	on := s.leadOn
-	read(routeOrder, w.Loading(s.order))
+	read(routeOrder, loading(s.order))
 	g.POST(routeOrder+"/confirm", on(s.orderConfirm))
-	read(routeOrder+"/cancel", w.Loading(on(s.withOrder(actCancel, s.orderCancelForm))))
+	read(routeOrder+"/cancel", loading(on(s.withOrder(actCancel, s.orderCancelForm))))
 	g.POST(routeOrder+"/cancel", on(s.orderCancel))
-	read(routeOrder+"/refund", w.Loading(on(s.withOrder(actRefund, s.orderRefundForm))))
+	read(routeOrder+"/refund", loading(on(s.withOrder(actRefund, s.orderRefundForm))))
 	g.POST(routeOrder+"/refund", on(s.orderRefund))
-	read(routeOrder+"/transfer", w.Loading(on(s.withOrder(actTransfer, s.orderTransferForm))))
+	read(routeOrder+"/transfer", loading(on(s.withOrder(actTransfer, s.orderTransferForm))))
 	g.POST(routeOrder+"/transfer", on(s.orderTransfer))
 	read(routeOrder+"/ticket.pdf", on(s.orderDocument))
 	read(routeOrder+"/voucher.pdf", on(s.orderDocument))
@@ -78,6 +101,7 @@ func (s *Server) routes(e *echo.Echo) {
 	read(routeOrder+"/lesson.pkpass", on(s.orderPass))
 
 	e.RouteNotFound("/*", web.NotFound)
+	return nil
 }
 
 // robots lets search engines see the public pages only.
@@ -132,6 +156,9 @@ func New(o Options) (*echo.Echo, error) {
 	if o.Provider == nil {
 		return nil, errors.New("handlers: a provider is required")
 	}
+	if o.Sessions == nil || o.Site == nil || o.Assets == nil || o.Static == nil {
+		return nil, errors.New("handlers: sessions, site, assets and static are required")
+	}
 	s := &Server{
 		kinds:   []kind{lessonKind{o.Provider}, rentKind{p: o.Provider}, aquaKind{o.Provider}, hotelKind{o.Provider}, rentKind{room: true, p: o.Provider}},
 		account: o.Provider,
@@ -166,21 +193,13 @@ func New(o Options) (*echo.Echo, error) {
 		reg = prometheus.NewRegistry()
 	}
 	s.sessions = o.Sessions
-	s.shell = &shell{site: o.Site, assets: o.Assets, sessions: o.Sessions, now: s.now}
+	s.shell = &shell{site: o.Site, assets: o.Assets, static: o.Static, sessions: o.Sessions, now: s.now,
+		publicURL: cmp.Or(strings.TrimRight(o.PublicURL, "/"), "http://localhost")}
 	var err error
 	if s.ops, err = newOpsMetrics(reg); err != nil {
 		return nil, err
 	}
 	s.uploads = newUploads(o.UploadBudget, s.ops.uploadRefused)
-	s.web, err = web.New(web.Config{
-		Sessions: o.Sessions, Calls: providerCalls{}, Site: o.Site, Assets: o.Assets, Static: o.Static,
-		Logger: s.log, Registry: reg, Tracer: o.Tracer, Health: o.Health, Shell: s.shell, StorePing: o.StorePing, Admission: o.Admission,
-		TrustedProxies: o.TrustedProxies, PublicURL: o.PublicURL, FormBodyTime: o.FormBodyTime, LoadingAfter: o.LoadingAfter,
-		CallTimeout: s.callTimeout, Uploads: s.uploads, Now: s.now,
-	})
-	if err != nil {
-		return nil, err
-	}
 	if s.passes, err = newPassKit(o.Wallet, o.Static); err != nil {
 		return nil, err
 	}
@@ -190,7 +209,6 @@ func New(o Options) (*echo.Echo, error) {
 	// HEAD is answered wherever GET is (monitors use it); no GET changes state.
 	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, AutoHandleHEAD: true})})
 	e.Logger = s.log
-	e.HTTPErrorHandler = s.web.HandleError
 	if len(o.TrustedProxies) > 0 {
 		trust := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
 		for _, n := range o.TrustedProxies {
@@ -198,6 +216,8 @@ func New(o Options) (*echo.Echo, error) {
 		}
 		e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	}
-	s.routes(e)
+	if err := s.routes(e, o, reg); err != nil {
+		return nil, err
+	}
 	return e, nil
 }

@@ -14,9 +14,8 @@ import (
 )
 
 // Server is the personal account's HTTP handler: its pages, sign-in and
-// order actions, on the request plumbing of web.Kit.
+// order actions, on the request plumbing of web.
 type Server struct {
-	web         *web.Kit
 	sessions    *web.Sessions
 	shell       *shell
 	uploads     *uploads

@@ -1,9 +1,11 @@
 package handlers
 
 import (
+	"io/fs"
 	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"lk/gateway"
@@ -14,12 +16,18 @@ import (
 // shell is every page's frame: the site, its files, and the customer's first
 // name as the profile last said.
 type shell struct {
-	site     *views.Site
-	assets   *views.Assets
-	sessions *web.Sessions
-	names    names
-	now      func() time.Time
+	site      *views.Site
+	assets    *views.Assets
+	static    fs.FS // the files behind the assets
+	publicURL string
+	sessions  *web.Sessions
+	names     names
+	now       func() time.Time
 }
+
+// absolute is path as an absolute URL of the account, never built from the
+// Host anyone can set.
+func (sh *shell) absolute(path string) string { return sh.publicURL + path }
 
 // Page is a page's frame with the name the shell knows, asking nothing of
 // the provider: also an error's page, which may answer a stranger.
@@ -121,4 +129,19 @@ func (s *Server) keepName(c *echo.Context, sess *web.Session, name string) strin
 		}
 	}
 	return name
+}
+
+// render answers with a page, knowing whether a provider call was refused
+// for want of room.
+func (s *Server) render(c *echo.Context, status int, comp templ.Component) error {
+	return web.Render(c, status, comp, gateway.Busy(c.Request().Context()))
+}
+
+// endSession signs out: the cookie goes whatever the store says, as the token
+// is no good any more.
+func (s *Server) endSession(c *echo.Context, sess *web.Session) {
+	if err := s.sessions.End(c.Request().Context(), c.Response(), sess); err != nil {
+		s.log.ErrorContext(c.Request().Context(), "sign-out not stored", "err", err)
+		s.sessions.Clear(c.Response())
+	}
 }

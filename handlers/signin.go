@@ -23,8 +23,8 @@ func (s *Server) smsProps(mode string) views.SmsProps {
 	if mode == "signup" {
 		p.RequestURL = views.PathSignup
 	}
-	if s.web.Site.SandboxURL != "" {
-		p.SandboxHint = "SMS не отправляются, код можно посмотреть по адресу " + s.web.Site.SandboxURL + "/sandbox/sms/{телефон}."
+	if s.shell.site.SandboxURL != "" {
+		p.SandboxHint = "SMS не отправляются, код можно посмотреть по адресу " + s.shell.site.SandboxURL + "/sandbox/sms/{телефон}."
 	}
 	return p
 }
@@ -50,7 +50,7 @@ func (s *Server) loginPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) loginForm(c *echo.Context) error {
-	return s.web.Render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
+	return s.render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
 }
 
 func (s *Server) loginSubmit(c *echo.Context) error {
@@ -59,7 +59,7 @@ func (s *Server) loginSubmit(c *echo.Context) error {
 		return web.Respond(c, status, refusal(f.Errors, retry), func() error {
 			p := s.loginPage(c)
 			p.Invalid = true
-			return s.web.Render(c, status, views.LoginPage(p, f))
+			return s.render(c, status, views.LoginPage(p, f))
 		})
 	}
 	phone, ok := validPhone(f.Phone, &f.Errors)
@@ -190,7 +190,7 @@ func (s *Server) codeSent(c *echo.Context, p pending) error {
 	if err := s.writePending(c.Response(), p); err != nil {
 		return err
 	}
-	return web.RespondOK(c, web.Answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode)
+	return respondOK(c, web.Answer{Phone: views.MaskedPhone(p.Phone), ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode)
 }
 
 func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.CodeForm {
@@ -201,8 +201,8 @@ func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.Co
 	if wait, err := s.newCodeWait(c.Request().Context(), p.Phone, known); err == nil && wait > 0 {
 		f.ResendAfter = seconds(wait)
 	}
-	if s.web.Site.SandboxURL != "" {
-		f.SandboxURL = s.web.Site.SandboxURL + "/sandbox/sms/" + p.Phone
+	if s.shell.site.SandboxURL != "" {
+		f.SandboxURL = s.shell.site.SandboxURL + "/sandbox/sms/" + p.Phone
 	}
 	return f
 }
@@ -210,7 +210,7 @@ func (s *Server) codePage(c *echo.Context, p pending, f views.CodeForm) views.Co
 func (s *Server) renderCode(c *echo.Context, status int, p pending, f views.CodeForm) error {
 	pg := s.page(c, "Код из SMS", "Введите код из SMS, чтобы войти в личный кабинет.")
 	pg.Invalid = len(f.Errors) > 0
-	return s.web.Render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
+	return s.render(c, status, views.CodePage(pg, s.codePage(c, p, f)))
 }
 
 func (s *Server) codeForm(c *echo.Context) error {
@@ -354,7 +354,7 @@ func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res
 }
 
 func (s *Server) signedIn(c *echo.Context) error {
-	return web.RespondOK(c, web.Answer{Redirect: views.PathHome}, views.PathHome)
+	return respondOK(c, web.Answer{Redirect: views.PathHome}, views.PathHome)
 }
 
 func (s *Server) codeResend(c *echo.Context) error {
@@ -373,7 +373,7 @@ func (s *Server) codeResend(c *echo.Context) error {
 	if err := s.writePending(c.Response(), p); err != nil {
 		return err
 	}
-	return web.RespondOK(c, web.Answer{ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode+"?sent=1")
+	return respondOK(c, web.Answer{ResendIn: int(s.codes.interval / time.Second)}, views.PathLoginCode+"?sent=1")
 }
 
 func (s *Server) lostPending(c *echo.Context) error {
@@ -388,7 +388,7 @@ func (s *Server) signedOutWith(c *echo.Context, msg string) error {
 		f.Errors.Add("", msg)
 		p := s.loginPage(c)
 		p.Invalid = true
-		return s.web.Render(c, http.StatusUnauthorized, views.LoginPage(p, f))
+		return s.render(c, http.StatusUnauthorized, views.LoginPage(p, f))
 	})
 }
 

@@ -18,7 +18,7 @@ func (s *Server) signupPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) signupForm(c *echo.Context) error {
-	return s.web.Render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
+	return s.render(c, http.StatusOK, views.SignupPage(s.signupPage(c), views.SignupForm{Props: s.smsProps("signup")}))
 }
 
 func (s *Server) signupSubmit(c *echo.Context) error {
@@ -33,7 +33,7 @@ func (s *Server) signupSubmit(c *echo.Context) error {
 		return web.Respond(c, status, refusal(f.Errors, retry), func() error {
 			p := s.signupPage(c)
 			p.Invalid = true
-			return s.web.Render(c, status, views.SignupPage(p, f))
+			return s.render(c, status, views.SignupPage(p, f))
 		})
 	}
 	first, _ := cleanName(f.FirstName)

@@ -198,7 +198,7 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 // /readyz says 503 from the start of the shutdown, pages are still served
 // for LK_SHUTDOWN_DRAIN (while the balancer notices), then the listener
 // closes and requests in flight get LK_SHUTDOWN_TIMEOUT to finish, refund
-// uploads in flight up to their own bound (web.UploadBound); new
+// uploads in flight up to their own bound (Health.UploadsUntil); new
 // uploads are refused from the start of the shutdown.
 //
 // Under systemd (notify) it says READY=1 once it listens, feeds the

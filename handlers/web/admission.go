@@ -30,16 +30,26 @@ type Admission struct {
 	mu       sync.Mutex
 	limit    float64
 	inflight int
-	peak     int        // the most in flight since the last adjustment
 	queue    *list.List // of *waiter, oldest first
-	done     int        // pages finished since the last adjustment
 	rate     float64    // pages finished per second, smoothed
-	last     time.Time  // the last adjustment
-	sched    *metrics.Float64Histogram
-	samples  []metrics.Sample
+	win      window     // since the last adjustment
+	sched    schedReader
 	latency  time.Duration // the last interval's 90th percentile of scheduling latency
-	cpu      time.Duration // the process's CPU time at the last adjustment
 	refused  uint64
+}
+
+// window is what the admission saw since its last adjustment.
+type window struct {
+	last time.Time     // the last adjustment
+	peak int           // the most in flight
+	done int           // pages finished
+	cpu  time.Duration // the process's CPU time at the last adjustment
+}
+
+// schedReader reads the runtime's scheduling latencies since its last read.
+type schedReader struct {
+	prev    *metrics.Float64Histogram
+	samples []metrics.Sample
 }
 
 // AdmissionConfig sizes an Admission; a zero field takes its default.
@@ -100,38 +110,38 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	if cfg.CPU == nil {
 		cfg.CPU = processCPU
 	}
-	a := &Admission{cfg: cfg, limit: float64(cfg.Initial), queue: list.New(), last: cfg.Now()}
-	a.cpu, _ = cfg.CPU()
+	a := &Admission{cfg: cfg, limit: float64(cfg.Initial), queue: list.New(), win: window{last: cfg.Now()}}
+	a.win.cpu, _ = cfg.CPU()
 	if a.cfg.Latency == nil {
-		a.samples = []metrics.Sample{{Name: schedLatency}}
-		metrics.Read(a.samples)
-		if a.samples[0].Value.Kind() == metrics.KindFloat64Histogram {
-			a.sched = copyHistogram(nil, a.samples[0].Value.Float64Histogram())
+		a.sched.samples = []metrics.Sample{{Name: schedLatency}}
+		metrics.Read(a.sched.samples)
+		if a.sched.samples[0].Value.Kind() == metrics.KindFloat64Histogram {
+			a.sched.prev = copyHistogram(nil, a.sched.samples[0].Value.Float64Histogram())
 		}
-		a.cfg.Latency = a.readLatency
+		a.cfg.Latency = a.sched.read
 	}
 	return a
 }
 
-// Enter counts at once, whatever the limit, a page that must not be refused
+// enter counts at once, whatever the limit, a page that must not be refused
 // (a form sent); done must be called when it is answered.
-func (a *Admission) Enter() (done func()) {
+func (a *Admission) enter() (done func()) {
 	a.mu.Lock()
 	a.inflight++
-	a.peak = max(a.peak, a.inflight)
+	a.win.peak = max(a.win.peak, a.inflight)
 	a.adjust()
 	a.mu.Unlock()
 	return a.leave
 }
 
-// Admit waits for the page's turn: ok is false when refused, at once or after
+// admit waits for the page's turn: ok is false when refused, at once or after
 // MaxWait, or when ctx ends. done must be called when the page is answered.
-func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
+func (a *Admission) admit(ctx context.Context) (done func(), ok bool) {
 	a.mu.Lock()
 	a.adjust()
 	if a.inflight < int(a.limit) && a.queue.Len() == 0 {
 		a.inflight++
-		a.peak = max(a.peak, a.inflight)
+		a.win.peak = max(a.win.peak, a.inflight)
 		a.mu.Unlock()
 		return a.leave, true
 	}
@@ -166,15 +176,15 @@ func (a *Admission) Admit(ctx context.Context) (done func(), ok bool) {
 	return nil, false
 }
 
-// TryAdmit admits only if a place is free now and nobody waits: for a page
+// tryAdmit admits only if a place is free now and nobody waits: for a page
 // fetched ahead, the first to go when there is no room for everything.
-func (a *Admission) TryAdmit() (done func(), ok bool) {
+func (a *Admission) tryAdmit() (done func(), ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.adjust()
 	if a.inflight < int(a.limit) && a.queue.Len() == 0 {
 		a.inflight++
-		a.peak = max(a.peak, a.inflight)
+		a.win.peak = max(a.win.peak, a.inflight)
 		return a.leave, true
 	}
 	a.refused++
@@ -193,7 +203,7 @@ func (a *Admission) mayWait() bool {
 
 func (a *Admission) leave() {
 	a.mu.Lock()
-	a.done++
+	a.win.done++
 	a.release()
 	a.adjust()
 	a.mu.Unlock()
@@ -210,7 +220,7 @@ func (a *Admission) grant() {
 		w := a.queue.Remove(a.queue.Front()).(*waiter)
 		w.granted = true
 		a.inflight++
-		a.peak = max(a.peak, a.inflight)
+		a.win.peak = max(a.win.peak, a.inflight)
 		close(w.ready)
 	}
 }
@@ -220,15 +230,15 @@ func (a *Admission) grant() {
 // they did not and the limit was reached.
 func (a *Admission) adjust() {
 	now := a.cfg.Now()
-	elapsed := now.Sub(a.last)
+	elapsed := now.Sub(a.win.last)
 	if elapsed < a.cfg.Interval {
 		return
 	}
-	full := a.peak >= int(a.limit) || a.queue.Len() > 0
+	full := a.win.peak >= int(a.limit) || a.queue.Len() > 0
 	// Throughput counts only while full; it follows a rise at once and a
 	// fall slowly, as a burst's refusals taking the cores measure nothing.
 	if full && elapsed < 3*a.cfg.Interval {
-		rate := float64(a.done) / elapsed.Seconds()
+		rate := float64(a.win.done) / elapsed.Seconds()
 		if rate >= a.rate {
 			a.rate = rate
 		} else {
@@ -240,8 +250,8 @@ func (a *Admission) adjust() {
 	// Busy: the process used three quarters of its cores, or cannot tell.
 	busy := true
 	if cpu, ok := a.cfg.CPU(); ok {
-		busy = cpu-a.cpu >= elapsed*time.Duration(runtime.GOMAXPROCS(0))*3/4
-		a.cpu = cpu
+		busy = cpu-a.win.cpu >= elapsed*time.Duration(runtime.GOMAXPROCS(0))*3/4
+		a.win.cpu = cpu
 	}
 	if !a.cfg.Fixed && measured {
 		switch {
@@ -252,29 +262,29 @@ func (a *Admission) adjust() {
 			a.limit = min(float64(a.cfg.Max), a.limit+max(1, math.Floor(a.limit/8)))
 		}
 	}
-	a.last, a.done, a.peak = now, 0, a.inflight
+	a.win.last, a.win.done, a.win.peak = now, 0, a.inflight
 	a.grant()
 }
 
-// readLatency is the p90 scheduling latency since the last read; false when too few.
-func (a *Admission) readLatency() (time.Duration, bool) {
-	if a.sched == nil {
+// read is the p90 scheduling latency since the last read; false when too few.
+func (r *schedReader) read() (time.Duration, bool) {
+	if r.prev == nil {
 		return 0, false
 	}
-	metrics.Read(a.samples)
-	now := a.samples[0].Value.Float64Histogram()
+	metrics.Read(r.samples)
+	now := r.samples[0].Value.Float64Histogram()
 	var total uint64
 	for i, n := range now.Counts {
-		total += n - a.sched.Counts[i]
+		total += n - r.prev.Counts[i]
 	}
-	defer func() { a.sched = copyHistogram(a.sched, now) }()
+	defer func() { r.prev = copyHistogram(r.prev, now) }()
 	if total < 20 {
 		return 0, false
 	}
 	want := uint64(math.Ceil(float64(total) * 0.9))
 	var seen uint64
 	for i, n := range now.Counts {
-		seen += n - a.sched.Counts[i]
+		seen += n - r.prev.Counts[i]
 		if seen >= want {
 			upper := now.Buckets[i+1]
 			if math.IsInf(upper, 1) {
@@ -295,16 +305,16 @@ func copyHistogram(dst, src *metrics.Float64Histogram) *metrics.Float64Histogram
 	return dst
 }
 
-// AdmissionState is what an operator reads of an Admission.
-type AdmissionState struct {
+// admissionState is what an operator reads of an Admission.
+type admissionState struct {
 	Limit, InFlight, Queued int
 	Refused                 uint64        // pages refused since the start
 	Latency                 time.Duration // the scheduling latency last measured
 }
 
-// State is the Admission as it is now.
-func (a *Admission) State() AdmissionState {
+// state is the Admission as it is now.
+func (a *Admission) state() admissionState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return AdmissionState{Limit: int(a.limit), InFlight: a.inflight, Queued: a.queue.Len(), Refused: a.refused, Latency: a.latency}
+	return admissionState{Limit: int(a.limit), InFlight: a.inflight, Queued: a.queue.Len(), Refused: a.refused, Latency: a.latency}
 }

@@ -44,7 +44,7 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 3, Max: 3, Fixed: true, MaxWait: time.Minute})
 	var held []func()
 	for range 3 {
-		done, ok := a.Admit(t.Context())
+		done, ok := a.admit(t.Context())
 		if !ok {
 			t.Fatal("a page under the limit was not admitted")
 		}
@@ -54,7 +54,7 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 	dones := make([]func(), 3)
 	for i := range 3 {
 		go func() {
-			done, ok := a.Admit(t.Context())
+			done, ok := a.admit(t.Context())
 			if !ok {
 				order <- -1
 				return
@@ -62,14 +62,14 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 			dones[i] = done
 			order <- i
 		}()
-		for a.State().Queued != i+1 { // each in the queue before the next comes
+		for a.state().Queued != i+1 { // each in the queue before the next comes
 			time.Sleep(time.Millisecond)
 		}
 	}
-	if st := a.State(); st.InFlight != 3 || st.Queued != 3 {
+	if st := a.state(); st.InFlight != 3 || st.Queued != 3 {
 		t.Fatalf("state %+v, want 3 in flight and 3 queued", st)
 	}
-	if _, ok := a.Admit(t.Context()); ok {
+	if _, ok := a.admit(t.Context()); ok {
 		t.Error("a fourth page was let wait")
 	}
 	for want := range 3 { // one place freed at a time
@@ -81,38 +81,38 @@ func TestAdmitsUpToTheLimitThenQueuesInOrder(t *testing.T) {
 	for _, d := range dones {
 		d()
 	}
-	if st := a.State(); st.InFlight != 0 || st.Queued != 0 {
+	if st := a.state(); st.InFlight != 0 || st.Queued != 0 {
 		t.Errorf("state %+v after all were done", st)
 	}
 }
 
 func TestWaitEndsAfterMaxWait(t *testing.T) {
 	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: 20 * time.Millisecond})
-	done, _ := a.Admit(t.Context())
+	done, _ := a.admit(t.Context())
 	defer done()
-	if _, ok := a.Admit(t.Context()); ok {
+	if _, ok := a.admit(t.Context()); ok {
 		t.Fatal("admitted beyond the limit")
 	}
-	if st := a.State(); st.Queued != 0 || st.Refused != 1 {
+	if st := a.state(); st.Queued != 0 || st.Refused != 1 {
 		t.Errorf("state %+v, want nothing queued and one refused", st)
 	}
 }
 
 func TestWaitEndsWithTheRequest(t *testing.T) {
 	a := NewAdmission(AdmissionConfig{Min: 1, Initial: 1, Fixed: true, MaxWait: time.Minute})
-	done, _ := a.Admit(t.Context())
+	done, _ := a.admit(t.Context())
 	defer done()
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
-		for a.State().Queued == 0 {
+		for a.state().Queued == 0 {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
 	}()
-	if _, ok := a.Admit(ctx); ok {
+	if _, ok := a.admit(ctx); ok {
 		t.Fatal("a page whose customer left was admitted")
 	}
-	if st := a.State(); st.Queued != 0 || st.InFlight != 1 {
+	if st := a.state(); st.Queued != 0 || st.InFlight != 1 {
 		t.Errorf("state %+v", st)
 	}
 }
@@ -126,11 +126,11 @@ func TestRefusesAtOnceWhatCouldNotBeServedInTime(t *testing.T) {
 		Now: c.Now, Latency: lat.read})
 	// Full for an interval in which it finished 3 pages in 1.2 s: 2.5 a
 	// second, so a queue of 12 is what it serves in 5 s.
-	held, _ := a.Admit(t.Context())
+	held, _ := a.admit(t.Context())
 	for range 3 {
 		c.add(400 * time.Millisecond)
 		held()
-		held, _ = a.Admit(t.Context())
+		held, _ = a.admit(t.Context())
 	}
 	defer held()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -138,7 +138,7 @@ func TestRefusesAtOnceWhatCouldNotBeServedInTime(t *testing.T) {
 	refusals := make(chan struct{}, 100)
 	for range 100 {
 		go func() {
-			if _, ok := a.Admit(ctx); !ok {
+			if _, ok := a.admit(ctx); !ok {
 				refusals <- struct{}{}
 			}
 		}()
@@ -147,10 +147,10 @@ func TestRefusesAtOnceWhatCouldNotBeServedInTime(t *testing.T) {
 		select {
 		case <-refusals:
 		case <-time.After(4 * time.Second):
-			t.Fatalf("not refused at once: %+v", a.State())
+			t.Fatalf("not refused at once: %+v", a.state())
 		}
 	}
-	if st := a.State(); st.Queued != 12 {
+	if st := a.state(); st.Queued != 12 {
 		t.Errorf("%d queued, want 12 (what is served in MaxWait) and the rest refused at once", st.Queued)
 	}
 }
@@ -163,36 +163,36 @@ func TestLimitFallsWhenCoresAreOversubscribedAndRisesWhenFull(t *testing.T) {
 	lat.v.Store(int64(50 * time.Millisecond))
 	for range 20 {
 		c.add(100 * time.Millisecond)
-		done := a.Enter()
+		done := a.enter()
 		done()
 	}
-	if got := a.State().Limit; got != 4 {
+	if got := a.state().Limit; got != 4 {
 		t.Errorf("limit %d after two seconds of oversubscribed cores, want the minimum 4", got)
 	}
 	// The cores keep up, and the limit is reached: it rises.
 	lat.v.Store(int64(time.Millisecond))
 	var held []func()
 	for range 4 {
-		d, _ := a.Admit(t.Context())
+		d, _ := a.admit(t.Context())
 		held = append(held, d)
 	}
 	c.add(100 * time.Millisecond)
-	d, _ := a.Admit(t.Context()) // admits after adjusting: the limit was reached
+	d, _ := a.admit(t.Context()) // admits after adjusting: the limit was reached
 	held = append(held, d)
-	if got := a.State().Limit; got != 5 {
+	if got := a.state().Limit; got != 5 {
 		t.Errorf("limit %d after a full interval with the cores keeping up, want 5", got)
 	}
 	for _, d := range held {
 		d()
 	}
 	c.add(100 * time.Millisecond)
-	d, _ = a.Admit(t.Context()) // the interval had 5 in flight: full again
+	d, _ = a.admit(t.Context()) // the interval had 5 in flight: full again
 	d()
 	// Not full: the limit stays.
 	c.add(100 * time.Millisecond)
-	d, _ = a.Admit(t.Context())
+	d, _ = a.admit(t.Context())
 	d()
-	if got := a.State().Limit; got != 6 {
+	if got := a.state().Limit; got != 6 {
 		t.Errorf("limit %d after an interval that did not reach it, want 6", got)
 	}
 }
@@ -206,7 +206,7 @@ func TestNeverMoreInFlightThanTheLimit(t *testing.T) {
 	var admitted, refused atomic.Int32
 	for range 400 {
 		wg.Go(func() {
-			done, ok := a.Admit(context.Background())
+			done, ok := a.admit(context.Background())
 			if !ok {
 				refused.Add(1)
 				return
@@ -222,7 +222,7 @@ func TestNeverMoreInFlightThanTheLimit(t *testing.T) {
 	}
 	for range 50 { // forms are never refused, and count
 		wg.Go(func() {
-			done := a.Enter()
+			done := a.enter()
 			time.Sleep(time.Millisecond)
 			done()
 		})
@@ -234,7 +234,7 @@ func TestNeverMoreInFlightThanTheLimit(t *testing.T) {
 	if admitted.Load()+refused.Load() != 400 || admitted.Load() < 8 {
 		t.Errorf("%d admitted, %d refused", admitted.Load(), refused.Load())
 	}
-	if st := a.State(); st.InFlight != 0 || st.Queued != 0 {
+	if st := a.state(); st.InFlight != 0 || st.Queued != 0 {
 		t.Errorf("state %+v after all were done", st)
 	}
 }
@@ -246,7 +246,7 @@ func TestReadsTheRuntimesSchedulingLatency(t *testing.T) {
 		wg.Go(func() { time.Sleep(time.Millisecond) })
 	}
 	wg.Wait()
-	if _, ok := a.readLatency(); !ok {
+	if _, ok := a.sched.read(); !ok {
 		t.Error("no scheduling latency read from the runtime after 200 goroutines ran")
 	}
 }
@@ -262,10 +262,10 @@ func TestLimitHoldsWhenTheMachineTookTheCores(t *testing.T) {
 	lat.v.Store(int64(50 * time.Millisecond))
 	for range 20 {
 		c.add(100 * time.Millisecond)
-		done := a.Enter()
+		done := a.enter()
 		done()
 	}
-	if got := a.State().Limit; got != 40 {
+	if got := a.state().Limit; got != 40 {
 		t.Errorf("limit %d, want it held at 40", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -56,25 +55,6 @@ func compressible(contentType string) bool {
 	return false
 }
 
-func writePage(c *echo.Context, status int, page []byte) error {
-	w := c.Response()
-	h := w.Header()
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	if len(page) >= gzhttp.DefaultMinSize && gzipAccepted(w) {
-		out := pageBuffers.Get().(*bytes.Buffer)
-		defer putPageBuffer(out)
-		if err := gzipPage(out, page); err != nil {
-			return err
-		}
-		page = out.Bytes()
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(page)))
-	w.WriteHeader(status)
-	_, err := w.Write(page)
-	return err
-}
-
 func gzipAccepted(w http.ResponseWriter) bool {
 	for {
 		switch w.(type) {
@@ -121,6 +101,17 @@ func gzipPage(out *bytes.Buffer, page []byte) error {
 	binary.LittleEndian.PutUint32(trailer[4:], uint32(len(page)))
 	out.Write(trailer[:])
 	return nil
+}
+
+// A buffer grown far past the largest page (40 KB) is left to the collector.
+var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+func putPageBuffer(b *bytes.Buffer) {
+	if b.Cap() > 256<<10 {
+		return
+	}
+	b.Reset()
+	pageBuffers.Put(b)
 }
 
 var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
@@ -190,86 +181,4 @@ func deflateOnce(b []byte) []byte {
 	_, _ = zw.Write(b)                                    // a bytes.Buffer takes everything
 	_ = zw.Flush()
 	return out.Bytes()
-}
-
-// frameStream is an answer written as frame then page, one gzip stream when
-// gz: parts deflated beforehand, what varies in stored blocks.
-type frameStream struct {
-	w    http.ResponseWriter
-	gz   bool
-	buf  []byte // what is to go out at the next flush
-	crc  uint32
-	size uint32
-}
-
-// add appends a part, as deflated when the stream is gzip.
-func (f *frameStream) add(plain, deflated []byte) {
-	if !f.gz {
-		f.buf = append(f.buf, plain...)
-		return
-	}
-	f.buf = append(f.buf, deflated...)
-	f.crc = crc32.Update(f.crc, crc32.IEEETable, plain)
-	f.size += uint32(len(plain))
-}
-
-// addStored appends a short part as it is: in gzip, a stored block.
-func (f *frameStream) addStored(plain []byte) {
-	if !f.gz {
-		f.add(plain, nil)
-		return
-	}
-	for len(plain) > 0 {
-		n := min(len(plain), 0xffff)
-		f.add(plain[:n], storedBlock(plain[:n]))
-		plain = plain[n:]
-	}
-}
-
-func storedBlock(b []byte) []byte {
-	n := uint16(len(b))
-	return append([]byte{0, byte(n), byte(n >> 8), byte(^n), byte(^n >> 8)}, b...)
-}
-
-func (f *frameStream) flush() error {
-	_, err := f.w.Write(f.buf)
-	f.buf = f.buf[:0]
-	return err
-}
-
-// closeEmpty ends the stream: in gzip, an empty final block and the trailer.
-func (f *frameStream) closeEmpty() {
-	if !f.gz {
-		return
-	}
-	f.buf = append(f.buf, 1, 0, 0, 0xff, 0xff)
-	f.buf = binary.LittleEndian.AppendUint32(f.buf, f.crc)
-	f.buf = binary.LittleEndian.AppendUint32(f.buf, f.size)
-}
-
-// end sends the page after the frame and closes the stream.
-func (f *frameStream) end(page []byte) error {
-	if !f.gz {
-		_, err := f.w.Write(page)
-		return err
-	}
-	out := pageBuffers.Get().(*bytes.Buffer)
-	defer putPageBuffer(out)
-	zw := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(zw)
-	zw.Reset(out)
-	if _, err := zw.Write(page); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	f.crc = crc32.Update(f.crc, crc32.IEEETable, page)
-	f.size += uint32(len(page))
-	var trailer [8]byte
-	binary.LittleEndian.PutUint32(trailer[:4], f.crc)
-	binary.LittleEndian.PutUint32(trailer[4:], f.size)
-	out.Write(trailer[:])
-	_, err := f.w.Write(out.Bytes())
-	return err
 }

@@ -23,11 +23,15 @@ type Health struct {
 	fails     int          // failed checks in a row
 	oks       int          // good checks in a row
 	up        prometheus.Gauge
-	draining  atomic.Bool // shutting down: no new upload is taken
+	drain     drain
+}
 
-	mu      sync.Mutex
-	uploads int       // refund uploads in flight
-	until   time.Time // when the last of them ends at the latest
+// drain is the refund uploads a shutdown waits for.
+type drain struct {
+	draining atomic.Bool // shutting down: no new upload is taken
+	mu       sync.Mutex
+	uploads  int       // in flight
+	until    time.Time // when the last of them ends at the latest
 }
 
 const (
@@ -67,33 +71,33 @@ func NewHealth(reg prometheus.Registerer) (*Health, error) {
 func (h *Health) SetServing(on bool) { h.serving.Store(on) }
 
 // Drain starts the shutdown: a new upload is refused before its body is read.
-func (h *Health) Drain() { h.draining.Store(true) }
+func (h *Health) Drain() { h.drain.draining.Store(true) }
 
 // UploadsUntil is when the uploads in flight end at the latest (zero: none);
 // a shutdown waits that long, so a restart never cuts a customer's documents.
 func (h *Health) UploadsUntil() time.Time {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.until
+	h.drain.mu.Lock()
+	defer h.drain.mu.Unlock()
+	return h.drain.until
 }
 
 // upload counts an upload in flight until done is called; false while draining.
 func (h *Health) upload(bound time.Duration) (done func(), ok bool) {
-	if h.draining.Load() {
+	if h.drain.draining.Load() {
 		return nil, false
 	}
-	h.mu.Lock()
-	h.uploads++
-	if end := time.Now().Add(bound); end.After(h.until) {
-		h.until = end
+	h.drain.mu.Lock()
+	h.drain.uploads++
+	if end := time.Now().Add(bound); end.After(h.drain.until) {
+		h.drain.until = end
 	}
-	h.mu.Unlock()
+	h.drain.mu.Unlock()
 	return func() {
-		h.mu.Lock()
-		if h.uploads--; h.uploads == 0 {
-			h.until = time.Time{}
+		h.drain.mu.Lock()
+		if h.drain.uploads--; h.drain.uploads == 0 {
+			h.drain.until = time.Time{}
 		}
-		h.mu.Unlock()
+		h.drain.mu.Unlock()
 	}, true
 }
 
@@ -169,30 +173,48 @@ func (h *Health) providerState() string {
 	return "unknown"
 }
 
-func (k *Kit) Readyz(c *echo.Context) error {
-	if !k.Health.serving.Load() {
+const (
+	RouteHealthz = "/healthz"
+	RouteReadyz  = "/readyz"
+)
+
+// Readyz answers the balancer: 503 while shutting down or while the shared
+// store (storePing, nil without one) does not answer.
+func Readyz(h *Health, storePing func(context.Context) error, log *slog.Logger) echo.HandlerFunc {
+	r := readiness{h, storePing, log}
+	return r.readyz
+}
+
+type readiness struct {
+	h         *Health
+	storePing func(context.Context) error
+	log       *slog.Logger
+}
+
+func (rd readiness) readyz(c *echo.Context) error {
+	if !rd.h.serving.Load() {
 		return c.String(http.StatusServiceUnavailable, "shutting down")
 	}
-	if k.StorePing != nil {
+	if rd.storePing != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()
-		err := k.StorePing(ctx)
-		k.storeState(err)
+		err := rd.storePing(ctx)
+		rd.storeState(err)
 		if err != nil {
 			return c.String(http.StatusServiceUnavailable, "store unavailable")
 		}
 	}
-	return c.String(http.StatusOK, "ok\nprovider: "+k.Health.providerState()+"\n")
+	return c.String(http.StatusOK, "ok\nprovider: "+rd.h.providerState()+"\n")
 }
 
 // storeState logs the shared store's readiness when it changes, naming what is
 // wrong: a Redis that does not answer, or a replica that takes no writes.
-func (k *Kit) storeState(err error) {
-	if down := err != nil; k.Health.storeDown.Swap(down) != down {
+func (rd readiness) storeState(err error) {
+	if down := err != nil; rd.h.storeDown.Swap(down) != down {
 		if down {
-			k.Logger.Error("shared store not ready: /readyz answers 503", "err", err)
+			rd.log.Error("shared store not ready: /readyz answers 503", "err", err)
 		} else {
-			k.Logger.Info("shared store ready again")
+			rd.log.Info("shared store ready again")
 		}
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
-	"context"
 	"html"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"strconv"
@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v5"
 
 	"lk/views"
@@ -24,35 +23,39 @@ import (
 // its frame and 'Загружаем…' go first; faster answers keep their status.
 const loadingAfter = 300 * time.Millisecond
 
-// hdrFramed marks an answer whose frame went first; the page names its own
-// status in metaStatus, so the offline worker (islands/sw) keeps only successes.
-const (
-	hdrFramed  = "LK-Framed"
-	metaStatus = `<meta name="lk-status" content="`
-)
+// loading is the frame a slow page sends first.
+type loading struct {
+	sessions *Sessions
+	calls    Calls
+	frames   *frames
+	after    time.Duration
+	log      *slog.Logger
+}
 
-// keyPageStatus is, on a framed answer, the status the page would have had:
-// the log, the metrics and the trace report it, not the 200 that went first.
-const keyPageStatus = "lk.page_status"
+// Loading sends a page's frame (status 200) when, after (0: 300 ms) since it
+// began, it has waited on a provider call for at least half that long and
+// still does: a slow provider, not a busy server. The answer follows in the
+// same document; a failure becomes the Russian error text, a redirect a link
+// with a refresh.
+func Loading(sessions *Sessions, calls Calls, site *views.Site, assets *views.Assets, after time.Duration, log *slog.Logger) echo.MiddlewareFunc {
+	l := &loading{sessions, calls, &frames{site: site, assets: assets}, cmp.Or(after, loadingAfter), log}
+	return l.page
+}
 
-// Loading sends a page's frame (status 200) when, loadingAfter after it began,
-// it has waited on a provider call for at least half that long and still does:
-// a slow provider, not a busy server. The answer follows in the same document;
-// a failure becomes the Russian error text, a redirect a link with a refresh.
-func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
+func (l *loading) page(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		// A landing after an action clears its notice with a cookie, which must go with the headers.
-		if c.Request().Method != http.MethodGet || WantsJSON(c) || k.Sessions.HasNotice(c.Request()) {
+		if c.Request().Method != http.MethodGet || WantsJSON(c) || l.sessions.hasNotice(c.Request()) {
 			return next(c)
 		}
 		out, r := c.Response(), c.Request() // c is the page's until it is done
-		ctx, waiting := k.Calls.Follow(r.Context())
+		ctx, waiting := l.calls.Follow(r.Context())
 		c.SetRequest(r.WithContext(ctx))
 		rec := &pageRecorder{out: out, header: out.Header().Clone()}
 		c.SetResponse(echo.NewResponse(rec, c.Echo().Logger))
-		f := k.startFrame(c, out, waiting)
-		if err := k.runPage(c, next); err != nil {
-			k.HandleError(c, err)
+		f := l.startFrame(c, out, waiting)
+		if err := l.runPage(c, next); err != nil {
+			c.Echo().HTTPErrorHandler(c, err)
 		}
 		c.SetResponse(out)
 		stream, sent := f.stop()
@@ -76,7 +79,7 @@ func (k *Kit) Loading(next echo.HandlerFunc) echo.HandlerFunc {
 // framer sends the frame from its timer's goroutine; only the frame writes to
 // the response until the page is done.
 type framer struct {
-	k       *Kit
+	after   time.Duration
 	waiting func() (time.Time, bool)
 	send    func() (*frameStream, error)
 
@@ -88,7 +91,7 @@ type framer struct {
 	went   chan struct{} // closed once the frame is sent (or failed)
 }
 
-func (k *Kit) startFrame(c *echo.Context, out http.ResponseWriter, waiting func() (time.Time, bool)) *framer {
+func (l *loading) startFrame(c *echo.Context, out http.ResponseWriter, waiting func() (time.Time, bool)) *framer {
 	signedIn, name := false, ""
 	if sess := SessionOf(c); sess != nil {
 		signedIn, name = true, sess.Name
@@ -101,16 +104,16 @@ func (k *Kit) startFrame(c *echo.Context, out http.ResponseWriter, waiting func(
 		nav = views.NavOrders
 	}
 	n := Nonce(c)
-	f := &framer{k: k, waiting: waiting, went: make(chan struct{})}
+	f := &framer{after: l.after, waiting: waiting, went: make(chan struct{})}
 	f.send = func() (*frameStream, error) {
-		fr, err := k.frames.get(k, nav, signedIn, name != "")
+		fr, err := l.frames.get(nav, signedIn, name != "")
 		if err != nil {
 			return nil, err
 		}
 		return fr.send(out, n, name)
 	}
 	f.mu.Lock()
-	f.t = time.AfterFunc(k.LoadingAfter, f.tick)
+	f.t = time.AfterFunc(l.after, f.tick)
 	f.mu.Unlock()
 	return f
 }
@@ -122,8 +125,8 @@ func (f *framer) tick() {
 		f.mu.Unlock()
 		return
 	}
-	if since, waiting := f.waiting(); !waiting || time.Since(since) < f.k.LoadingAfter/2 {
-		f.t.Reset(f.k.LoadingAfter / 4)
+	if since, waiting := f.waiting(); !waiting || time.Since(since) < f.after/2 {
+		f.t.Reset(f.after / 4)
 		f.mu.Unlock()
 		return
 	}
@@ -152,156 +155,14 @@ func (f *framer) stop() (*frameStream, bool) {
 
 // runPage turns a panic into the Russian error page: after a framed 200 it
 // must follow in the same document, not as echo's own 500.
-func (k *Kit) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
+func (l *loading) runPage(c *echo.Context, next echo.HandlerFunc) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			k.Logger.ErrorContext(c.Request().Context(), "page panicked", "path", c.Request().URL.Path, "panic", v)
-			err = &Error{http.StatusInternalServerError, MsgServerTitle, MsgRequestFailed}
+			l.log.ErrorContext(c.Request().Context(), "page panicked", "path", c.Request().URL.Path, "panic", v)
+			err = &Error{Status: http.StatusInternalServerError, Title: MsgServerTitle, Message: MsgRequestFailed}
 		}
 	}()
 	return next(c)
-}
-
-// frames are prepared once per menu and shell; the nonce and the name fill holes.
-type frames struct {
-	mu   sync.Mutex
-	m    map[frameKind]*frame
-	shed *frame // the busy page of a refused page, whole
-}
-
-// busy is the Russian 503 page, prepared once.
-func (fs *frames) busy(k *Kit) (*frame, error) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	if fs.shed != nil {
-		return fs.shed, nil
-	}
-	p := views.Page{Title: MsgServerTitle, Nonce: nonceMark, Site: k.Site, Assets: k.Assets}
-	var b bytes.Buffer
-	if err := views.ErrorPage(p, MsgServerTitle, MsgBusy).Render(templ.WithNonce(context.Background(), nonceMark), &b); err != nil {
-		return nil, err
-	}
-	fs.shed = prepareFrame(b.Bytes())
-	return fs.shed, nil
-}
-
-type frameKind struct {
-	nav                string
-	signedIn, withName bool
-}
-
-// The holes' marks: letters that no escaping changes and no page holds.
-const (
-	nonceMark = "lkFRAMEnonceHOLE"
-	nameMark  = "lkFRAMEnameHOLE"
-)
-
-func (fs *frames) get(k *Kit, nav string, signedIn, withName bool) (*frame, error) {
-	kind := frameKind{nav, signedIn, withName}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	if f := fs.m[kind]; f != nil {
-		return f, nil
-	}
-	p := views.Page{Nonce: nonceMark, Site: k.Site, Assets: k.Assets, Nav: nav}
-	if signedIn {
-		p.User = &views.User{}
-		if withName {
-			p.User.Name = nameMark
-		}
-	}
-	var b bytes.Buffer
-	ctx := templ.WithNonce(context.Background(), nonceMark)
-	b.WriteString("<!DOCTYPE html><html lang=\"ru\"><head>")
-	if err := views.LoadingHead(p).Render(ctx, &b); err != nil {
-		return nil, err
-	}
-	b.WriteString("</head><body>")
-	if err := views.LoadingTop(p).Render(ctx, &b); err != nil {
-		return nil, err
-	}
-	f := prepareFrame(b.Bytes())
-	if fs.m == nil {
-		fs.m = map[frameKind]*frame{}
-	}
-	fs.m[kind] = f
-	return f, nil
-}
-
-// frame is a prepared frame: its parts around the holes, each also deflated.
-type frame struct {
-	parts, deflated [][]byte
-	holes           []string // the mark of the hole after each part but the last
-}
-
-func prepareFrame(b []byte) *frame {
-	f := &frame{}
-	for {
-		i, mark := len(b), ""
-		for _, m := range []string{nonceMark, nameMark} {
-			if j := bytes.Index(b, []byte(m)); j >= 0 && j < i {
-				i, mark = j, m
-			}
-		}
-		f.parts = append(f.parts, b[:i])
-		f.deflated = append(f.deflated, deflateOnce(b[:i]))
-		if mark == "" {
-			return f
-		}
-		f.holes = append(f.holes, mark)
-		b = b[i+len(mark):]
-	}
-}
-
-// send writes and flushes the frame, gzip-compressed from its prepared parts
-// when the browser takes it.
-func (f *frame) send(out http.ResponseWriter, nonce, name string) (*frameStream, error) {
-	h := out.Header()
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	h.Del(echo.HeaderContentLength)
-	h.Set(hdrFramed, "1")
-	st := &frameStream{w: out, gz: gzipAccepted(out)}
-	if st.gz {
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	out.WriteHeader(http.StatusOK)
-	st.fill(f, nonce, name)
-	if err := st.flush(); err != nil {
-		return nil, err
-	}
-	return st, http.NewResponseController(out).Flush()
-}
-
-// fill adds the frame's parts with its holes filled.
-func (st *frameStream) fill(f *frame, nonce, name string) {
-	if st.gz {
-		st.buf = append(st.buf, gzipHeader[:]...)
-	}
-	for i, part := range f.parts {
-		st.add(part, f.deflated[i])
-		if i < len(f.holes) {
-			v := nonce
-			if f.holes[i] == nameMark {
-				v = name
-			}
-			st.addStored([]byte(html.EscapeString(v)))
-		}
-	}
-}
-
-// whole writes a prepared page as a whole answer of known length.
-func (f *frame) whole(out http.ResponseWriter, status int, nonce string) error {
-	h := out.Header()
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	st := &frameStream{w: out, gz: gzipAccepted(out)}
-	if st.gz {
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	st.fill(f, nonce, "")
-	st.closeEmpty()
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(st.buf)))
-	out.WriteHeader(status)
-	return st.flush()
 }
 
 // pageRecorder keeps a page's answer until it is known whether the frame went
@@ -346,7 +207,7 @@ func (r *pageRecorder) late() []byte {
 	if loc := r.header.Get(echo.HeaderLocation); r.status >= 300 && r.status < 400 && loc != "" {
 		u := html.EscapeString(loc)
 		return []byte(`<title>Переход — Личный кабинет</title><meta http-equiv="refresh" content="0;url=` + u +
-			`"><main id="main" class="wrap"><p><a href="` + u + `">` + MsgContinue + `</a></p></main></body></html>`)
+			`"><main id="main" class="wrap"><p><a href="` + u + `">` + msgContinue + `</a></p></main></body></html>`)
 	}
 	page := r.body.Bytes()
 	if r.header.Get(echo.HeaderContentEncoding) == "gzip" {

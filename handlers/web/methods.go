@@ -1,31 +1,11 @@
 package web
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v5"
 )
-
-const (
-	RouteHealthz = "/healthz"
-	RouteReadyz  = "/readyz"
-)
-
-// One label for every method outside HTTP's own keeps /metrics bounded.
-const methodOther = "other"
-
-func MetricMethod(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return m
-	}
-	return methodOther
-}
-
-var ErrNotImplemented = &Error{http.StatusNotImplemented, "Недопустимый запрос", MsgMethod}
 
 // A path of other methods is 405 with Allow, not hidden by a group's catch-all.
 func NotFound(c *echo.Context) error {
@@ -40,10 +20,8 @@ func NotFound(c *echo.Context) error {
 	}
 	slices.Sort(allow)
 	c.Response().Header().Set(echo.HeaderAllow, strings.Join(allow, ", "))
-	return ErrMethodNotAllowed
+	return errMethodNotAllowed
 }
-
-var ErrMethodNotAllowed = &Error{http.StatusMethodNotAllowed, "Недопустимый запрос", MsgMethod}
 
 func matchRoute(pattern, path string) bool {
 	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")

@@ -33,9 +33,9 @@ func (c protocolConn) Write(p []byte) (int, error) {
 		return c.Conn.Write(p)
 	}
 	code, _ := strconv.Atoi(string(m[1]))
-	msg := []byte(MsgHeadersTooLong)
+	msg := []byte(msgHeadersTooLong)
 	if code != 431 {
-		msg = fmt.Appendf(nil, MsgBadRequest, code)
+		msg = fmt.Appendf(nil, msgBadRequest, code)
 	}
 	head := p[:bytes.Index(p, []byte("\r\n\r\n"))+4]
 	if _, err := c.Conn.Write(append(append([]byte{}, head...), msg...)); err != nil {

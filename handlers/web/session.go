@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"lk/store"
@@ -17,8 +16,8 @@ import (
 	"github.com/gorilla/securecookie"
 )
 
-// SessionTTL is how long a sign-in lasts.
-const SessionTTL = 7 * 24 * time.Hour
+// sessionTTL is how long a sign-in lasts.
+const sessionTTL = 7 * 24 * time.Hour
 
 // Session is what the session cookie holds, so that pages need no extra call.
 type Session struct {
@@ -84,7 +83,7 @@ func NewSessions(keys []Key, domain string, revoker store.Revoker, now func() ti
 	}
 	for _, k := range keys {
 		c := securecookie.New(k.Hash, k.Block)
-		c.MaxAge(int(SessionTTL / time.Second))
+		c.MaxAge(int(sessionTTL / time.Second))
 		c.SetSerializer(securecookie.JSONEncoder{})
 		s.codecs = append(s.codecs, c)
 		d := securecookie.New(k.Hash, k.Block)
@@ -135,7 +134,7 @@ func (s *Sessions) CookieSession(r *http.Request) *Session {
 
 // New makes a new session for a client; Write sets its cookie.
 func (s *Sessions) New(token, guid, name, phone string) *Session {
-	return &Session{ID: RandomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(SessionTTL)}
+	return &Session{ID: RandomID(), Token: token, GUID: guid, Name: name, Phone: phone, Expires: s.now().Add(sessionTTL)}
 }
 
 // Write stores sess in its cookie.
@@ -164,11 +163,6 @@ func (s *Sessions) End(ctx context.Context, w http.ResponseWriter, sess *Session
 	return nil
 }
 
-// Clears tells whether a Set-Cookie value deletes the session cookie.
-func (s *Sessions) Clears(setCookie string) bool {
-	return strings.HasPrefix(setCookie, s.CookieName("session")+"=;")
-}
-
 // Clear deletes the cookie without revoking it.
 func (s *Sessions) Clear(w http.ResponseWriter) {
 	http.SetCookie(w, s.Cookie(s.CookieName("session"), "", time.Unix(0, 0)))
@@ -186,8 +180,8 @@ func (s *Sessions) WriteNotice(w http.ResponseWriter, msg string) error {
 	return nil
 }
 
-// HasNotice tells whether r carries a one-time notice to show.
-func (s *Sessions) HasNotice(r *http.Request) bool {
+// hasNotice tells whether r carries a one-time notice to show.
+func (s *Sessions) hasNotice(r *http.Request) bool {
 	c, err := r.Cookie(s.CookieName("notice"))
 	return err == nil && c.Value != ""
 }

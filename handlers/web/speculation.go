@@ -2,51 +2,37 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
-// A page fetched ahead of a tap comes with Sec-Purpose "prefetch" (or
-// "prefetch;prerender"): it is counted, changes nothing (the one-time notice
-// waits), and may reuse an answer fetched moments ago for the same customer.
-const keySpeculative = "lk.speculative"
-
-// SpeculativePurpose is "prerender", "prefetch" or "" for a request the customer made.
-func SpeculativePurpose(r *http.Request) string {
-	v := r.Header.Get("Sec-Purpose")
-	if v == "" {
-		v = r.Header.Get("Purpose") // the older name, still sent by some browsers
+// MarkSpeculative counts a page fetched ahead of a tap and marks it, for
+// the handlers (IsSpeculative) and for the calls it makes (Calls.Ahead).
+func MarkSpeculative(calls Calls, reg prometheus.Registerer) (echo.MiddlewareFunc, error) {
+	sp := &speculation{calls: calls, counted: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "lk_speculative_requests_total",
+		Help: "Pages fetched ahead of a tap (Sec-Purpose), by route and purpose (prefetch, prerender).",
+	}, []string{"route", "purpose"})}
+	if err := register(reg, sp.counted); err != nil {
+		return nil, err
 	}
-	if !strings.HasPrefix(v, "prefetch") {
-		return ""
-	}
-	if strings.Contains(v, "prerender") {
-		return "prerender"
-	}
-	return "prefetch"
+	return sp.mark, nil
 }
 
-// MarkSpeculative counts a speculative request and marks its context.
-func (k *Kit) MarkSpeculative(next echo.HandlerFunc) echo.HandlerFunc {
+type speculation struct {
+	calls   Calls
+	counted *prometheus.CounterVec
+}
+
+func (sp *speculation) mark(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
-		if p := SpeculativePurpose(r); p != "" && r.Method == http.MethodGet {
-			k.metrics.speculative.WithLabelValues(c.Path(), p).Inc()
+		if p := speculativePurpose(r); p != "" && r.Method == http.MethodGet {
+			sp.counted.WithLabelValues(c.Path(), p).Inc()
 			c.Set(keySpeculative, true)
-			c.SetRequest(r.WithContext(k.Calls.Ahead(r.Context())))
+			c.SetRequest(r.WithContext(sp.calls.Ahead(r.Context())))
 		}
 		return next(c)
 	}
-}
-
-// IsSpeculative tells a page fetched ahead of a tap (MarkSpeculative).
-func IsSpeculative(c *echo.Context) bool {
-	v, _ := c.Get(keySpeculative).(bool)
-	return v
-}
-
-// SavesData tells whether the browser sends Save-Data: on; then nothing is fetched ahead.
-func SavesData(r *http.Request) bool {
-	return strings.EqualFold(strings.TrimSpace(r.Header.Get("Save-Data")), "on")
 }

@@ -16,12 +16,22 @@ import (
 
 // StaticFiles serves static/: hashed files cached for a year, the rest for a
 // day, gzipped once (gzipCache); a Range request gets its part uncompressed.
-func (k *Kit) StaticFiles(c *echo.Context) error {
+func StaticFiles(files fs.FS) echo.HandlerFunc {
+	st := &static{files: files}
+	return st.serve
+}
+
+type static struct {
+	files   fs.FS
+	gzipped gzipCache
+}
+
+func (st *static) serve(c *echo.Context) error {
 	name := strings.TrimPrefix(c.Param("*"), "/")
 	if name == "" || strings.Contains(name, "..") || strings.HasPrefix(name, "dist/.vite/") {
 		return ErrNotFound
 	}
-	if _, err := fs.Stat(k.Static, name); err != nil {
+	if _, err := fs.Stat(st.files, name); err != nil {
 		return ErrNotFound
 	}
 	cache := "public, max-age=86400"
@@ -32,7 +42,7 @@ func (k *Kit) StaticFiles(c *echo.Context) error {
 	h.Set(echo.HeaderCacheControl, cache)
 	r := c.Request()
 	if r.Header.Get("Range") == "" && acceptsGzip(r.Header.Get(echo.HeaderAcceptEncoding)) {
-		if f := k.gzipped.file(k.Static, name); f.body != nil {
+		if f := st.gzipped.file(st.files, name); f.body != nil {
 			h.Set(echo.HeaderContentType, f.contentType)
 			h.Set(echo.HeaderContentEncoding, "gzip")
 			h.Set(echo.HeaderVary, echo.HeaderAcceptEncoding)
@@ -45,7 +55,7 @@ func (k *Kit) StaticFiles(c *echo.Context) error {
 			return err
 		}
 	}
-	return c.FileFS(name, k.Static)
+	return c.FileFS(name, st.files)
 }
 
 // gzipCache keeps each compressible static file gzipped at the best level,

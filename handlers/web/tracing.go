@@ -12,15 +12,23 @@ import (
 
 // Traced makes each request a span, the parent of its provider calls, named by
 // the route, never the path or query: they hold order ids, phones and codes.
-func (k *Kit) Traced(next echo.HandlerFunc) echo.HandlerFunc {
-	if k.tracer == nil {
-		return next
+// Without a provider, nothing is traced.
+func Traced(tp trace.TracerProvider) echo.MiddlewareFunc {
+	if tp == nil {
+		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
 	}
+	t := tracing{tp.Tracer("lk/handlers")}
+	return t.trace
+}
+
+type tracing struct{ tracer trace.Tracer }
+
+func (t tracing) trace(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		r := c.Request()
 		ctx := propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-		method := MetricMethod(r.Method)
-		ctx, span := k.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+		method := metricMethod(r.Method)
+		ctx, span := t.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithAttributes(attribute.String("http.request.method", method)))
 		defer span.End()
 		if id, _ := c.Get(keyRequestID).(string); id != "" {

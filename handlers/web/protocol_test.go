@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bufio"
@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"lk/handlers/web"
 )
 
 func TestRussianProtocolErrors(t *testing.T) {
@@ -21,7 +19,7 @@ func TestRussianProtocolErrors(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok")
 	}), ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 1 << 10}
-	go srv.Serve(web.RussianProtocolErrors(ln))
+	go srv.Serve(RussianProtocolErrors(ln))
 	t.Cleanup(func() { srv.Close() })
 	for _, tc := range []struct{ raw, status, body string }{
 		{"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", "400", "Запрос не удалось прочитать (ошибка 400)"},
