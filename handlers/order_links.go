@@ -11,9 +11,7 @@ import (
 	"lk/views"
 )
 
-// leadsOn is a refusal about one of the customer's orders whose page leads
-// on: back to the order, or to the booking it became. Where it is not
-// turned into its page (leadOn), it is its plain error page.
+// leadsOn is a refusal whose page leads back to the order, or to the booking it became.
 type leadsOn struct {
 	refusal *web.Error
 	on      views.Link
@@ -37,10 +35,8 @@ func (s *Server) leadOn(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// backToOrder gives the refusal of an order's file (a document, a pass, a
-// calendar file) the way back to the order's page. Only what the order's
-// own state refuses (409, 410) or the provider failed (502) leads on: a
-// stranger's order is 404, without a link.
+// backToOrder leads a refused order file back to the order: only 409, 410
+// and 502 do; a stranger's order is 404, without a link.
 func backToOrder(k kind, id string, err error) error {
 	he, ok := errors.AsType[*web.Error](err)
 	if _, on := errors.AsType[*leadsOn](err); !ok || on {
@@ -53,9 +49,8 @@ func backToOrder(k kind, id string, err error) error {
 	return err
 }
 
-// toMoved leads to the booking a moved one became: newID is the same
-// customer's, as it was recorded under their own mark, and its page checks
-// the owner again.
+// toMoved leads to the booking a moved one became (recorded under the
+// customer's own mark; its page checks the owner again).
 func toMoved(e *web.Error, k kind, newID string) error {
 	return &leadsOn{e, views.Link{URL: views.OrderPath(string(k.info().id), newID), Label: fmt.Sprintf(msgToMovedOrder, newID)}}
 }
