@@ -22,8 +22,7 @@ import (
 	"lk/views"
 )
 
-// routes builds each piece of the plumbing with what it needs and puts every
-// route in place.
+// routes builds each piece of the plumbing and puts every route in place.
 func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) error {
 	calls := providerCalls{}
 	observe, err := web.Observe(s.log, calls, reg)
