@@ -68,6 +68,10 @@ test.describe("print", () => {
       await expect(page.getByText("← Все заказы")).toBeHidden();
       const controls = await page.locator("main :is(button, .btn, form)").evaluateAll((es) => es.filter((e) => (e as HTMLElement).checkVisibility()).length);
       expect(controls, `${path}: buttons and forms on paper`).toBe(0);
+      // On A4, as a person prints it, to look at.
+      const name = `order-${path.split("/")[2]}-print-a4`;
+      writeFileSync(info.outputPath(`${name}.pdf`), await page.pdf({ format: "A4" }));
+      execFileSync("pdftoppm", ["-png", "-r", "50", info.outputPath(`${name}.pdf`), info.outputPath(name)]);
       await page.emulateMedia({ media: "screen" });
       await expect(page.getByRole("button", { name: "Выйти" })).toBeVisible();
     }
