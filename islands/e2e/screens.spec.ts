@@ -16,6 +16,7 @@ let pages: Pages;
 let cookies: Awaited<ReturnType<BrowserContext["cookies"]>> = [];
 
 test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
   const ctx = await browser.newContext({ baseURL: process.env.LK_E2E_URL });
   const page = await ctx.newPage();
   const { digits } = newPhone();
@@ -56,6 +57,7 @@ const shot = (page: Page, info: TestInfo, name: string) => page.screenshot({ pat
 
 test.describe("print", () => {
   test("an order prints as a document: no menu, no 'Выйти', no buttons, each ticket whole on its sheet", async ({ browser }, info) => {
+    test.setTimeout(120_000);
     const page = await open(browser, { viewport: { width: 1280, height: 900 } });
     for (const path of [pages.tickets, pages.orders.hotel, pages.orders.glk]) {
       expect((await page.goto(path))?.status(), path).toBe(200);
@@ -297,6 +299,7 @@ test("the server's month and the island's have one box at every width, 320 px to
 });
 
 test("the SMS code dialog opens at its top at 400 % zoom", async ({ page }, info) => {
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 320, height: 256 });
   const phone = newPhone();
   const dialog = await signUpWithDialog(page, phone, "Анна", "Петрова");
