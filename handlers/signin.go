@@ -50,7 +50,7 @@ func (s *Server) loginPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) loginForm(c *echo.Context) error {
-	return s.web.Render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
+	return s.web.Render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login"), Notice: s.keptLogin(c)}))
 }
 
 func (s *Server) loginSubmit(c *echo.Context) error {
@@ -334,7 +334,8 @@ func (s *Server) answerConfirm(c *echo.Context, p web.Pending, f views.CodeForm,
 			return err
 		}
 		s.web.Sessions.ClearPending(w)
-		return s.signedIn(c)
+		to := s.keptReturn(c, res.sess)
+		return web.RespondOK(c, web.Answer{Redirect: to}, to)
 	case res.signOut != "":
 		s.web.Sessions.ClearPending(w)
 		return s.signedOutWith(c, res.signOut)

@@ -80,3 +80,26 @@ func TestParseCodeTakesThePastedSMS(t *testing.T) {
 		}
 	}
 }
+
+// A kept form leads back only to a form page of this site.
+func TestKeptPageOK(t *testing.T) {
+	for page, want := range map[string]bool{
+		"/orders/aqua/300001/transfer?date=2026-12-03&sessionId=S1": true,
+		"/orders/glk/100001":                          true,
+		"/orders/hotel/400001/refund":                 true,
+		"/profile/edit":                               true,
+		"//evil.example/orders/aqua/1":                false,
+		"https://evil.example/profile/edit":           false,
+		"/orders/aqua/1/transfer?next=//evil.example": false,
+		"/login":                    false,
+		"/orders/aqua/1/ticket.pdf": false,
+		"/orders/aqua/1/transfer#x": false,
+		"/orders/aqua/../../x":      false,
+		"/\\evil.example":           false,
+		"":                          false,
+	} {
+		if got := keptPageOK(page); got != want {
+			t.Errorf("keptPageOK(%q) = %v", page, got)
+		}
+	}
+}
