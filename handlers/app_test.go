@@ -159,7 +159,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
-		Once: st.Once, Leases: st.Leases, Files: st.Files, Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, StorePing: st.Ping,
+		Once: st.Once, Leases: st.Leases, Files: st.Files, Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, Kept: st.Kept, StorePing: st.Ping,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL, Registry: reg,
 		// A page is shown loading only where a test asks: a loaded machine

@@ -118,7 +118,8 @@ func readDayMove(s *Server, c *echo.Context, k dayKind) actionForm {
 }
 
 func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
-	a := &dayAnswers{date: c.QueryParam("date")}
+	// A choice in the address is shown checked, as a kept form's (nothing is sent).
+	a := &dayAnswers{date: c.QueryParam("date"), choice: c.QueryParam(k.wording().field)}
 	if a.date == "" {
 		a.date = iso(k.firstDay(s, o))
 	}

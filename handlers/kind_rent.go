@@ -175,7 +175,9 @@ func (k rentKind) moveForm(s *Server, c *echo.Context) actionForm {
 }
 
 func (k rentKind) movePage(s *Server, c *echo.Context, o order) error {
-	return rentMove{formBase{s, c}, k, &rentForm{date: c.QueryParam("date")}}.again(o, http.StatusOK, "")
+	// Hours in the address are shown chosen, as a kept form's (nothing is sent).
+	f := &rentForm{date: c.QueryParam("date"), from: c.QueryParam("from"), to: c.QueryParam("to")}
+	return rentMove{formBase{s, c}, k, f}.again(o, http.StatusOK, "")
 }
 
 func (m rentMove) load(ctx context.Context, o order) {

@@ -71,7 +71,8 @@ func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) erro
 	e.POST(views.PathLogout, s.logout)
 
 	// The account, guarded; its pages take their turn under overload (admit).
-	g := e.Group("", web.RequireSession, speculative, s.writesSeen)
+	// A form sent after its session ended is kept for the sign-in (keepLapsed).
+	g := e.Group("", s.keepLapsed, web.RequireSession, speculative, s.writesSeen)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
 		admit.Hold(path)
@@ -120,6 +121,7 @@ type Options struct {
 	Leases      store.Leases      // one action at a time per order; nil means in memory
 	Acts        store.Acts        // what each customer last did to an order; nil means in memory
 	Numbers     store.Numbers     // numbers whose codes were entered; nil means in memory
+	Kept        store.KeptForms   // forms sent after their session ended; nil means in memory
 	CallTimeout time.Duration
 	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
 	UploadBudget int64
@@ -162,7 +164,7 @@ func New(o Options) (*echo.Echo, error) {
 		kinds:   []kind{lessonKind{o.Provider}, rentKind{p: o.Provider}, aquaKind{o.Provider}, hotelKind{o.Provider}, rentKind{room: true, p: o.Provider}},
 		account: o.Provider,
 		log:     o.Logger, loc: o.Location, now: o.Now, callTimeout: o.CallTimeout,
-		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers},
+		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers, kept: o.Kept},
 		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
 	}

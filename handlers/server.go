@@ -42,6 +42,8 @@ type stores struct {
 	// numbers whose codes were entered: their codes come from the
 	// customers' shares of the SMS budget
 	numbers store.Numbers
+	// forms sent after their session ended, waiting for the sign-in
+	kept store.KeptForms
 }
 
 // fill puts the in-memory store in place of each that was not given.
@@ -57,6 +59,9 @@ func (st *stores) fill(now func() time.Time) {
 	}
 	if st.moves == nil {
 		st.moves = store.NewMemoryMoves(now)
+	}
+	if st.kept == nil {
+		st.kept = store.NewMemoryKeptForms(now)
 	}
 	if st.acts == nil {
 		st.acts = store.NewMemoryActs(now)

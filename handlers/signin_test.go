@@ -394,3 +394,29 @@ func TestPanicIsARussianErrorPage(t *testing.T) {
 		t.Errorf("page:\n%s", r.text("main"))
 	}
 }
+
+// JavaScript off, the SMS pasted whole into the code field signs in: the
+// field takes it (its maxlength) and the server takes the four digits out.
+func TestSignInWithTheSMSPastedWhole(t *testing.T) {
+	a := newApp(t)
+	a.post("/login", url.Values{"phone": {demoPhone}})
+	page := a.get("/login/code")
+	if n, _ := page.doc.Find(`input[name=code]`).Attr("maxlength"); n != "64" {
+		t.Errorf("code field maxlength %q, want 64", n)
+	}
+	pasted := "Ваш код: 1234" + strings.Repeat(" ", 70)
+	r := a.post("/login/code", url.Values{"code": {pasted}})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasSuffix(r.text("#code-error"), "Введите 4 цифры кода из SMS") {
+		t.Errorf("a text too long: %d %q", r.StatusCode, r.text("#code-error"))
+	}
+	if r := a.post("/login/code", url.Values{"code": {"Код 1234, действует до 12:30"}}); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("eight digits taken: %d", r.StatusCode)
+	}
+	r = a.post("/login/code", url.Values{"code": {"Ваш код: " + a.code(demoPhone)}})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("the SMS pasted whole: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	if r := a.get("/"); r.StatusCode != http.StatusOK || r.text("h1") != "Здравствуйте, Иван" {
+		t.Errorf("not signed in: %d %q", r.StatusCode, r.text("h1"))
+	}
+}

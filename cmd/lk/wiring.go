@@ -184,7 +184,7 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 	}
 	return handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: st.Limiter, Once: st.Once, Leases: st.Leases, Files: st.Files,
-		Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, StorePing: st.Ping, Health: health, Tracer: tp,
+		Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, Kept: st.Kept, StorePing: st.Ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,

@@ -12,6 +12,7 @@
 //	GET  /sandbox/sms/{digits} the last code "sent" to a phone
 //	POST /sandbox/faults       {"path","delayMs","status","malformed","drop","times"}
 //	POST /sandbox/past         {"phone","count"} adds past orders to a customer
+//	POST /sandbox/today        {"phone"} adds a water-park visit of today (its refund needs a reason)
 //	POST /sandbox/reset        clears faults and call counters
 //	GET  /sandbox/calls        call counts per /v1 path since the last reset
 //	GET  /sandbox/refunds      refund requests received, files reduced to sizes
@@ -271,6 +272,7 @@ func (s *Sandbox) Handler() http.Handler {
 	mux.HandleFunc("GET /sandbox/sms/{digits}", s.handleOutbox)
 	mux.HandleFunc("POST /sandbox/faults", s.handleSetFault)
 	mux.HandleFunc("POST /sandbox/past", s.handlePast)
+	mux.HandleFunc("POST /sandbox/today", s.handleToday)
 	mux.HandleFunc("POST /sandbox/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
 		writeJSON(w, http.StatusOK, map[string]bool{"success": true})
@@ -384,17 +386,35 @@ func (s *Sandbox) handlePast(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone and count (1..1000) are required"})
 		return
 	}
+	s.seedFor(w, r, in.Phone, func(guid string) error { return s.SeedPast(r.Context(), guid, in.Count) })
+}
+
+// handleToday serves POST /sandbox/today {"phone"}: SeedToday for the
+// customer with that phone.
+func (s *Sandbox) handleToday(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Phone string `json:"phone"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&in); err != nil || in.Phone == "" {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone is required"})
+		return
+	}
+	s.seedFor(w, r, in.Phone, func(guid string) error { return s.SeedToday(r.Context(), guid) })
+}
+
+// seedFor runs seed for the customer with phone and answers how it went.
+func (s *Sandbox) seedFor(w http.ResponseWriter, r *http.Request, phone string, seed func(guid string) error) {
 	var guid string
 	err := s.refresh(r.Context()) // the demo customers exist
 	if err == nil {
-		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, in.Phone).Scan(&guid)
+		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, phone).Scan(&guid)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "errorMessage": "no such customer"})
 		return
 	}
 	if err == nil {
-		err = s.SeedPast(r.Context(), guid, in.Count)
+		err = seed(guid)
 	}
 	if err != nil {
 		s.internal(w, r, err)
