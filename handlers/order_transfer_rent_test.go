@@ -363,12 +363,12 @@ func TestRentMoveCalendar(t *testing.T) {
 			r.doc.Find(`[data-island="slot-picker"]`).Length() != 1 {
 			t.Fatalf("%s: %d, calendar %d", page, r.StatusCode, cal.Length())
 		}
-		var p struct{ Mode, Min, Max, Value, Target string }
+		var p struct{ Kind, Min, Max, Value, Target string }
 		if err := r.props("calendar-props", &p); err != nil {
 			t.Fatal(err)
 		}
 		in := r.doc.Find("#rent-day input[name=date]")
-		if p.Mode != "day" || p.Target != "#rent-day input[name=date]" || p.Min != in.AttrOr("min", "") || p.Max != in.AttrOr("max", "") || p.Value != in.AttrOr("value", "") {
+		if p.Kind != "rent" || p.Target != "#rent-day input[name=date]" || p.Min != in.AttrOr("min", "") || p.Max != in.AttrOr("max", "") || p.Value != in.AttrOr("value", "") {
 			t.Errorf("%s: calendar props %+v", page, p)
 		}
 	}
