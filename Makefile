@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: alerts deps-update release run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: alerts deadcode deps-update release run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -54,7 +54,7 @@ deps:
 deps-test:
 	@scripts/deps test
 
-## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
+## test: vet, staticcheck, deadcode, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
 test: deps-test generate
 	@GOTESTFLAGS='$(GOTESTFLAGS)' scripts/test
 
@@ -102,9 +102,14 @@ failover: bin/lk
 	go build -o bin/failoverload ./scripts/failoverload
 	@scripts/failover
 
-vet:
+vet: deadcode
 	go vet ./...
 	go tool staticcheck ./...
+
+# The functions no program of cmd/ reaches; only the gateway client's
+# options are expected (scripts/deadcode).
+deadcode:
+	@scripts/deadcode
 
 # The deadline of scripts/test's Go lane: on a shared 2-core machine the
 # handlers' package alone may pass Go's default 10 minutes.

@@ -29,6 +29,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 )
 
 const contractFile = "openapi.yaml"
@@ -516,7 +517,7 @@ func contractSandbox(t *testing.T, now time.Time) {
 	if err := cl.Login(ctx, demoPhone, false); err != nil {
 		t.Fatalf("login: %v", err)
 	}
-	code, ok := s.LastCode(demoPhone)
+	code, ok := sandboxtest.LastCode(s, demoPhone)
 	if !ok {
 		t.Fatal("no SMS code in the sandbox's outbox")
 	}

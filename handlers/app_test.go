@@ -24,6 +24,7 @@ import (
 	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 	"lk/handlers/web"
 	"lk/internal/testkit"
@@ -397,7 +398,7 @@ func (a *app) postTo(c *http.Client, base, path string, form url.Values, header 
 // code is the last SMS code the sandbox sent to phone.
 func (a *app) code(phone string) string {
 	a.t.Helper()
-	code, ok := a.sb.LastCode(phone)
+	code, ok := sandboxtest.LastCode(a.sb, phone)
 	if !ok {
 		a.t.Fatalf("no code sent to %s", phone)
 	}

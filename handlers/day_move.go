@@ -252,10 +252,9 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 		},
 		Day: day, Show: p.show, Choices: ch, Month: month,
 		Chosen: day.Label + ": " + cmp.Or(chosenDate(ch.Date, d), "не выбрана"),
-		Calendar: views.CalendarProps{
-			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), Label: day.Label, Month: month.Value + "-01",
-			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
-			Booked: booked,
+		Calendar: views.DayCalendar{
+			CalendarWindow: views.CalendarWindow{Min: day.Min, Max: day.Max, Today: s.today(), Label: day.Label, Month: month.Value + "-01"}, Name: "date",
+			Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o), Booked: booked,
 		},
 	}
 	if first.Date != "" {

@@ -135,7 +135,7 @@ func TestKeptFormEveryKind(t *testing.T) {
 			for k, v := range answers {
 				form[k] = v
 			}
-			calls := a.sb.Calls(tc.call)
+			calls := a.sb.AllCalls()[tc.call]
 			a.lapse(a.client, func() *resp { return a.post(tc.action, form) })
 			to := a.signInTo(a.client, demoPhone)
 			if to != tc.landing(answers) {
@@ -151,7 +151,7 @@ func TestKeptFormEveryKind(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, r, answers)
 			}
-			if got := a.sb.Calls(tc.call); got != calls {
+			if got := a.sb.AllCalls()[tc.call]; got != calls {
 				t.Errorf("%s called %d times for the kept form", tc.call, got-calls)
 			}
 			// Taken once: the page again is the page as it always is.
@@ -173,7 +173,7 @@ func TestKeptRefundWithADocument(t *testing.T) {
 	a.lapse(a.client, func() *resp {
 		return a.resubmit(a.client, p, action, url.Values{"comment": {"Заболел ребёнок"}, "surname": {"Петрова"}}, []upload{d})
 	})
-	if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 0 {
 		t.Fatalf("the provider was called %d times", n)
 	}
 	if to := a.signInTo(a.client, demoPhone); to != action {
@@ -189,7 +189,7 @@ func TestKeptRefundWithADocument(t *testing.T) {
 	if !strings.Contains(r.text("main"), "справка.pdf") {
 		t.Errorf("the document is not listed:\n%s", r.text("main"))
 	}
-	if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 0 {
 		t.Fatalf("the provider was called %d times", n)
 	}
 	sent := a.resubmit(a.client, r, action, nil, nil)

@@ -409,7 +409,7 @@ func (m rentMove) page(o order, status int, msg string) error {
 		return md
 	})
 	v.Month.Legend = booked != ""
-	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Month: v.Month.Value + "-01",
+	v.Calendar = views.RentCalendar{CalendarWindow: views.CalendarWindow{Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Month: v.Month.Value + "-01"},
 		Value: d.view.Date, Target: "#rent-day input[name=date]", Booked: booked}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands

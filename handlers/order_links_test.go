@@ -54,7 +54,7 @@ func TestDocumentRefusalsLeadBackToTheOrder(t *testing.T) {
 			t.Errorf("%s: the order's page %d still offers the document", order, back.StatusCode)
 		}
 	}
-	if n := a.sb.Calls("aqua/generatePdf") + a.sb.Calls("hotel/generatePdf"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/generatePdf"] + a.sb.AllCalls()["hotel/generatePdf"]; n != 0 {
 		t.Errorf("the provider was asked for a refused document %d times", n)
 	}
 	// A past order's calendar file leads back too.
@@ -105,7 +105,7 @@ func TestOldMovePageLeadsToTheNewOrder(t *testing.T) {
 			t.Errorf("%s the old move page leads to %q %q", name, href, label)
 		}
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 1 {
 		t.Errorf("changeLessonPeriod called %d times", n)
 	}
 	if r := a.get("/orders/glk/" + newID); r.StatusCode != http.StatusOK {
@@ -120,7 +120,7 @@ func TestOldMovePageLeadsToTheNewOrder(t *testing.T) {
 			t.Errorf("another customer, %s: %d, leads to %q", p, r.StatusCode, href)
 		}
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 1 {
 		t.Errorf("changeLessonPeriod called %d times after another customer", n)
 	}
 }

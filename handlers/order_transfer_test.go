@@ -211,7 +211,7 @@ func TestTransferLesson(t *testing.T) {
 			t.Errorf("%s: the date answered is not kept", tt.name)
 		}
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 0 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 0 {
 		t.Fatalf("refusals called the provider %d times", n)
 	}
 
@@ -228,7 +228,7 @@ func TestTransferLesson(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/glk/") || loc == "/orders/glk/"+id {
 		t.Fatalf("move: %d → %q\n%s", r.StatusCode, loc, r.text("main"))
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 1 {
 		t.Errorf("GLK/changeLessonPeriod called %d times", n)
 	}
 	q := rec.lessons[0]
@@ -242,8 +242,8 @@ func TestTransferLesson(t *testing.T) {
 	}
 	// The same form again: the first outcome, no second call.
 	r = a.post(action, form)
-	if a.sb.Calls("GLK/changeLessonPeriod") != 1 || r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
-		t.Errorf("replayed token: %d → %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("GLK/changeLessonPeriod"))
+	if a.sb.AllCalls()["GLK/changeLessonPeriod"] != 1 || r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
+		t.Errorf("replayed token: %d → %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.AllCalls()["GLK/changeLessonPeriod"])
 	}
 	// The old booking is gone: its link leads to the new one.
 	if r := a.get("/orders/glk/" + id); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
@@ -349,7 +349,7 @@ func TestTransferAqua(t *testing.T) {
 			t.Errorf("%s: %d %q", tt.name, r.StatusCode, r.fieldError(tt.field))
 		}
 	}
-	if n := a.sb.Calls("aqua/transferTicket"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/transferTicket"]; n != 0 {
 		t.Fatalf("refusals called aqua/transferTicket %d times", n)
 	}
 
@@ -371,8 +371,8 @@ func TestTransferAqua(t *testing.T) {
 	}
 	// The same token again: the first outcome, no second call.
 	r = a.post(page, form)
-	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/aqua/"+id || a.sb.Calls("aqua/transferTicket") != 1 {
-		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("aqua/transferTicket"))
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/aqua/"+id || a.sb.AllCalls()["aqua/transferTicket"] != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.AllCalls()["aqua/transferTicket"])
 	}
 }
 
@@ -411,7 +411,7 @@ func TestTransferAquaVIPAndToday(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionOver.Error() {
 		t.Errorf("a session that has ended: %d %q", r.StatusCode, r.fieldError("sessionId"))
 	}
-	if a.sb.Calls("aqua/transferTicket") != 0 {
+	if a.sb.AllCalls()["aqua/transferTicket"] != 0 {
 		t.Error("refusals called the provider")
 	}
 }
@@ -502,7 +502,7 @@ func TestTransferHotel(t *testing.T) {
 			t.Errorf("%s: the answer is not kept", tt.name)
 		}
 	}
-	if n := a.sb.Calls("hotel/pushReservation"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/pushReservation"]; n != 0 {
 		t.Fatalf("refusals called hotel/pushReservation %d times", n)
 	}
 	// ДД.ММ.ГГГГ as typed.
@@ -525,8 +525,8 @@ func TestTransferHotel(t *testing.T) {
 	if got := o.kv("main", "Период проживания"); !strings.HasPrefix(got, dmy(valid[0])+" 16:00") || !strings.Contains(got, dmy(valid[1])+" 14:00") {
 		t.Errorf("moved stay %q", got)
 	}
-	if r := a.post(page, form); r.StatusCode != http.StatusSeeOther || a.sb.Calls("hotel/pushReservation") != 1 {
-		t.Errorf("replayed token: %d, %d calls", r.StatusCode, a.sb.Calls("hotel/pushReservation"))
+	if r := a.post(page, form); r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["hotel/pushReservation"] != 1 {
+		t.Errorf("replayed token: %d, %d calls", r.StatusCode, a.sb.AllCalls()["hotel/pushReservation"])
 	}
 }
 
@@ -554,7 +554,7 @@ func TestTransferProviderFaults(t *testing.T) {
 		t.Errorf("dates fault: %d %q", r.StatusCode, r.text("#transfer-day .notice-err"))
 	}
 	if r := a.submit(a.client, hotel, hotel, url.Values{"dateIn": {a.isoDay(2)}, "dateOut": {a.isoDay(4)}}); !failed(r.StatusCode) ||
-		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.Calls("hotel/pushReservation") != 0 {
+		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.AllCalls()["hotel/pushReservation"] != 0 {
 		t.Errorf("dates fault on POST: %d %q", r.StatusCode, r.text("main > .notice-err"))
 	}
 	a.sb.Reset()
@@ -721,8 +721,8 @@ func TestTransferLessonPick(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/orders/glk/") {
 		t.Fatalf("move: %d → %q\n%s", res.StatusCode, res.Header.Get("Location"), res.text("main"))
 	}
-	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.Calls("GLK/changeLessonPeriod") != 1 {
-		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.Calls("GLK/changeLessonPeriod"))
+	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.AllCalls()["GLK/changeLessonPeriod"] != 1 {
+		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.AllCalls()["GLK/changeLessonPeriod"])
 	}
 }
 
@@ -934,8 +934,8 @@ func TestTransferAquaFullSessionShown(t *testing.T) {
 		t.Errorf("the full session says %q", strings.Join(strings.Fields(label.Text()), " "))
 	}
 	res := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "sessionId": {full.AttrOr("value", "")}})
-	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.Calls("aqua/transferTicket") != 0 {
-		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.Calls("aqua/transferTicket"))
+	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.AllCalls()["aqua/transferTicket"] != 0 {
+		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.AllCalls()["aqua/transferTicket"])
 	}
 }
 
@@ -965,7 +965,7 @@ func TestTransferDayBeforeTheMove(t *testing.T) {
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), date[8:10]+"."+date[5:7]+"."+date[:4]) || len(r.choices("lessonId")) == 0 {
 		t.Errorf("show: %d %q", r.StatusCode, r.text("legend"))
 	}
-	if len(rec.lessons) != 0 || a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+	if len(rec.lessons) != 0 || a.sb.AllCalls()["GLK/changeLessonPeriod"] != 0 {
 		t.Error("'Показать занятия' moved the booking")
 	}
 }
@@ -982,7 +982,7 @@ func TestHotelMoveToTheSameDates(t *testing.T) {
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
 	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
-	dates := a.sb.Calls("hotel/getDates")
+	dates := a.sb.AllCalls()["hotel/getDates"]
 	r := a.submit(a.client, page, page, url.Values{"dateIn": {gateway.FormatISODate(in, nil)}, "dateOut": {gateway.FormatISODate(out, nil)}})
 	want := "Это даты вашего бронирования: выберите другие даты заезда или выезда."
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("dateIn") != want || !strings.Contains(r.text("#error-summary"), want) {
@@ -991,11 +991,11 @@ func TestHotelMoveToTheSameDates(t *testing.T) {
 	if strings.Contains(r.text("main"), "выполнен успешно") {
 		t.Error("the same dates reported as moved")
 	}
-	if n := a.sb.Calls("hotel/pushReservation"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/pushReservation"]; n != 0 {
 		t.Errorf("hotel/pushReservation called %d times", n)
 	}
 	// Only the page shown again lists the nights: the rule asked nothing.
-	if n := a.sb.Calls("hotel/getDates") - dates; n != 2 { // the GET of the form and the 422 page
+	if n := a.sb.AllCalls()["hotel/getDates"] - dates; n != 2 { // the GET of the form and the 422 page
 		t.Errorf("hotel/getDates called %d times", n)
 	}
 }

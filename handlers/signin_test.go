@@ -11,6 +11,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 )
 
@@ -79,7 +80,7 @@ func TestPhoneSpellings(t *testing.T) {
 		if r := a.post("/login", url.Values{"phone": {in}}); r.StatusCode != http.StatusSeeOther {
 			t.Errorf("%q: %d", in, r.StatusCode)
 		}
-		if _, ok := a.sb.LastCode(demoPhone); !ok {
+		if _, ok := sandboxtest.LastCode(a.sb, demoPhone); !ok {
 			t.Errorf("%q: no code sent to 79000000000", in)
 		}
 	}
@@ -291,7 +292,7 @@ func TestProfileFailingAfterTheRightCode(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
 		t.Fatalf("retry: %d\n%s", r.StatusCode, r.text("main"))
 	}
-	if n := a.sb.Calls("auth/loginConfirm"); n != 1 {
+	if n := a.sb.AllCalls()["auth/loginConfirm"]; n != 1 {
 		t.Errorf("auth/loginConfirm called %d times, want 1", n)
 	}
 	if got := a.get("/").text("h1"); got != "Здравствуйте, Иван" {
@@ -364,7 +365,7 @@ func TestOneFailingPathLeavesTheOthers(t *testing.T) {
 	if !strings.Contains(r.text(".notice-err"), "отеле") {
 		t.Errorf("hotel's breaker not open: %q", r.text(".notice-err"))
 	}
-	if n := a.sb.Calls("hotel/getHotelOrders"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/getHotelOrders"]; n != 0 {
 		t.Errorf("hotel called %d times through an open breaker", n)
 	}
 	if r := a.get("/profile/edit"); r.StatusCode != http.StatusOK {

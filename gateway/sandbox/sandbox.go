@@ -180,14 +180,6 @@ func (s *Sandbox) Reset() {
 	s.calls = map[string]int{}
 }
 
-// Calls is how many times a /v1 path ("aqua/getAquaOrders") was called since
-// the last Reset, faulted calls included.
-func (s *Sandbox) Calls(path string) int {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	return s.calls[normPath(path)]
-}
-
 // AllCalls is a copy of every call counter.
 func (s *Sandbox) AllCalls() map[string]int {
 	s.fmu.Lock()
