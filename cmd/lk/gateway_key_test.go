@@ -70,7 +70,12 @@ func TestGatewayKeyIsSentAndNeverLogged(t *testing.T) {
 		"LK_ADDR": "127.0.0.1:0", "LK_DEBUG_ADDR": "127.0.0.1:0", "LK_DATA_DIR": t.TempDir(), "LK_LOG_LEVEL": "debug",
 		"LK_GATEWAY_URL": gw.URL + "/v1", "LK_GATEWAY_KEY_FILE": file, "LK_PROVIDER_CHECK_INTERVAL": "40ms",
 	})
-	defer stop()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
 	for start := time.Now(); with.Load() < 3; time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("%d checks with the key, %d without, in 5 s", with.Load(), without.Load())
@@ -80,6 +85,7 @@ func TestGatewayKeyIsSentAndNeverLogged(t *testing.T) {
 		t.Errorf("the provider is not up with the key:\n%s", m)
 	}
 	stop()
+	stopped = true
 	if without.Load() != 0 || strings.Contains(out.String(), key) {
 		t.Errorf("%d calls without the key; the log holds it: %v", without.Load(), strings.Contains(out.String(), key))
 	}
