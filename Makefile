@@ -42,7 +42,7 @@ deps-update:
 	@echo "== npm packages behind (islands; Node 20 pins: docs/dependencies.md):"
 	@cd islands && npm outdated || true
 
-## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS (scripts/release)
+## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS, signed with RELEASE_KEY_FILE when set (scripts/release)
 release: generate
 	@scripts/release
 
