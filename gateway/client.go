@@ -310,7 +310,7 @@ const (
 	outcomeMalformed     = "malformed"
 	outcomeNotFound      = "not_found"
 	outcomeThrottled     = "throttled"    // 429, or not made in the hold it asked for
-	outcomeUnauthorized  = "unauthorized" // the gateway refused this service (401, 403)
+	outcomeUnauthorized  = "unauthorized" // the gateway refused this service (403)
 )
 
 func outcome(err error) string {
@@ -648,7 +648,7 @@ func (c *Client) decode(cl call, a answer, out any) error {
 		return opError(cl.op, ErrUnauthorized, nil)
 	case a.status == http.StatusTooManyRequests:
 		return opError(cl.op, ErrThrottled, &StatusError{Status: a.status, Body: fmt.Sprintf("no calls for %s", a.hold)})
-	case a.status == http.StatusUnauthorized || a.status == http.StatusForbidden:
+	case a.status == http.StatusForbidden:
 		// Whatever the body says: its text is the gateway's word to this
 		// service, not to the customer.
 		return opError(cl.op, ErrServiceRefused, &StatusError{Status: a.status, Body: "the gateway refused this service"})

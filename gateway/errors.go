@@ -25,9 +25,8 @@ var (
 	ErrUnauthorized = errors.New("unauthorized")
 )
 
-// ErrServiceRefused: the gateway refused this service itself (HTTP 403, or
-// 401 on a call without the customer's token): its key (WithServiceKey) is
-// missing, wrong or revoked. Calls that fail so are also ErrUnavailable: the
+// ErrServiceRefused: the gateway refused this service itself (HTTP 403):
+// its key (WithServiceKey) is missing, wrong or revoked. Calls that fail so are also ErrUnavailable: the
 // customer is told to try later, never signed out.
 var ErrServiceRefused = fmt.Errorf("gateway refused this service (its key): %w", ErrUnavailable)
 

@@ -211,25 +211,20 @@ func TestHoldBeyondTheDeadlineFailsAtOnce(t *testing.T) {
 
 // The gateway refusing this service (its key) is the provider unavailable
 // to the customer, never the gateway's own text, and never the end of a
-// session; the customer's token refused still is.
+// session (a 401 on the token's call still is).
 func TestServiceRefused(t *testing.T) {
-	for _, status := range []int{http.StatusUnauthorized, http.StatusForbidden} {
-		t.Run(http.StatusText(status), func(t *testing.T) {
-			reg := prometheus.NewRegistry()
-			c, mux, _ := setup(t, WithRegisterer(reg))
-			record(t, mux, status, "application/json", `{"success":false,"errorMessage":"Invalid API key"}`)
-			_, _, err := c.AquaOrders(t.Context(), "g1")
-			if !errors.Is(err, ErrServiceRefused) || !errors.Is(err, ErrUnavailable) || isProvider(err) || Message(err) != "" {
-				t.Errorf("error %v, want ErrServiceRefused without the gateway's text", err)
-			}
-			_, err = c.ClientInfo(t.Context(), testToken)
-			if wantSignOut := status == http.StatusUnauthorized; errors.Is(err, ErrUnauthorized) != wantSignOut {
-				t.Errorf("ClientInfo: %v, want ErrUnauthorized %v", err, wantSignOut)
-			}
-			if got := callSamples(t, reg); got["get_aqua_orders/unauthorized"] != 1 {
-				t.Errorf("samples %v, want get_aqua_orders/unauthorized", got)
-			}
-		})
+	reg := prometheus.NewRegistry()
+	c, mux, _ := setup(t, WithRegisterer(reg))
+	record(t, mux, http.StatusForbidden, "application/json", `{"success":false,"errorMessage":"Invalid API key"}`)
+	_, _, err := c.AquaOrders(t.Context(), "g1")
+	if !errors.Is(err, ErrServiceRefused) || !errors.Is(err, ErrUnavailable) || isProvider(err) || Message(err) != "" {
+		t.Errorf("error %v, want ErrServiceRefused without the gateway's text", err)
+	}
+	if _, err = c.ClientInfo(t.Context(), testToken); !errors.Is(err, ErrServiceRefused) || errors.Is(err, ErrUnauthorized) {
+		t.Errorf("ClientInfo: %v, want ErrServiceRefused, not the session's end", err)
+	}
+	if got := callSamples(t, reg); got["get_aqua_orders/unauthorized"] != 1 || got["get_client_info/unauthorized"] != 1 {
+		t.Errorf("samples %v, want get_aqua_orders/unauthorized and get_client_info/unauthorized", got)
 	}
 }
 
