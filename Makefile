@@ -42,7 +42,7 @@ deps-update:
 	@echo "== npm packages behind (islands; Node 20 pins: docs/dependencies.md):"
 	@cd islands && npm outdated || true
 
-## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS (scripts/release)
+## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS, signed with RELEASE_KEY_FILE when set (scripts/release)
 release: generate
 	@scripts/release
 
@@ -130,8 +130,9 @@ openapi: $(LINT_MODULES)
 		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
 	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
 
-# The alert rules: promtool (Debian's prometheus package) checks them and
-# runs their unit tests, in which every alert fires.
+# The alert rules: promtool checks them and runs their unit tests, in which
+# every alert fires (scripts/deps takes promtool alone out of Debian's
+# prometheus package, without the server and its service).
 alerts:
 	promtool check rules deploy/prometheus/rules.yaml
 	cd deploy/prometheus && promtool test rules rules.test.yaml

@@ -17,12 +17,16 @@
 //	GET  /sandbox/calls        call counts per /v1 path since the last reset
 //	GET  /sandbox/refunds      refund requests received, files reduced to sizes
 //
+// With Config.ServiceKey, a /v1 call without that key in X-Api-Key is
+// answered 403, as the contract says a gateway does.
+//
 // Business errors are answered with HTTP 200 and success:false plus a
 // Russian errorMessage, as the provider does; malformed requests with 400.
 package sandbox
 
 import (
 	"context"
+	"crypto/subtle"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -51,6 +55,10 @@ type Config struct {
 	Location *time.Location
 	// Logger receives the sandbox's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// ServiceKey, when set, is asked of every /v1 call as the gateway's
+	// contract says (gateway.ServiceKeyHeader): a call without it, or with
+	// another, is answered 403 and not counted. Empty: no key is asked.
+	ServiceKey string
 }
 
 // Fault is a misbehaviour injected for one /v1 path.
@@ -69,6 +77,7 @@ type Sandbox struct {
 	loc    *time.Location
 	log    *slog.Logger
 	memory bool
+	key    []byte // Config.ServiceKey
 
 	mu      sync.Mutex // serialises every state change
 	seedDay string     // guarded by mu: the day the demo orders were seeded for
@@ -87,6 +96,7 @@ func New(cfg Config) (*Sandbox, error) {
 		now:    cfg.Now,
 		loc:    cfg.Location,
 		log:    cfg.Logger,
+		key:    []byte(cfg.ServiceKey),
 		faults: map[string]*Fault{},
 		calls:  map[string]int{},
 	}
@@ -291,6 +301,10 @@ const maxBody = gateway.MaxRefundRequest
 // changed and runs h.
 func (s *Sandbox) wrap(path string, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(s.key) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(gateway.ServiceKeyHeader)), s.key) != 1 {
+			writeJSON(w, http.StatusForbidden, map[string]any{"success": false, "errorMessage": "unknown service key"})
+			return
+		}
 		f, faulted := s.takeFault(path)
 		if faulted {
 			if f.Delay > 0 {
