@@ -151,7 +151,7 @@ e2e-midnight: deps-test bin/lk $(NODE_MODULES)
 	cd islands && LK_TEST_NOW=$(MIDNIGHT_DAY)T23:59:00+03:00 LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
 	cd islands && LK_TEST_NOW=$$(date -d '$(MIDNIGHT_DAY) +1 day' +%F)T00:01:00+03:00 LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
 
-## test-days: the tests that depend on the day at twelve instants: every day from Monday 28.12.2026 to Sunday 03.01.2027 at noon, both sides of New Year's midnight, 31.01.2027, 28.02.2027 23:59 and 29.02.2028 (scripts/test-days)
+## test-days: the tests that depend on the day at fourteen instants: every day from Monday 28.12.2026 to Sunday 03.01.2027 at noon, both sides of New Year's midnight, 31.01.2027, 28.02.2027 23:59, 29.02.2028, 02.12.2026 and 15.02.2027 (scripts/test-days)
 test-days: deps-test generate bin/lk $(NODE_MODULES)
 	@scripts/test-days
 

@@ -418,7 +418,15 @@ func TestTransferAquaVIPAndToday(t *testing.T) {
 
 // hotelRanges finds, for order 400001's rooms and length of stay, a range
 // with a fully booked night, one of the same length at another price, and
-// a valid one, all with check-in within a month.
+// a valid one, all with check-in within a month. The full range shares no
+// night with the stay: there the stay's own rooms count as free for it
+// (TestTransferHotelOwnNights), so a night the provider lists as full may
+// still be the customer's to keep, and the move is judged on its price.
+// Some months of the sandbox's nights have no valid range (every range at
+// the stay's price has a fully booked night, as from 14.02.2027 23:59 to
+// 16.02.2027 noon): then the first range at the stay's price apart from the
+// full one gets its rooms back in the sandbox, as a cancelled stay would
+// give them.
 func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	t.Helper()
 	ctx := context.Background()
@@ -435,25 +443,53 @@ func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	rooms, family := gateway.HotelRooms(o)
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
-	nights := int(gateway.Day(out, nil).Sub(gateway.Day(in, nil)).Hours()/24 + 0.5)
+	stayIn, stayOut := gateway.Day(in, nil), gateway.Day(out, nil)
+	nights := int(stayOut.Sub(stayIn).Hours()/24 + 0.5)
 	_, last := gateway.TransferWindow(a.clock.Now())
+	// starts are the check-ins within the month with their check-outs.
+	var starts [][2]time.Time
 	for i := 1; i+nights <= len(days); i++ {
 		start, _ := gateway.ParseDay(gateway.HotelDayKey(days[i]), nil)
 		if start.After(last) {
 			break
 		}
-		end := start.AddDate(0, 0, nights)
-		r := [2]string{gateway.FormatISODate(start, nil), gateway.FormatISODate(end, nil)}
-		switch err := gateway.CheckHotelRange(days, start, end, o); {
-		case err == gateway.ErrDayUnavailable && full[0] == "":
-			full = r
+		starts = append(starts, [2]time.Time{start, start.AddDate(0, 0, nights)})
+	}
+	iso := func(r [2]time.Time) [2]string {
+		return [2]string{gateway.FormatISODate(r[0], nil), gateway.FormatISODate(r[1], nil)}
+	}
+	apart := func(r [2]time.Time, from, to time.Time) bool { return !r[1].After(from) || !r[0].Before(to) }
+	for _, r := range starts {
+		switch err := gateway.CheckHotelRange(days, r[0], r[1], o); {
+		case err == gateway.ErrDayUnavailable && full[0] == "" && apart(r, stayIn, stayOut):
+			full = iso(r)
 		case err == gateway.ErrRangePrice && dearer[0] == "":
-			dearer = r
-		case err == nil && valid[0] == "" && !gateway.Day(start, nil).Equal(gateway.Day(in, nil)):
-			valid = r
+			dearer = iso(r)
+		case err == nil && valid[0] == "" && !r[0].Equal(stayIn):
+			valid = iso(r)
 		}
 	}
-	_ = rooms + family
+	if valid[0] == "" && full[0] != "" {
+		fullIn, _ := gateway.ParseDay(full[0], nil)
+		fullOut, _ := gateway.ParseDay(full[1], nil)
+		for _, r := range starts {
+			opened := slices.Clone(days)
+			for i := range opened {
+				if d, _ := gateway.ParseDay(gateway.HotelDayKey(opened[i]), nil); !d.Before(r[0]) && d.Before(r[1]) {
+					opened[i].Vacant += rooms
+					opened[i].Family += family
+				}
+			}
+			if r[0].Equal(stayIn) || !apart(r, fullIn, fullOut) || gateway.CheckHotelRange(opened, r[0], r[1], o) != nil {
+				continue
+			}
+			if err := a.sb.OpenRooms(ctx, r[0], r[1], rooms, family); err != nil {
+				t.Fatal(err)
+			}
+			valid = iso(r)
+			break
+		}
+	}
 	if full[0] == "" || dearer[0] == "" || valid[0] == "" {
 		t.Fatalf("sandbox data: full %v, dearer %v, valid %v", full, dearer, valid)
 	}

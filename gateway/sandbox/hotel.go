@@ -38,6 +38,14 @@ func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, 
 	return nil
 }
 
+// OpenRooms gives rooms ordinary and family rooms back on the nights from
+// in's day up to, not including, out's day, as a cancelled stay of that
+// size would: for tests whose month of seeded nights lacks a free period
+// they need.
+func (s *Sandbox) OpenRooms(ctx context.Context, in, out time.Time, rooms, family int) error {
+	return s.takeNights(ctx, s.db, in.In(s.loc), out.In(s.loc), rooms, family, -1)
+}
+
 // handleHotelOrders serves hotel/getHotelOrders: activeOrders (not canceled,
 // check-out day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.
