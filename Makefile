@@ -13,7 +13,7 @@ MANIFEST     := static/dist/.vite/manifest.json
 ISLAND_SRC   := $(shell find islands -path islands/node_modules -prune -o -path islands/e2e -prune -o \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' \) -print 2>/dev/null) islands/package.json islands/vite.config.ts
 TEMPL_SRC    := $(wildcard views/*.templ)
 
-.PHONY: alerts deps-update release run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
+.PHONY: alerts deadcode deps-update release run build image bench lighthouse phone rolling-restart failover deps deps-test test test-days generate islands templ vet unit vitest tsc openapi e2e e2e-midnight clean
 
 ## run: build everything and start the server on the bundled sandbox (LK_ADDR, default :8080: every interface)
 run: generate
@@ -42,7 +42,7 @@ deps-update:
 	@echo "== npm packages behind (islands; Node 20 pins: docs/dependencies.md):"
 	@cd islands && npm outdated || true
 
-## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS (scripts/release)
+## release: dist/ with the archives of release VERSION (binary, licences), a CycloneDX SBOM and SHA256SUMS, signed with RELEASE_KEY_FILE when set (scripts/release)
 release: generate
 	@scripts/release
 
@@ -54,7 +54,7 @@ deps:
 deps-test:
 	@scripts/deps test
 
-## test: vet, staticcheck, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
+## test: vet, staticcheck, deadcode, Go tests with the race detector, tsc, Vitest, the OpenAPI lint, browser tests (scripts/test)
 test: deps-test generate
 	@GOTESTFLAGS='$(GOTESTFLAGS)' scripts/test
 
@@ -102,9 +102,14 @@ failover: bin/lk
 	go build -o bin/failoverload ./scripts/failoverload
 	@scripts/failover
 
-vet:
+vet: deadcode
 	go vet ./...
 	go tool staticcheck ./...
+
+# The functions no program of cmd/ reaches; only the gateway client's
+# options are expected (scripts/deadcode).
+deadcode:
+	@scripts/deadcode
 
 # The deadline of scripts/test's Go lane: on a shared 2-core machine the
 # handlers' package alone may pass Go's default 10 minutes.
@@ -125,8 +130,9 @@ openapi: $(LINT_MODULES)
 		lint/node_modules/.bin/redocly lint openapi.yaml --config redocly.yaml --format=summary 2>&1 | grep -v '^ *[║╔╚]'; exit $${PIPESTATUS[0]}
 	cd gateway && lint/node_modules/.bin/spectral lint openapi.yaml --ruleset .spectral.yaml --fail-severity=warn
 
-# The alert rules: promtool (Debian's prometheus package) checks them and
-# runs their unit tests, in which every alert fires.
+# The alert rules: promtool checks them and runs their unit tests, in which
+# every alert fires (scripts/deps takes promtool alone out of Debian's
+# prometheus package, without the server and its service).
 alerts:
 	promtool check rules deploy/prometheus/rules.yaml
 	cd deploy/prometheus && promtool test rules rules.test.yaml
@@ -145,7 +151,7 @@ e2e-midnight: deps-test bin/lk $(NODE_MODULES)
 	cd islands && LK_TEST_NOW=$(MIDNIGHT_DAY)T23:59:00+03:00 LK_E2E_TZ=Pacific/Kiritimati npx playwright test $(MIDNIGHT_SPECS)
 	cd islands && LK_TEST_NOW=$$(date -d '$(MIDNIGHT_DAY) +1 day' +%F)T00:01:00+03:00 LK_E2E_TZ=America/Los_Angeles npx playwright test $(MIDNIGHT_SPECS)
 
-## test-days: the tests that depend on the day at twelve instants: every day from Monday 28.12.2026 to Sunday 03.01.2027 at noon, both sides of New Year's midnight, 31.01.2027, 28.02.2027 23:59 and 29.02.2028 (scripts/test-days)
+## test-days: the tests that depend on the day at fourteen instants: every day from Monday 28.12.2026 to Sunday 03.01.2027 at noon, both sides of New Year's midnight, 31.01.2027, 28.02.2027 23:59, 29.02.2028, 02.12.2026 and 15.02.2027 (scripts/test-days)
 test-days: deps-test generate bin/lk $(NODE_MODULES)
 	@scripts/test-days
 

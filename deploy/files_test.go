@@ -223,7 +223,7 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 	if !strings.Contains(files["kubernetes/base/service.yaml"], "targetPort: http") {
 		t.Error("service.yaml does not send to the container's port http")
 	}
-	for _, key := range []string{"cookie-keys", "debug-token"} {
+	for _, key := range []string{"cookie-keys", "debug-token", "gateway-key"} {
 		if !strings.Contains(files["kubernetes/base/secret.example.yaml"], key+":") {
 			t.Errorf("secret.example.yaml lacks %s, which deployment.yaml reads", key)
 		}
@@ -241,12 +241,17 @@ func TestDeployFilesNameOnlyWhatTheBinaryHas(t *testing.T) {
 	env["LK_GATEWAY_URL"] = "https://set.in.the/EnvironmentFile"
 	checkSettings(t, "lk.service", env)
 	state := regexp.MustCompile(`(?m)^StateDirectory=(\S+)`).FindStringSubmatch(unit)
-	cred := regexp.MustCompile(`(?m)^LoadCredential=([^:]+):`).FindStringSubmatch(unit)
 	if state == nil || env["LK_DATA_DIR"] != "/var/lib/"+state[1] {
 		t.Errorf("lk.service: LK_DATA_DIR %q is not its StateDirectory", env["LK_DATA_DIR"])
 	}
-	if cred == nil || env["LK_COOKIE_KEYS_FILE"] != "%d/"+cred[1] {
-		t.Errorf("lk.service: LK_COOKIE_KEYS_FILE %q is not its credential", env["LK_COOKIE_KEYS_FILE"])
+	creds := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^LoadCredential=([^:]+):`).FindAllStringSubmatch(unit, -1) {
+		creds["%d/"+m[1]] = true
+	}
+	for _, name := range []string{"LK_COOKIE_KEYS_FILE", "LK_GATEWAY_KEY_FILE"} {
+		if !creds[env[name]] {
+			t.Errorf("lk.service: %s %q is not one of its credentials", name, env[name])
+		}
 	}
 	if m := regexp.MustCompile(`(?m)^TimeoutStopSec=(\S+)`).FindStringSubmatch(unit); m == nil ||
 		dur(t, m[1]) <= dur(t, env["LK_SHUTDOWN_DRAIN"])+dur(t, env["LK_SHUTDOWN_TIMEOUT"]) {
@@ -291,6 +296,9 @@ func checkSettings(t *testing.T, where string, env settings) {
 	}
 	if env["LK_COOKIE_KEYS_FILE"] == "" && env["LK_COOKIE_KEYS"] == "" {
 		t.Errorf("%s: no cookie keys: every restart would sign everyone out", where)
+	}
+	if env["LK_GATEWAY_KEY_FILE"] == "" {
+		t.Errorf("%s: no LK_GATEWAY_KEY_FILE: the gateway's contract asks every call for the service key", where)
 	}
 }
 

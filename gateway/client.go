@@ -61,6 +61,9 @@ type Client struct {
 	tracer         trace.Tracer // nil: no spans (WithTracerProvider)
 	maxBody        int64
 	userAgent      string // WithUserAgent; empty: Go's
+	serviceKey     string // WithServiceKey; empty: none sent
+	throttle       throttle
+	throttleWait   time.Duration // the longest hold a read waits out (ThrottleWait)
 	// backoff is the pause before retry number n (1-based); tests shorten it.
 	backoff func(n int) time.Duration
 }
@@ -130,6 +133,16 @@ func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
 // "lk/0.5.0", so the provider's logs tell this service and its build.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
+// ServiceKeyHeader carries the service key by which the gateway knows
+// this account (WithServiceKey) on every call: the customer's bearer
+// token has Authorization on the two profile calls.
+const ServiceKeyHeader = "X-Api-Key"
+
+// WithServiceKey sends key as ServiceKeyHeader on every call, the
+// background check's included. The key is never logged, nor put in an
+// error or a span.
+func WithServiceKey(key string) Option { return func(c *Client) { c.serviceKey = key } }
+
 // WithLocation sets the zone the provider's wall-clock dates are written in
 // (default ResortLocation).
 func WithLocation(loc *time.Location) Option { return func(c *Client) { c.loc = loc } }
@@ -152,6 +165,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		breakerOpen:    DefaultBreakerOpen,
 		maxBody:        MaxBody,
 		backoff:        jitteredBackoff,
+		throttleWait:   ThrottleWait,
 		common:         common{ttl: DefaultSharedTTL},
 		flights:        flights{hold: DefaultSpeculativeHold},
 	}
@@ -199,7 +213,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		if c.duration, err = register(c.reg, c.duration); err == nil {
 			if c.inFlight, err = register(c.reg, c.inFlight); err == nil {
 				if c.refused, err = register(c.reg, c.refused); err == nil {
-					_, err = register(c.reg, c.openBreakers())
+					if _, err = register(c.reg, c.openBreakers()); err == nil {
+						_, err = register(c.reg, c.throttledSeconds())
+					}
 				}
 			}
 		}
@@ -262,8 +278,11 @@ func (c *Client) breaker(path string) *gobreaker.CircuitBreaker[answer] {
 		Timeout:     c.breakerOpen,
 		ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= fails },
 		// The customer leaving is no sign of the provider's health.
-		// Nor is our own bound on the calls in flight.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBusy) },
+		// Nor is our own bound on the calls in flight, nor a call not
+		// made because the provider asked for fewer.
+		IsExcluded: func(err error) bool {
+			return errors.Is(err, context.Canceled) || errors.Is(err, ErrBusy) || errors.Is(err, ErrThrottled)
+		},
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			c.log.Warn("gateway circuit breaker", slog.String("path", name),
 				slog.String("from", from.String()), slog.String("to", to.String()))
@@ -290,6 +309,8 @@ const (
 	outcomeUnavailable   = "unavailable"
 	outcomeMalformed     = "malformed"
 	outcomeNotFound      = "not_found"
+	outcomeThrottled     = "throttled"    // 429, or not made in the hold it asked for
+	outcomeUnauthorized  = "unauthorized" // the gateway refused this service (403)
 )
 
 func outcome(err error) string {
@@ -298,6 +319,10 @@ func outcome(err error) string {
 		return outcomeOK
 	case errors.Is(err, ErrNotFound):
 		return outcomeNotFound
+	case errors.Is(err, ErrThrottled):
+		return outcomeThrottled
+	case errors.Is(err, ErrServiceRefused):
+		return outcomeUnauthorized
 	case errors.Is(err, ErrUnavailable):
 		return outcomeUnavailable
 	case errors.Is(err, ErrMalformed):
@@ -329,6 +354,7 @@ type answer struct {
 	ctype    string
 	body     []byte
 	tooLarge bool
+	hold     time.Duration // a 429's Retry-After
 }
 
 // errServerFailure tells the breaker that a 5xx is a failure; do turns it
@@ -483,7 +509,8 @@ func (c *Client) prepare(cl call) (prepared, error) {
 	return p, nil
 }
 
-// exchange sends the request, retrying a GET on transport failures and 5xx.
+// exchange sends the request, retrying a GET on transport failures, 5xx
+// and 429 (after the hold it asked for, when a read may wait it out).
 // A transport error comes back without the URL (it may carry ids).
 func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *int) (answer, error) {
 	tries := 1
@@ -495,14 +522,18 @@ func (c *Client) exchange(ctx context.Context, cl call, p prepared, attempts *in
 		err error
 	)
 	for i := range tries {
-		if i > 0 {
-			if sleep(ctx, c.backoff(i)) != nil {
-				break // keep the last answer or error
+		if i > 0 && sleep(ctx, c.backoff(i)) != nil {
+			break // keep the last answer or error
+		}
+		if held := c.admit(ctx, cl); held != nil {
+			if i == 0 {
+				return a, held
 			}
+			break // keep the last answer (a 429) or error
 		}
 		*attempts = i + 1
 		a, err = c.bounded(ctx, cl, p)
-		if ctx.Err() != nil || errors.Is(err, ErrBusy) || (err == nil && a.status < 500) {
+		if ctx.Err() != nil || errors.Is(err, ErrBusy) || (err == nil && a.status < 500 && a.status != http.StatusTooManyRequests) {
 			break
 		}
 	}
@@ -557,6 +588,9 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 	if c.userAgent != "" {
 		req.Header.Set("User-Agent", c.userAgent)
 	}
+	if c.serviceKey != "" {
+		req.Header.Set(ServiceKeyHeader, c.serviceKey)
+	}
 	annotate(ctx, req)
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -565,6 +599,10 @@ func (c *Client) roundTrip(ctx context.Context, cl call, p prepared) (answer, er
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	a := answer{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), body: b}
+	if a.status == http.StatusTooManyRequests {
+		a.hold = retryAfter(resp.Header)
+		c.throttle.hold(a.hold)
+	}
 	if err != nil {
 		return a, fmt.Errorf("read answer: %w", withoutURL(err))
 	}
@@ -605,8 +643,15 @@ func sleep(ctx context.Context, d time.Duration) error {
 // its word on the request.
 func (c *Client) decode(cl call, a answer, out any) error {
 	ok2xx := a.status >= 200 && a.status < 300
-	if cl.token != "" && a.status == http.StatusUnauthorized {
+	switch {
+	case cl.token != "" && a.status == http.StatusUnauthorized:
 		return opError(cl.op, ErrUnauthorized, nil)
+	case a.status == http.StatusTooManyRequests:
+		return opError(cl.op, ErrThrottled, &StatusError{Status: a.status, Body: fmt.Sprintf("no calls for %s", a.hold)})
+	case a.status == http.StatusForbidden:
+		// Whatever the body says: its text is the gateway's word to this
+		// service, not to the customer.
+		return opError(cl.op, ErrServiceRefused, &StatusError{Status: a.status, Body: "the gateway refused this service"})
 	}
 	if a.tooLarge {
 		return opError(cl.op, ErrMalformed, fmt.Errorf("answer over %d bytes", c.maxBody))

@@ -29,6 +29,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 )
 
 const contractFile = "openapi.yaml"
@@ -132,22 +133,29 @@ func tighten(doc *openapi3.T) {
 	}
 }
 
-// bearerAuth accepts a request with a non-empty bearer token; the sandbox
-// decides whether the token is good.
-func bearerAuth(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	if in.SecurityScheme == nil || in.SecurityScheme.Type != "http" || !strings.EqualFold(in.SecurityScheme.Scheme, "bearer") {
+// keyAndBearerAuth accepts a request with a non-empty service key, and a
+// non-empty bearer token where the call asks for one; the sandbox decides
+// whether they are good.
+func keyAndBearerAuth(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	s, h := in.SecurityScheme, in.RequestValidationInput.Request.Header
+	switch {
+	case s != nil && s.Type == "apiKey" && s.In == "header":
+		if strings.TrimSpace(h.Get(s.Name)) == "" {
+			return fmt.Errorf("no service key in %s", s.Name)
+		}
+	case s != nil && s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"):
+		token, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
+		if !ok || strings.TrimSpace(token) == "" {
+			return errors.New("no bearer token in Authorization")
+		}
+	default:
 		return fmt.Errorf("unexpected security scheme %q", in.SecuritySchemeName)
-	}
-	h := in.RequestValidationInput.Request.Header.Get("Authorization")
-	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
-		return errors.New("no bearer token in Authorization")
 	}
 	return nil
 }
 
 func (c *contract) options() *openapi3filter.Options {
-	return &openapi3filter.Options{AuthenticationFunc: bearerAuth, MultiError: true, IncludeResponseStatus: true}
+	return &openapi3filter.Options{AuthenticationFunc: keyAndBearerAuth, MultiError: true, IncludeResponseStatus: true}
 }
 
 // ValidateRequest checks a request (method, path, query, headers, body)
@@ -196,10 +204,12 @@ func (c *contract) ValidateResponse(ctx context.Context, in *openapi3filter.Requ
 }
 
 // ValidateCall validates a request given by its parts, then an answer to it;
-// answer may be nil to check the request alone.
+// answer may be nil to check the request alone. The request carries a
+// service key unless header names the key's header itself.
 func (c *contract) ValidateCall(method, target string, header http.Header, body []byte, answer *httptest.ResponseRecorder) error {
 	ctx := context.Background()
 	req := httptest.NewRequest(method, target, bytes.NewReader(body))
+	req.Header.Set(gateway.ServiceKeyHeader, "contract-key")
 	for k, v := range header {
 		req.Header[k] = v
 	}
@@ -284,6 +294,12 @@ func TestContractDocument(t *testing.T) {
 	if !doc.IsOpenAPI31OrLater() {
 		t.Errorf("openapi %s, want 3.1", doc.OpenAPI)
 	}
+	if key := doc.Components.SecuritySchemes["serviceKey"]; key == nil || key.Value.Type != "apiKey" || key.Value.In != "header" || key.Value.Name != gateway.ServiceKeyHeader {
+		t.Errorf("security scheme serviceKey %+v, want the header %s", key, gateway.ServiceKeyHeader)
+	}
+	if r := doc.Components.Responses["TooManyRequests"]; r == nil || r.Value.Headers["Retry-After"] == nil {
+		t.Error("the 429 answer names no Retry-After")
+	}
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/v1" {
 		t.Errorf("servers %v, want one: /v1", doc.Servers)
 	}
@@ -299,10 +315,17 @@ func TestContractDocument(t *testing.T) {
 			if op.Responses.Default() == nil {
 				t.Errorf("%s %s: no default (error) answer", method, path)
 			}
-			bearer := op.Security != nil && len(*op.Security) > 0
+			var key, bearer bool
+			if op.Security != nil && len(*op.Security) == 1 {
+				_, key = (*op.Security)[0]["serviceKey"]
+				_, bearer = (*op.Security)[0]["bearer"]
+			}
 			wantBearer := path == "/auth/getClientInfo" || path == "/auth/clientEditInfo"
-			if bearer != wantBearer {
-				t.Errorf("%s %s: bearer security %v, want %v", method, path, bearer, wantBearer)
+			if !key || bearer != wantBearer {
+				t.Errorf("%s %s: security %v, want the service key and a bearer token %v", method, path, op.Security, wantBearer)
+			}
+			if op.Responses.Status(http.StatusForbidden) == nil || op.Responses.Status(http.StatusTooManyRequests) == nil {
+				t.Errorf("%s %s: no 403 (service refused) or 429 (too many calls) answer", method, path)
 			}
 		}
 	}
@@ -425,6 +448,8 @@ func TestContractValidators(t *testing.T) {
 		{"code of 5 digits", "POST", "/v1/auth/loginConfirm", jsonH, `{"login":"79000000000","verifyCode":"12345"}`, nil},
 		{"misspelt field", "POST", "/v1/GLK/confirmLesson", jsonH, `{"clientId":"g","lessonID":"L-1"}`, nil},
 		{"no bearer", "GET", "/v1/auth/getClientInfo", nil, "", nil},
+		{"no service key", "GET", "/v1/aqua/getSessionsAqua?date=06.02.2026", http.Header{gateway.ServiceKeyHeader: {""}}, "", nil},
+		{"a bearer token but no service key", "GET", "/v1/auth/getClientInfo", http.Header{"Authorization": {"Bearer abc"}, gateway.ServiceKeyHeader: {""}}, "", nil},
 		{"wrong method", "GET", "/v1/auth/login2f", nil, "", nil},
 		{"unknown path", "GET", "/v1/aqua/getOrders?userId=g", nil, "", nil},
 		{"missing clientId", "GET", "/v1/GLK/getTimetableForCurrentClient", nil, "", nil},
@@ -478,7 +503,7 @@ func TestContractSandbox(t *testing.T) {
 
 func contractSandbox(t *testing.T, now time.Time) {
 	c := loadContract(t, true)
-	s, err := sandbox.New(sandbox.Config{Now: func() time.Time { return now }})
+	s, err := sandbox.New(sandbox.Config{Now: func() time.Time { return now }, ServiceKey: "contract-key"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,6 +512,7 @@ func contractSandbox(t *testing.T, now time.Time) {
 
 	ct := &checkingTransport{t: t, c: c, next: http.DefaultTransport, seen: map[string]int{}}
 	cl, err := gateway.NewClient(srv.URL+"/v1",
+		gateway.WithServiceKey("contract-key"),
 		gateway.WithHTTPClient(&http.Client{Transport: ct}),
 		gateway.WithRetries(0),
 		gateway.WithBreaker(0, 0))
@@ -516,7 +542,7 @@ func contractSandbox(t *testing.T, now time.Time) {
 	if err := cl.Login(ctx, demoPhone, false); err != nil {
 		t.Fatalf("login: %v", err)
 	}
-	code, ok := s.LastCode(demoPhone)
+	code, ok := sandboxtest.LastCode(s, demoPhone)
 	if !ok {
 		t.Fatal("no SMS code in the sandbox's outbox")
 	}

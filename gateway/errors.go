@@ -25,6 +25,11 @@ var (
 	ErrUnauthorized = errors.New("unauthorized")
 )
 
+// ErrServiceRefused: the gateway refused this service itself (HTTP 403):
+// its key (WithServiceKey) is missing, wrong or revoked. Calls that fail so are also ErrUnavailable: the
+// customer is told to try later, never signed out.
+var ErrServiceRefused = fmt.Errorf("gateway refused this service (its key): %w", ErrUnavailable)
+
 // ProviderError is the provider saying no: success:false with errorMessage,
 // or hasErrors:true with responseDescription. Message is the provider's own
 // text (Russian, meant for the customer) and may be empty; each page says which

@@ -46,12 +46,6 @@ const heldMax = 16 << 20
 // pages fetched ahead of a tap.
 const DefaultSpeculativeHold = 30 * time.Second
 
-// WithSpeculativeHold sets how long a customer's read is held for the pages
-// fetched ahead of a tap; 0 or less holds none.
-func WithSpeculativeHold(d time.Duration) Option {
-	return func(c *Client) { c.flights.hold = max(d, 0) }
-}
-
 type heldAnswer struct {
 	a      answer
 	at     time.Time

@@ -13,6 +13,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 )
 
 // gate holds every request to the provider until it is opened, so that the
@@ -89,7 +90,7 @@ func signIn(t *testing.T, c *gateway.Client, sb *sandbox.Sandbox, phone string) 
 	if err := c.Login(ctx, phone, false); err != nil {
 		t.Fatal(err)
 	}
-	code, _ := sb.LastCode(phone)
+	code, _ := sandboxtest.LastCode(sb, phone)
 	token, err := c.LoginConfirm(ctx, phone, code)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +233,7 @@ func TestSharedReadOutlivesTheFirstCaller(t *testing.T) {
 	if err := <-second; err != nil || len(orders) == 0 {
 		t.Errorf("the open tab: %v, %d lessons", err, len(orders))
 	}
-	if n := sb.Calls("GLK/getTimetableForCurrentClient"); n != 1 {
+	if n := sb.AllCalls()["GLK/getTimetableForCurrentClient"]; n != 1 {
 		t.Errorf("%d provider calls, want 1", n)
 	}
 }

@@ -42,8 +42,9 @@ func PingDown(o string) bool {
 // an ErrUnavailable naming the outcome (PingServerError, PingMalformed,
 // PingTimeout…). It bypasses the bound on calls in flight, retries, the
 // shared answers and the breaker, so it reports the provider's state, not
-// ours; it carries its own request id, so the provider's log tells checks
-// from customers.
+// ours, but keeps the hold the provider asked for with a 429 (it counts
+// throttled then, without a call); it carries its own request id, so the
+// provider's log tells checks from customers, and the service key.
 func (c *Client) Ping(ctx context.Context) error {
 	const op = "ping"
 	start := time.Now()
@@ -62,6 +63,11 @@ func (c *Client) Ping(ctx context.Context) error {
 func (c *Client) ping(ctx context.Context) (string, error) {
 	cl := call{op: "ping", method: http.MethodGet, path: "aqua/getSessionsAqua",
 		query: url.Values{"date": {FormatDate(c.common.now(), c.loc)}}}
+	// In a hold the provider asked for, the check makes no call either:
+	// the provider answered, so it is up.
+	if c.throttle.left() > 0 {
+		return PingThrottled, nil
+	}
 	p, err := c.prepare(cl)
 	if err != nil {
 		return PingMalformed, err

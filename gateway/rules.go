@@ -381,7 +381,7 @@ var (
 	ErrRangeEmpty     = &RuleError{"Дата выезда должна быть позже даты заезда."}
 	ErrDayUnavailable = &RuleError{"На выбранные даты нет свободных номеров."}
 	ErrRangePrice     = &RuleError{"Стоимость выбранных дат не совпадает со стоимостью заказа."}
-	ErrWeekdayOnly    = &RuleError{"Билеты будного дня можно перенести только на будний день."}
+	ErrWeekdayOnly    = &RuleError{"Билеты буднего дня можно перенести только на будний день."}
 	ErrWeekendOnly    = &RuleError{"Билеты выходного дня можно перенести только на выходной день."}
 	ErrNoTickets      = &RuleError{"В заказе нет билетов для переноса."}
 	ErrSessionVIP     = &RuleError{"VIP-билеты можно перенести только на VIP-сеанс."}

@@ -48,6 +48,9 @@ type actionToken struct {
 	Order   string       `json:"o"`
 	Nonce   string       `json:"n"`
 	Issued  int64        `json:"t"` // unix seconds
+	// Owner is the tag of the customer's phone: a form sent after its
+	// session ended is kept for them alone (kept_form.go).
+	Owner string `json:"w,omitempty"`
 }
 
 const (
@@ -64,7 +67,8 @@ func (s *Server) newToken(c *echo.Context, o order, a action) string {
 // tokenAndForm is a new form's token and its short id, which an upload's URL
 // carries so that no token stays in the address bar.
 func (s *Server) tokenAndForm(c *echo.Context, o order, a action) (token, form string) {
-	t := actionToken{Session: web.SessionOf(c).ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix()}
+	sess := web.SessionOf(c)
+	t := actionToken{Session: sess.ID, Action: a, Kind: o.kind.info().id, Order: o.id, Nonce: web.RandomID(), Issued: s.now().Unix(), Owner: s.ownerTag(sess)}
 	v, err := s.sessions.Seal(tokenName, t)
 	if err != nil {
 		s.log.ErrorContext(c.Request().Context(), "action token", "err", err)

@@ -17,8 +17,7 @@ import (
 	"lk/views"
 )
 
-// actsKept is how long the account remembers what a customer did to an
-// order: long enough for Back, a second tab and a page kept open overnight.
+// actsKept is long enough for Back, a second tab and a page kept open overnight.
 const actsKept = 7 * 24 * time.Hour
 
 type act struct {
@@ -59,8 +58,7 @@ var actTitles = map[action]string{
 	actTransfer: msgActMovedTitle,
 }
 
-// recordAct remembers an action that succeeded; a store failure is logged, not
-// shown, as the action has happened anyway.
+// recordAct: a store failure is logged, not shown, as the action happened anyway.
 func (s *Server) recordAct(ctx context.Context, guid string, o order, a action, out store.Outcome) {
 	if _, kept := actTitles[a]; !kept || !out.Succeeded() {
 		return
@@ -105,7 +103,8 @@ func (a act) text(s *Server) string {
 }
 
 // gone is the answer for an order the provider does not find: what the
-// customer did to it, when that is known (409), else err as it was.
+// customer did to it, when that is known (409, leading to the booking it
+// became, or to its page, which says the same), else err as it was.
 func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err error) error {
 	var he *web.Error
 	if !errors.As(err, &he) || he.Status != http.StatusNotFound {
@@ -115,7 +114,11 @@ func (s *Server) gone(ctx context.Context, guid string, k kind, id string, err e
 	if !ok {
 		return err
 	}
-	return &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
+	e := &web.Error{Status: http.StatusConflict, Title: actTitles[a.what], Message: a.text(s)}
+	if a.to != "" {
+		return toMoved(e, k, a.to)
+	}
+	return backToOrder(k, id, e)
 }
 
 // refusedText is why a form may not act: what the customer did to the order

@@ -85,7 +85,7 @@ func TestSecondTabAfterAction(t *testing.T) {
 		if r.StatusCode != http.StatusConflict || !strings.Contains(r.text("main"), "Вы отменили этот заказ "+a.when()+".") {
 			t.Errorf("second tab: %d %q", r.StatusCode, r.text("main"))
 		}
-		if n := a.sb.Calls("GLK/cancelRegistration"); n != 1 {
+		if n := a.sb.AllCalls()["GLK/cancelRegistration"]; n != 1 {
 			t.Errorf("cancelRegistration called %d times", n)
 		}
 	})
@@ -100,7 +100,7 @@ func TestSecondTabAfterAction(t *testing.T) {
 		if r.StatusCode != http.StatusConflict || !strings.Contains(r.text("main"), "Вы оформили возврат по этому заказу "+a.when()+".") {
 			t.Errorf("second tab: %d %q", r.StatusCode, r.text("main"))
 		}
-		if n := a.sb.Calls("Rent/registerRefund"); n != 1 {
+		if n := a.sb.AllCalls()["Rent/registerRefund"]; n != 1 {
 			t.Errorf("registerRefund called %d times", n)
 		}
 	})
@@ -121,7 +121,7 @@ func TestSecondTabAfterAction(t *testing.T) {
 		if got.StatusCode != http.StatusConflict || !strings.Contains(got.text("main"), want) {
 			t.Errorf("second tab: %d %q, want %q", got.StatusCode, got.text("main"), want)
 		}
-		if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+		if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 1 {
 			t.Errorf("changeLessonPeriod called %d times", n)
 		}
 	})
@@ -152,7 +152,7 @@ func TestSecondTabSameTicketsRefund(t *testing.T) {
 	if r.doc.Find("#error-summary, #tickets-error").Length() > 0 || strings.Contains(r.text("main"), "Проверьте данные") {
 		t.Errorf("the customer is blamed: %q", r.text("main"))
 	}
-	if n := a.sb.Calls("aqua/registerRefund1C"); n != 1 {
+	if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 1 {
 		t.Errorf("registerRefund1C called %d times", n)
 	}
 	// A ticket refunded long ago, by whatever way, is said to be so too.

@@ -36,7 +36,7 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 	for !strings.Contains(a.metrics(), "lk_admission_in_flight 1") {
 		time.Sleep(5 * time.Millisecond)
 	}
-	lists := a.sb.Calls("aqua/getAquaOrders")
+	lists := a.sb.AllCalls()["aqua/getAquaOrders"]
 
 	answers := atOnce(20, func(int) *resp { return a.get("/orders") })
 	for i, r := range answers {
@@ -56,7 +56,7 @@ func TestOverloadRefusesPagesNotSignInHealthOrForms(t *testing.T) {
 		t.Errorf("the prepared refusal: %d, length %q of %d, nonce %q:\n%.600s", res.StatusCode,
 			res.Header.Get("Content-Length"), len(raw), nonce, body)
 	}
-	if n := a.sb.Calls("aqua/getAquaOrders") - lists; n != 0 {
+	if n := a.sb.AllCalls()["aqua/getAquaOrders"] - lists; n != 0 {
 		t.Errorf("%d provider calls for pages refused", n)
 	}
 	stranger := a.newClient()

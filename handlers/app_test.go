@@ -24,6 +24,7 @@ import (
 	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 	"lk/handlers/web"
 	"lk/internal/testkit"
@@ -159,7 +160,7 @@ func newAppSetup(t testing.TB, su setup) *app {
 	}
 	o := handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: su.limiter,
-		Once: st.Once, Leases: st.Leases, Files: st.Files, Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, StorePing: st.Ping,
+		Once: st.Once, Leases: st.Leases, Files: st.Files, Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, Kept: st.Kept, StorePing: st.Ping,
 		Site:   &views.Site{MainURL: "https://example.ru/", SupportPhone: "+7 (800) 000-00-00", SandboxURL: sbSrv.URL},
 		Assets: assets, Static: static, Logger: log, Now: clk.Now, Location: loc, PublicURL: publicURL, Registry: reg,
 		// A page is shown loading only where a test asks: a loaded machine
@@ -397,7 +398,7 @@ func (a *app) postTo(c *http.Client, base, path string, form url.Values, header 
 // code is the last SMS code the sandbox sent to phone.
 func (a *app) code(phone string) string {
 	a.t.Helper()
-	code, ok := a.sb.LastCode(phone)
+	code, ok := sandboxtest.LastCode(a.sb, phone)
 	if !ok {
 		a.t.Fatalf("no code sent to %s", phone)
 	}

@@ -29,3 +29,9 @@ func iso(t time.Time) string {
 	}
 	return gateway.FormatISODate(t, t.Location()) // the server's days are in the resort's zone
 }
+
+// upcoming tells whether the order is among the active ones today.
+func (c clock) upcoming(r gateway.OrderRef) bool {
+	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{r}, c.now())
+	return len(active) == 1
+}

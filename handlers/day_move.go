@@ -96,7 +96,8 @@ func readDayMove(s *Server, c *echo.Context, k dayKind) actionForm {
 }
 
 func showDays(s *Server, c *echo.Context, o order, k dayKind) error {
-	a := &dayAnswers{date: c.QueryParam("date")}
+	// A choice in the address is shown checked, as a kept form's (nothing is sent).
+	a := &dayAnswers{date: c.QueryParam("date"), choice: c.QueryParam(k.wording().field)}
 	if a.date == "" {
 		a.date = iso(k.firstDay(o))
 	}
@@ -227,10 +228,9 @@ func (m dayMove) page(o order, status int, d time.Time, ch, first views.DayChoic
 		},
 		Day: day, Show: p.show, Choices: ch, Month: month,
 		Chosen: day.Label + ": " + cmp.Or(chosenDate(ch.Date, d), "не выбрана"),
-		Calendar: views.CalendarProps{
-			Mode: "day", Min: day.Min, Max: day.Max, Today: s.today(), Label: day.Label, Month: month.Value + "-01",
-			Name: "date", Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o),
-			Booked: booked,
+		Calendar: views.DayCalendar{
+			CalendarWindow: views.CalendarWindow{Min: day.Min, Max: day.Max, Today: s.today(), Label: day.Label, Month: month.Value + "-01"}, Name: "date",
+			Value: ch.Date, URL: url, Choice: a.choice, Original: m.k.original(o), Booked: booked,
 		},
 	}
 	if first.Date != "" {

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"lk/gateway/sandbox/sandboxtest"
 )
 
 func TestHealthz(t *testing.T) {
@@ -133,7 +135,7 @@ func TestCrossOriginPostIsRefused(t *testing.T) {
 	if !strings.Contains(r.body, "Запрос отклонён") {
 		t.Error("no Russian explanation")
 	}
-	if _, ok := a.sb.LastCode(demoPhone); ok {
+	if _, ok := sandboxtest.LastCode(a.sb, demoPhone); ok {
 		t.Error("a cross-origin request made the provider send a code")
 	}
 }

@@ -151,6 +151,11 @@ func (c clock) aquaOrder(o gateway.AquaOrder) order {
 		out.noDoc = msgDocCanceled
 	case !gateway.CanShowDocument(o.Canceled, o.Tickets):
 		out.noDoc = msgDocUnpaid
+		// Its page says why there are no tickets and what to do, while
+		// the visit is still ahead.
+		if c.upcoming(out.ref) {
+			out.detail.Unpaid = msgDocUnpaid
+		}
 	}
 	return out
 }

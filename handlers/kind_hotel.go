@@ -423,12 +423,10 @@ func (m hotelMove) again(o order, status int, msg string) error {
 		return md
 	})
 	v.Month.Legend = stayIn.Before(stayOut)
-	v.Calendar = views.CalendarProps{
-		Mode: "range", Min: iso(wFrom), Max: iso(n.max), Today: s.today(), Label: "Даты проживания", Month: v.Month.Value + "-01",
-		Stay:  []string{iso(stayIn), iso(stayOut)},
-		Start: "dateIn", End: "dateOut", From: iso(in), To: iso(out), Days: v.Calendar.Days,
-		Rooms: rooms, Family: family, Amount: h.AmountRooms,
-		Texts: map[string]string{"unavailable": gateway.ErrDayUnavailable.Error(), "price": gateway.ErrRangePrice.Error(), "same": msgHotelSameDates, "checkIn": "Заезд", "checkOut": "Выезд"},
+	v.Calendar = views.StayCalendar{
+		CalendarWindow: views.CalendarWindow{Min: iso(wFrom), Max: iso(n.max), Today: s.today(), Label: "Даты проживания", Month: v.Month.Value + "-01"}, Stay: [2]string{iso(stayIn), iso(stayOut)},
+		Start: "dateIn", End: "dateOut", From: iso(in), To: iso(out), Days: v.Calendar.Days, Rooms: rooms, Family: family, Amount: h.AmountRooms,
+		Texts: views.StayTexts{Unavailable: gateway.ErrDayUnavailable.Error(), Price: gateway.ErrRangePrice.Error(), Same: msgHotelSameDates, CheckIn: "Заезд", CheckOut: "Выезд"},
 	}
 	p := s.page(c, "Перенести бронирование", "Перенос бронирования отеля в личном кабинете курорта.")
 	p.Nav, p.Invalid, p.Islands = views.NavOrders, len(a.errs) > 0, hotelInfo.moveIslands

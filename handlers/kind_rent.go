@@ -174,8 +174,11 @@ func (k rentKind) moveForm(b formBase) actionForm {
 	return rentMove{b, k, f}
 }
 
-func (k rentKind) movePage(f formBase, o order) error {
-	return rentMove{f, k, &rentForm{date: f.c.QueryParam("date")}}.again(o, http.StatusOK, "")
+func (k rentKind) movePage(b formBase, o order) error {
+	// Hours in the address are shown chosen, as a kept form's (nothing is sent).
+	c := b.c
+	f := &rentForm{date: c.QueryParam("date"), from: c.QueryParam("from"), to: c.QueryParam("to")}
+	return rentMove{b, k, f}.again(o, http.StatusOK, "")
 }
 
 func (m rentMove) load(ctx context.Context, o order) {
@@ -407,7 +410,7 @@ func (m rentMove) page(o order, status int, msg string) error {
 		return md
 	})
 	v.Month.Legend = booked != ""
-	v.Calendar = views.CalendarProps{Mode: "day", Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Month: v.Month.Value + "-01",
+	v.Calendar = views.RentCalendar{CalendarWindow: views.CalendarWindow{Min: v.Min, Max: v.Max, Today: s.today(), Label: "День", Month: v.Month.Value + "-01"},
 		Value: d.view.Date, Target: "#rent-day input[name=date]", Booked: booked}
 	pg := s.page(c, v.Action.Heading, "Перенос аренды в личном кабинете курорта.")
 	pg.Nav, pg.Invalid, pg.Islands = views.NavOrders, len(f.errs) > 0, o.kind.info().moveIslands

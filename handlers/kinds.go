@@ -45,6 +45,11 @@ type passer interface {
 	passes(ctx context.Context, o order) ([]wallet.Pass, error)
 }
 
+// passInfo names an order's passes: file for one, bundle for several.
+type passInfo struct {
+	file, bundle string
+}
+
 type kindInfo struct {
 	id     gateway.Kind
 	label  string
@@ -59,8 +64,7 @@ type kindInfo struct {
 	renumbers bool          // a move gives the booking a new id
 	byTickets bool
 	actions   []action // in the order of the buttons
-	// moveIslands are the islands of its move page: their files are
-	// fetched while the customer reads an order that offers the move.
+	// moveIslands' files are fetched while an order offering the move is read.
 	moveIslands []string
 }
 

@@ -2,12 +2,10 @@ package handlers
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"time"
 
 	"lk/handlers/web"
-	"lk/store"
 )
 
 // Past bookings have no calendar file; a week leaves room for a clock that
@@ -19,12 +17,6 @@ const movesFollowed = 20
 
 // nextKey holds where a moved booking went, with whose it is: "{newID} {owner}".
 func nextKey(k kind, id string) string { return "next-" + movedKey(k, id) }
-
-// moveBook keeps where moved bookings went and their first ids.
-type moveBook struct {
-	moves store.Moves
-	log   *slog.Logger
-}
 
 // The move has happened whatever the store says: a failure costs a second
 // calendar event or a dead old link at most, so it is logged, not shown.

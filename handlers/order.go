@@ -16,8 +16,7 @@ import (
 
 const routeOrder = "/orders/:type/:id"
 
-// ownOrder never takes a client id from the request: a stranger's order is
-// simply not found.
+// ownOrder never takes a client id from the request: a stranger's is not found.
 func (s *Server) ownOrder(ctx context.Context, sess *web.Session, k kind, id string) (order, error) {
 	o, err := orderOf(ctx, k, sess.GUID, id)
 	if err != nil {
@@ -76,8 +75,7 @@ func (s *Server) order(c *echo.Context) error {
 	if err != nil {
 		status, msg := orderFailure(k, err)
 		d := views.OrderDetail{Kind: string(k.info().id), KindLabel: k.info().label, ID: id, Error: msg}
-		// A booking the customer has just cancelled or refunded may be gone
-		// from the provider's list: its page says what became of it.
+		// A booking just cancelled or refunded may be gone: its page says so.
 		if a, ok := s.lastAct(c.Request().Context(), web.SessionOf(c).GUID, k, id); ok && status == http.StatusNotFound {
 			d.Error, d.Done = "", []string{a.text(s), msgActGone}
 			return s.render(c, http.StatusOK, views.OrderPage(s.orderPage(c, d), d))
@@ -104,21 +102,20 @@ func (s *Server) orderDocument(c *echo.Context) error {
 		return err
 	}
 	if o.noDoc != "" {
-		return &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc}
+		return backToOrder(k, id, &web.Error{Status: http.StatusConflict, Title: msgDocTitle, Message: o.noDoc})
 	}
 	pdf, err := k.(documenter).document(c.Request().Context(), id)
 	if err != nil {
 		s.log.WarnContext(c.Request().Context(), "document not fetched", "kind", k.info().id, "order", id, "err", err)
-		return &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed}
+		return backToOrder(k, id, &web.Error{Status: http.StatusBadGateway, Title: msgDocTitle, Message: msgDocFailed})
 	}
 	name := string(k.info().id) + "-" + id + ".pdf" // id is checked by validID
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, "application/pdf", pdf)
 }
 
-// The provider saying no to the customer's own id is 404 with its text, or
-// the plain 'Страница не найдена' (msg "") without one; a failure is
-// 502/503 with its message or the kind's.
+// The provider saying no to the customer's own id is 404 with its text, if
+// any; a failure is 502/503 with its message or the kind's.
 func orderFailure(k kind, err error) (status int, msg string) {
 	f := explain(err, cmp.Or(k.info().failed, msgOrderFailed), cmp.Or(k.info().failed, msgOrderFailed))
 	if f.status < 500 {
@@ -146,8 +143,10 @@ const (
 func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 	var out []views.Action
 	kind := string(o.kind.info().id)
+	// A plain link, no download attribute: the file comes as an attachment,
+	// and a refusal (cancelled in another tab, say) is a page that says why.
 	if doc := o.kind.info().document; w == onPage && doc != nil && o.noDoc == "" {
-		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file), Download: true})
+		out = append(out, views.Action{Name: "document", Label: doc.label, URL: views.OrderPath(kind, o.id, doc.file)})
 	}
 	for _, a := range o.kind.info().actions {
 		inPlace := a == actConfirm
@@ -165,8 +164,7 @@ func (s *Server) buttons(c *echo.Context, o order, w where) []views.Action {
 		}
 		out = append(out, b)
 	}
-	// The Wallet and calendar buttons come last: on a phone the order's own
-	// actions must fit the first screen.
+	// Wallet and calendar last: on a phone the actions fit the first screen.
 	if w == onPage {
 		if b, ok := s.passAction(o); ok {
 			out = append(out, b)
@@ -185,11 +183,7 @@ const (
 )
 
 func (s *Server) inCalendar(o order) bool {
-	if o.event.Start.IsZero() || o.ref.Canceled {
-		return false
-	}
-	active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now())
-	return len(active) == 1
+	return !o.event.Start.IsZero() && !o.ref.Canceled && s.upcoming(o.ref)
 }
 
 // A plain link, not a download, so that a phone opens it in its calendar.
@@ -238,17 +232,12 @@ func orderOf(ctx context.Context, k kind, guid, id string) (order, error) {
 	return o, err
 }
 
-func passGone(msg string) error {
-	return &web.Error{Status: http.StatusGone, Title: msgPassTitle, Message: msg}
-}
-
-// passRefusal is why o offers no pass now: a cancelled (or refunded) or
-// past booking's is gone for good (410); the kind says the rest.
+// passRefusal: a cancelled or past booking's pass is gone (410); the kind says the rest.
 func (s *Server) passRefusal(o order) error {
 	if o.ref.Canceled {
 		return passGone(msgPassCanceled)
 	}
-	if active, _ := gateway.SplitActiveHistory([]gateway.OrderRef{o.ref}, s.now()); len(active) == 0 {
+	if !s.upcoming(o.ref) {
 		return passGone(msgPassPast)
 	}
 	_, err := o.kind.(passer).ready(o)
@@ -268,8 +257,7 @@ func (s *Server) passURL(o order) string {
 	return o.url(pi.file)
 }
 
-// A plain link, no download attribute: an iPhone's Safari shows a pass it
-// opens and saves one it downloads.
+// A plain link: an iPhone's Safari shows a pass it opens, saves one it downloads.
 func (s *Server) passAction(o order) (views.Action, bool) {
 	if !s.offersPass(o) {
 		return views.Action{}, false
@@ -277,8 +265,7 @@ func (s *Server) passAction(o order) (views.Action, bool) {
 	return views.Action{Name: views.ActionWallet, Label: msgPassLabel, URL: s.passURL(o), Style: "btn-2"}, true
 }
 
-// redirectMoved sends the owner of a moved booking's old link to the same
-// page of the booking it became (part: "" for the order, or its file).
+// redirectMoved sends an old link's owner to the same page of the booking it became.
 func (s *Server) redirectMoved(c *echo.Context, k kind, id, part string) (bool, error) {
 	to, err := s.moves.movedOn(c.Request().Context(), web.SessionOf(c).GUID, k, id)
 	if err != nil || to == "" {

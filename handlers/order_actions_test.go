@@ -29,7 +29,7 @@ func TestActionTokenOnceUnderBurst(t *testing.T) {
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{Delay: 200_000_000}) // 0.2 s: the burst arrives while the first runs
 	const n = 30
 	answers := atOnce(n, func(int) *resp { return a.postWith(a.client, action, form, nil) })
-	if got := a.sb.Calls("GLK/confirmLesson"); got != 1 {
+	if got := a.sb.AllCalls()["GLK/confirmLesson"]; got != 1 {
 		t.Errorf("the provider was asked %d times, want 1", got)
 	}
 	for i, r := range answers {
@@ -38,8 +38,8 @@ func TestActionTokenOnceUnderBurst(t *testing.T) {
 		}
 	}
 	// Later, the same form again: still the first outcome, no call.
-	if r := a.postWith(a.client, action, form, nil); r.StatusCode != http.StatusSeeOther || a.sb.Calls("GLK/confirmLesson") != 1 {
-		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	if r := a.postWith(a.client, action, form, nil); r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["GLK/confirmLesson"] != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.AllCalls()["GLK/confirmLesson"])
 	}
 	// One confirm done; the other 30 answers are replays, counted apart.
 	m := a.metrics()
@@ -86,12 +86,12 @@ func TestActionTokenBoundToSessionOrderAndAction(t *testing.T) {
 	if got := r.text(".notice-err"); got != "Страница устарела. Проверьте данные и отправьте ещё раз." {
 		t.Errorf("no token: %q", got)
 	}
-	if n := a.sb.Calls("GLK/confirmLesson"); n != 0 {
+	if n := a.sb.AllCalls()["GLK/confirmLesson"]; n != 0 {
 		t.Fatalf("a refused token reached the provider %d times", n)
 	}
 	// The page shown again carries a token that works.
-	if r := a.post(action, r.formValues(action)); r.StatusCode != http.StatusSeeOther || a.sb.Calls("GLK/confirmLesson") != 1 {
-		t.Errorf("with the new token: %d, calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	if r := a.post(action, r.formValues(action)); r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["GLK/confirmLesson"] != 1 {
+		t.Errorf("with the new token: %d, calls %d", r.StatusCode, a.sb.AllCalls()["GLK/confirmLesson"])
 	}
 }
 
@@ -105,10 +105,10 @@ func TestActionFailureKeepsAChance(t *testing.T) {
 		t.Fatalf("failure: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
 	a.sb.SetFault("GLK/confirmLesson", sandbox.Fault{})
-	if again := a.post(action, form); again.StatusCode != http.StatusBadGateway || a.sb.Calls("GLK/confirmLesson") != 1 {
-		t.Errorf("the failed token again: %d, calls %d", again.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	if again := a.post(action, form); again.StatusCode != http.StatusBadGateway || a.sb.AllCalls()["GLK/confirmLesson"] != 1 {
+		t.Errorf("the failed token again: %d, calls %d", again.StatusCode, a.sb.AllCalls()["GLK/confirmLesson"])
 	}
-	if ok := a.post(action, r.formValues(action)); ok.StatusCode != http.StatusSeeOther || a.sb.Calls("GLK/confirmLesson") != 2 {
-		t.Errorf("the new token: %d, calls %d", ok.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	if ok := a.post(action, r.formValues(action)); ok.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["GLK/confirmLesson"] != 2 {
+		t.Errorf("the new token: %d, calls %d", ok.StatusCode, a.sb.AllCalls()["GLK/confirmLesson"])
 	}
 }

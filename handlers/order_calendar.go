@@ -32,7 +32,7 @@ func (s *Server) orderCalendar(c *echo.Context) error {
 		return err
 	}
 	if !s.inCalendar(o) {
-		return &web.Error{Status: http.StatusConflict, Title: calendarLabel, Message: msgNoCalendar}
+		return backToOrder(k, id, &web.Error{Status: http.StatusConflict, Title: calendarLabel, Message: msgNoCalendar})
 	}
 	first, err := s.moves.firstID(c.Request().Context(), k, o.id)
 	if err != nil { // a second event in the customer's calendar is worse than a wait

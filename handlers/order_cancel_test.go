@@ -41,11 +41,11 @@ func TestCancelEveryKind(t *testing.T) {
 				t.Fatalf("POST: %d → %q %s", r.StatusCode, r.Header.Get("Location"), r.text(".notice-err"))
 			}
 			for _, call := range tc.calls {
-				if n := a.sb.Calls(call); n != 1 {
+				if n := a.sb.AllCalls()[call]; n != 1 {
 					t.Errorf("%s called %d times", call, n)
 				}
 			}
-			if tc.kind == "hotel" && len(tc.calls) == 1 && a.sb.Calls("hotel/registerRefund") != 0 {
+			if tc.kind == "hotel" && len(tc.calls) == 1 && a.sb.AllCalls()["hotel/registerRefund"] != 0 {
 				t.Error("a refund registered for an unpaid stay")
 			}
 			landed := a.get(tc.next)
@@ -60,7 +60,7 @@ func TestCancelEveryKind(t *testing.T) {
 				t.Errorf("the same form again: %d → %q", again.StatusCode, again.Header.Get("Location"))
 			}
 			for _, call := range tc.calls {
-				if n := a.sb.Calls(call); n != 1 {
+				if n := a.sb.AllCalls()[call]; n != 1 {
 					t.Errorf("after the replay %s called %d times", call, n)
 				}
 			}
@@ -92,7 +92,7 @@ func TestCancelProviderFailure(t *testing.T) {
 			if r.StatusCode != tc.status || r.text(".notice-err") != tc.text {
 				t.Fatalf("failure: %d %q, want %d %q", r.StatusCode, r.text(".notice-err"), tc.status, tc.text)
 			}
-			if n := a.sb.Calls(tc.fault); n != 1 {
+			if n := a.sb.AllCalls()[tc.fault]; n != 1 {
 				t.Errorf("%s called %d times", tc.fault, n)
 			}
 			if tc.fault == "hotel/registerRefund" {

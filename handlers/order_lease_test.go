@@ -76,7 +76,7 @@ func (a *app) oneAction(t *testing.T, tc actionCase, n int, send func(i int, pos
 	forms, post := a.freshForms(tc.page, tc.action, n, tc.set)
 	a.sb.SetFault(tc.call, sandbox.Fault{Delay: 100 * time.Millisecond, Times: 1})
 	answers := atOnce(n, func(i int) *resp { return send(i, post, forms[i]) })
-	if got := a.sb.Calls(tc.call); got != 1 {
+	if got := a.sb.AllCalls()[tc.call]; got != 1 {
 		t.Errorf("the provider got %d calls", got)
 	}
 	ok := 0
@@ -156,13 +156,13 @@ func TestCrashedLeaseEnds(t *testing.T) {
 	if r.StatusCode != http.StatusConflict || !strings.Contains(r.text(".notice-err"), "С этим заказом сейчас выполняется другое действие") {
 		t.Fatalf("while the lease lasts: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
-	if n := a.sb.Calls("hotel/cancelOrder"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/cancelOrder"]; n != 0 {
 		t.Fatalf("the provider was called %d times", n)
 	}
 	a.clock.Add(31 * time.Second)
 	r = a.postWith(a.client, post, forms[1], nil)
-	if r.StatusCode != http.StatusSeeOther || a.sb.Calls("hotel/cancelOrder") != 1 {
-		t.Fatalf("after the lease: %d, calls %d: %q", r.StatusCode, a.sb.Calls("hotel/cancelOrder"), r.text("main"))
+	if r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["hotel/cancelOrder"] != 1 {
+		t.Fatalf("after the lease: %d, calls %d: %q", r.StatusCode, a.sb.AllCalls()["hotel/cancelOrder"], r.text("main"))
 	}
 }
 
@@ -199,8 +199,8 @@ func TestUsedFormOutlivesARestart(t *testing.T) {
 	defer again.Close()
 	opts.Once = again
 	r = a.postTo(a.client, a.instance(opts), post, forms[0], nil)
-	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != where || a.sb.Calls("hotel/cancelOrder") != 1 {
-		t.Errorf("after the restart: %d %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("hotel/cancelOrder"))
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != where || a.sb.AllCalls()["hotel/cancelOrder"] != 1 {
+		t.Errorf("after the restart: %d %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.AllCalls()["hotel/cancelOrder"])
 	}
 }
 
@@ -228,7 +228,7 @@ func TestDoubleClickOnRentMove(t *testing.T) {
 			clicks = 20 // a customer pressing again and again
 		}
 		answers := atOnce(clicks, func(int) *resp { return a.postWith(a.client, action, form, nil) })
-		if n := a.sb.Calls(rc.change); n != 1 {
+		if n := a.sb.AllCalls()[rc.change]; n != 1 {
 			t.Errorf("round %d: the provider got %d moves", round, n)
 		}
 		next := ""
@@ -281,10 +281,10 @@ func TestActionTimeoutSaysCheckTheOrder(t *testing.T) {
 			if r.StatusCode != http.StatusGatewayTimeout || r.doc.Find(`a[href="`+tc.order+`/ics"], a[href^="`+tc.order+`/"], form[action^="`+tc.order+`/"]`).Length() == 0 && tc.name != "refund" {
 				t.Errorf("not the order's page: %d %.300q", r.StatusCode, r.text("main"))
 			}
-			calls := a.sb.Calls(tc.call)
+			calls := a.sb.AllCalls()[tc.call]
 			r = send()
-			if got := r.text(".notice-err"); got != timedOutText || a.sb.Calls(tc.call) != calls {
-				t.Errorf("the same form again: %d %q, calls %d → %d", r.StatusCode, got, calls, a.sb.Calls(tc.call))
+			if got := r.text(".notice-err"); got != timedOutText || a.sb.AllCalls()[tc.call] != calls {
+				t.Errorf("the same form again: %d %q, calls %d → %d", r.StatusCode, got, calls, a.sb.AllCalls()[tc.call])
 			}
 		})
 	}

@@ -31,20 +31,20 @@ func (s *Server) orderPass(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return passGone(fmt.Sprintf(msgPassMoved, to))
+		return toMoved(passGone(fmt.Sprintf(msgPassMoved, to)), k, to)
 	}
 	o, err := orderOf(ctx, k, sess.GUID, id)
 	if err != nil {
 		if a, ok := s.lastAct(ctx, sess.GUID, k, id); ok {
-			return passGone(a.text(s) + " " + msgPassVoid)
+			return backToOrder(k, id, passGone(a.text(s)+" "+msgPassVoid))
 		}
-		return fetchError(k, err)
+		return backToOrder(k, id, fetchError(k, err))
 	}
 	if err := s.passRefusal(o); err != nil {
 		if a, ok := s.lastAct(ctx, sess.GUID, k, id); ok && o.ref.Canceled {
-			return passGone(a.text(s) + " " + msgPassVoid)
+			return backToOrder(k, id, passGone(a.text(s)+" "+msgPassVoid))
 		}
-		return err
+		return backToOrder(k, id, err)
 	}
 	passes, err := k.(passer).passes(ctx, o)
 	if err != nil {

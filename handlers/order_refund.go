@@ -26,7 +26,12 @@ func (s *Server) orderRefundForm(c *echo.Context, o order) error {
 	} else {
 		s.heard(web.SessionOf(c), info)
 	}
-	return s.refundPage(c, http.StatusOK, o, s.newRefundInput(o, info, web.SessionOf(c)), nil, "")
+	in := s.newRefundInput(o, info, web.SessionOf(c))
+	var errs views.Errors
+	if k := s.keptFor(c); k != nil {
+		errs = s.restoreRefund(c.Request().Context(), web.SessionOf(c), o, &in, k)
+	}
+	return s.refundPage(c, http.StatusOK, o, in, errs, "")
 }
 
 // The order must be the session's own and the upload find room (else 503 with

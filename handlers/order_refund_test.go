@@ -15,6 +15,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 	"lk/store"
 	"lk/store/redistest"
@@ -50,8 +51,8 @@ func TestRefundEveryKind(t *testing.T) {
 			if p.StatusCode != http.StatusOK || p.text("h1") != "Оформить возврат" || !strings.Contains(p.text("main"), "Вы уверены что хотите оформить возврат?") {
 				t.Fatalf("GET: %d %q", p.StatusCode, p.text("h1"))
 			}
-			if a.sb.Calls("auth/getClientInfo") != 1 {
-				t.Errorf("profile asked %d times", a.sb.Calls("auth/getClientInfo"))
+			if a.sb.AllCalls()["auth/getClientInfo"] != 1 {
+				t.Errorf("profile asked %d times", a.sb.AllCalls()["auth/getClientInfo"])
 			}
 			for name, want := range map[string]string{"surname": "Иванов", "name": "Иван", "secondName": "Иванович",
 				"email": "ivanov@example.ru", "phone": "+7 (900) 000-00-00"} {
@@ -81,7 +82,7 @@ func TestRefundEveryKind(t *testing.T) {
 			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders" {
 				t.Fatalf("POST: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
 			}
-			if n := a.sb.Calls(tc.call); n != 1 {
+			if n := a.sb.AllCalls()[tc.call]; n != 1 {
 				t.Errorf("%s called %d times", tc.call, n)
 			}
 			got := a.lastRefund()
@@ -102,8 +103,8 @@ func TestRefundEveryKind(t *testing.T) {
 				t.Errorf("the notice again: %q", n)
 			}
 			again := a.postFiles(a.client, p.formAction(action), form, nil)
-			if again.StatusCode != http.StatusSeeOther || again.Header.Get("Location") != "/orders" || a.sb.Calls(tc.call) != 1 {
-				t.Errorf("replay: %d → %q, calls %d", again.StatusCode, again.Header.Get("Location"), a.sb.Calls(tc.call))
+			if again.StatusCode != http.StatusSeeOther || again.Header.Get("Location") != "/orders" || a.sb.AllCalls()[tc.call] != 1 {
+				t.Errorf("replay: %d → %q, calls %d", again.StatusCode, again.Header.Get("Location"), a.sb.AllCalls()[tc.call])
 			}
 		})
 	}
@@ -127,7 +128,7 @@ func TestRefundModerationToday(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("without reason and documents: %d", r.StatusCode)
 	}
-	if a.sb.Calls("aqua/registerRefund1C") != 0 {
+	if a.sb.AllCalls()["aqua/registerRefund1C"] != 0 {
 		t.Fatal("the provider was called")
 	}
 	if !strings.HasPrefix(r.text("title"), "Ошибка: ") {
@@ -195,7 +196,7 @@ func TestRefundFaultKeepsFiles(t *testing.T) {
 				if r.StatusCode != fault.status || r.text(".notice-err") != want {
 					t.Fatalf("failure: %d %q, want %d %q", r.StatusCode, r.text(".notice-err"), fault.status, want)
 				}
-				if n := a.sb.Calls(tc.call); n != 1 {
+				if n := a.sb.AllCalls()[tc.call]; n != 1 {
 					t.Errorf("%s called %d times", tc.call, n)
 				}
 				kept := r.doc.Find(`button[name="remove"]`)
@@ -327,12 +328,12 @@ func TestRefundRulesWithoutProviderCall(t *testing.T) {
 			if !strings.Contains(r.text("#error-summary"), tc.text) {
 				t.Errorf("summary %q", r.text("#error-summary"))
 			}
-			if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+			if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 0 {
 				t.Errorf("the provider was called %d times", n)
 			}
 		})
 	}
-	if n := len(a.sb.Refunds()); n != 0 {
+	if n := len(sandboxtest.Refunds(a.sb)); n != 0 {
 		t.Errorf("%d refunds registered", n)
 	}
 	// Eleven files are not kept: the customer chooses again.
@@ -406,7 +407,7 @@ func TestRefundUploadLimit(t *testing.T) {
 	} else {
 		t.Logf("30 MB chunked: the server closed the connection: %v", err)
 	}
-	if n := a.sb.Calls("aqua/registerRefund1C"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 0 {
 		t.Errorf("the provider was called %d times", n)
 	}
 	if r := a.get(action); r.StatusCode != http.StatusOK {
@@ -480,7 +481,7 @@ func TestUploadBurstKeepsMemoryBounded(t *testing.T) {
 		}
 	}
 	t.Logf("answers by status: %v", statuses)
-	if got := a.sb.Calls("aqua/registerRefund1C"); got != 1 {
+	if got := a.sb.AllCalls()["aqua/registerRefund1C"]; got != 1 {
 		t.Errorf("the provider was asked for %d refunds", got)
 	}
 }
@@ -514,7 +515,7 @@ func TestUploadRoomIsShared(t *testing.T) {
 			t.Errorf("first: %d %s", r.StatusCode, r.text("main"))
 		}
 	}()
-	for a.sb.Calls("aqua/registerRefund1C") == 0 {
+	for a.sb.AllCalls()["aqua/registerRefund1C"] == 0 {
 		select {
 		case <-release:
 			t.Fatal("the first refund ended before the provider was asked")
@@ -557,7 +558,7 @@ func TestRefundTokenBurst(t *testing.T) {
 	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{Delay: 200 * time.Millisecond})
 	const n = 12
 	answers := atOnce(n, func(int) *resp { return a.postFiles(a.client, post, form, files) })
-	if got := a.sb.Calls("aqua/registerRefund1C"); got != 1 {
+	if got := a.sb.AllCalls()["aqua/registerRefund1C"]; got != 1 {
 		t.Errorf("the provider was asked %d times", got)
 	}
 	for i, r := range answers {
@@ -566,8 +567,8 @@ func TestRefundTokenBurst(t *testing.T) {
 		}
 	}
 	sameDocs(t, a.lastRefund().Documents, files...)
-	if r := a.postFiles(a.client, post, form, files); r.StatusCode != http.StatusSeeOther || a.sb.Calls("aqua/registerRefund1C") != 1 {
-		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("aqua/registerRefund1C"))
+	if r := a.postFiles(a.client, post, form, files); r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["aqua/registerRefund1C"] != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.AllCalls()["aqua/registerRefund1C"])
 	}
 }
 
@@ -584,7 +585,7 @@ func TestRefundAquaRefusal(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || r.text(".notice-err") != want {
 		t.Errorf("refusal: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
-	if n := a.sb.Calls("aqua/registerRefund1C"); n != 1 {
+	if n := a.sb.AllCalls()["aqua/registerRefund1C"]; n != 1 {
 		t.Errorf("calls %d", n)
 	}
 }
@@ -614,8 +615,8 @@ func TestRefundAquaFailures(t *testing.T) {
 			a := signedIn(t)
 			a.sb.SetFault("aqua/registerRefund1C", tc.fault)
 			r := a.submitRefund(a.client, "aqua", sandbox.DemoAquaPaid, tickets(a), nil)
-			if r.text(".notice-err") != tc.want || a.sb.Calls("aqua/registerRefund1C") != 1 {
-				t.Errorf("%d %q, calls %d", r.StatusCode, r.text(".notice-err"), a.sb.Calls("aqua/registerRefund1C"))
+			if r.text(".notice-err") != tc.want || a.sb.AllCalls()["aqua/registerRefund1C"] != 1 {
+				t.Errorf("%d %q, calls %d", r.StatusCode, r.text(".notice-err"), a.sb.AllCalls()["aqua/registerRefund1C"])
 			}
 		})
 	}
@@ -645,7 +646,7 @@ func TestRefundNoLongerAllowed(t *testing.T) {
 	if r.StatusCode != http.StatusConflict || r.text(".notice-err") != "По этому заказу возврат оформить нельзя." {
 		t.Errorf("refund of a cancelled stay: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
-	if n := a.sb.Calls("hotel/registerRefund"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/registerRefund"]; n != 0 {
 		t.Errorf("the provider was called %d times", n)
 	}
 }
@@ -831,8 +832,8 @@ func TestRefundURLCarriesNoToken(t *testing.T) {
 	}
 	// The same form again, as a browser's reload of the POST would send it.
 	again := a.resubmit(a.client, p, action, extra, []upload{doc("справка.pdf", 1000)})
-	if again.StatusCode != http.StatusBadGateway || a.sb.Calls("aqua/registerRefund1C") != 1 {
-		t.Errorf("the same form again: %d, %d provider calls", again.StatusCode, a.sb.Calls("aqua/registerRefund1C"))
+	if again.StatusCode != http.StatusBadGateway || a.sb.AllCalls()["aqua/registerRefund1C"] != 1 {
+		t.Errorf("the same form again: %d, %d provider calls", again.StatusCode, a.sb.AllCalls()["aqua/registerRefund1C"])
 	}
 	a.sb.SetFault("aqua/registerRefund1C", sandbox.Fault{})
 	if ok := a.resubmit(a.client, r, action, nil, nil); ok.StatusCode != http.StatusSeeOther {
@@ -885,7 +886,7 @@ func TestRepeatedRefundWithABrokenRule(t *testing.T) {
 					t.Errorf("answer %d: %d, summary %q, field %q", i, r.StatusCode, r.text("#error-summary"), r.text("#surname-error"))
 				}
 			}
-			if n := a.sb.Calls(tc.call); n != 0 {
+			if n := a.sb.AllCalls()[tc.call]; n != 0 {
 				t.Errorf("the provider was asked %d times", n)
 			}
 		})

@@ -192,7 +192,7 @@ func TestOtherCustomersOrdersAreNotFound(t *testing.T) {
 	if r.StatusCode != http.StatusNotFound {
 		t.Errorf("confirm of another's lesson: %d, want 404", r.StatusCode)
 	}
-	if n := a.sb.Calls("GLK/confirmLesson"); n != 0 {
+	if n := a.sb.AllCalls()["GLK/confirmLesson"]; n != 0 {
 		t.Errorf("the provider was asked to confirm another's lesson %d times", n)
 	}
 	// The other customer's own orders open.
@@ -247,7 +247,7 @@ func TestDocuments(t *testing.T) {
 		if !strings.Contains(r.Header.Get("Content-Type"), "text/html") || r.text("h1") == "" {
 			t.Errorf("%s: no Russian page", tc.path)
 		}
-		if n := a.sb.Calls("aqua/generatePdf") + a.sb.Calls("hotel/generatePdf"); n != 0 {
+		if n := a.sb.AllCalls()["aqua/generatePdf"] + a.sb.AllCalls()["hotel/generatePdf"]; n != 0 {
 			t.Errorf("%s: the PDF was asked for", tc.path)
 		}
 	}
@@ -298,7 +298,7 @@ func TestConfirmLesson(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/glk/"+id {
 		t.Fatalf("confirm: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
 	}
-	if n := a.sb.Calls("GLK/confirmLesson"); n != 1 {
+	if n := a.sb.AllCalls()["GLK/confirmLesson"]; n != 1 {
 		t.Errorf("GLK/confirmLesson called %d times", n)
 	}
 	r = a.get(r.Header.Get("Location"))
@@ -316,8 +316,8 @@ func TestConfirmLesson(t *testing.T) {
 	}
 	// Again: the server checks canConfirm itself.
 	r = a.post(action, url.Values{"token": {"forged"}})
-	if r.StatusCode != http.StatusConflict || a.sb.Calls("GLK/confirmLesson") != 1 {
-		t.Errorf("second confirm: %d, provider calls %d", r.StatusCode, a.sb.Calls("GLK/confirmLesson"))
+	if r.StatusCode != http.StatusConflict || a.sb.AllCalls()["GLK/confirmLesson"] != 1 {
+		t.Errorf("second confirm: %d, provider calls %d", r.StatusCode, a.sb.AllCalls()["GLK/confirmLesson"])
 	}
 	// Only lessons are confirmed.
 	if r := a.post("/orders/aqua/"+sandbox.DemoAquaPaid+"/confirm", url.Values{}); r.StatusCode != http.StatusNotFound {
@@ -415,7 +415,7 @@ func TestNotAllowedSaysAlreadyOnlyWhenItOnceWas(t *testing.T) {
 	if r.StatusCode != http.StatusConflict || !strings.Contains(r.text("main"), "Этот заказ уже нельзя перенести.") {
 		t.Errorf("no longer movable: %d %q", r.StatusCode, r.text(".notice-err"))
 	}
-	if a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+	if a.sb.AllCalls()["GLK/changeLessonPeriod"] != 0 {
 		t.Error("the provider was asked to move")
 	}
 }

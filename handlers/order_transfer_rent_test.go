@@ -109,7 +109,7 @@ func TestRentMoveWithJavaScriptOff(t *testing.T) {
 			if !strings.Contains(r.text("main"), "оплачена на "+string(rune('0'+rc.hours))+" ч.") {
 				t.Errorf("hours the order holds not shown: %q", r.text("[data-island-fallback] p"))
 			}
-			calls := func() int { return a.sb.Calls(rc.change) }
+			calls := func() int { return a.sb.AllCalls()[rc.change] }
 
 			refuse := func(name string, form url.Values, want string) {
 				t.Helper()
@@ -272,8 +272,8 @@ func TestRentMoveIslandPost(t *testing.T) {
 	if err := r.json(&ans); err != nil || r.StatusCode != http.StatusOK || !ans.OK || !strings.HasPrefix(ans.Redirect, "/orders/celRoom/") || ans.Message != "Перенос выполнен успешно" {
 		t.Fatalf("JSON move: %d %s", r.StatusCode, r.body)
 	}
-	if a.sb.Calls(rc.change) != 1 {
-		t.Errorf("%d change calls", a.sb.Calls(rc.change))
+	if a.sb.AllCalls()[rc.change] != 1 {
+		t.Errorf("%d change calls", a.sb.AllCalls()[rc.change])
 	}
 	// The island goes to the new rent at once, which says it once, as after
 	// the same move without JavaScript.
@@ -295,8 +295,8 @@ func TestRentMoveProviderFaults(t *testing.T) {
 			if r.StatusCode != http.StatusBadGateway || r.text(".notice-err") != "Сервис временно недоступен (sandbox fault)" {
 				t.Errorf("change fault: %d %q", r.StatusCode, r.text(".notice-err"))
 			}
-			if a.sb.Calls(rc.change) != 1 {
-				t.Errorf("%d change calls", a.sb.Calls(rc.change))
+			if a.sb.AllCalls()[rc.change] != 1 {
+				t.Errorf("%d change calls", a.sb.AllCalls()[rc.change])
 			}
 			if r.doc.Find(`input[name="from"][value="`+d.freeFrom+`"][checked]`).Length() != 1 || r.formValues(rc.action()).Get("token") == "" {
 				t.Error("the form is not offered again with the answers and a token")
@@ -323,8 +323,8 @@ func TestRentMoveProviderFaults(t *testing.T) {
 				t.Error("no way to choose another day")
 			}
 			r = a2.submit(a2.client, rc.action()+"?date="+a.isoDay(5), rc.action(), url.Values{"date": {a.isoDay(5)}, "from": {"10:00"}, "to": {plus("10:00", rc.hours)}})
-			if r.StatusCode != http.StatusBadGateway || a2.sb.Calls(rc.change) != 0 {
-				t.Errorf("move while the schedule fails: %d, %d calls", r.StatusCode, a2.sb.Calls(rc.change))
+			if r.StatusCode != http.StatusBadGateway || a2.sb.AllCalls()[rc.change] != 0 {
+				t.Errorf("move while the schedule fails: %d, %d calls", r.StatusCode, a2.sb.AllCalls()[rc.change])
 			}
 		})
 	}
@@ -340,8 +340,8 @@ func TestRentMoveOnlyOwnRents(t *testing.T) {
 		}
 		token := a.get(rc.action()).formValues(rc.action())["token"]
 		r := a.postWith(other, rc.action(), url.Values{"token": token, "date": {a.isoDay(5)}, "from": {"10:00"}, "to": {"13:00"}}, nil)
-		if r.StatusCode != http.StatusNotFound || a.sb.Calls(rc.change) != 0 {
-			t.Errorf("%s: another customer's POST %d, %d calls", rc.kind, r.StatusCode, a.sb.Calls(rc.change))
+		if r.StatusCode != http.StatusNotFound || a.sb.AllCalls()[rc.change] != 0 {
+			t.Errorf("%s: another customer's POST %d, %d calls", rc.kind, r.StatusCode, a.sb.AllCalls()[rc.change])
 		}
 	}
 	if r := a.get("/orders/pavilion/200101/transfer"); r.StatusCode != http.StatusNotFound {
@@ -363,12 +363,12 @@ func TestRentMoveCalendar(t *testing.T) {
 			r.doc.Find(`[data-island="slot-picker"]`).Length() != 1 {
 			t.Fatalf("%s: %d, calendar %d", page, r.StatusCode, cal.Length())
 		}
-		var p struct{ Mode, Min, Max, Value, Target string }
+		var p struct{ Kind, Min, Max, Value, Target string }
 		if err := r.props("calendar-props", &p); err != nil {
 			t.Fatal(err)
 		}
 		in := r.doc.Find("#rent-day input[name=date]")
-		if p.Mode != "day" || p.Target != "#rent-day input[name=date]" || p.Min != in.AttrOr("min", "") || p.Max != in.AttrOr("max", "") || p.Value != in.AttrOr("value", "") {
+		if p.Kind != "rent" || p.Target != "#rent-day input[name=date]" || p.Min != in.AttrOr("min", "") || p.Max != in.AttrOr("max", "") || p.Value != in.AttrOr("value", "") {
 			t.Errorf("%s: calendar props %+v", page, p)
 		}
 	}

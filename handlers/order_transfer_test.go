@@ -211,7 +211,7 @@ func TestTransferLesson(t *testing.T) {
 			t.Errorf("%s: the date answered is not kept", tt.name)
 		}
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 0 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 0 {
 		t.Fatalf("refusals called the provider %d times", n)
 	}
 
@@ -228,7 +228,7 @@ func TestTransferLesson(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/orders/glk/") || loc == "/orders/glk/"+id {
 		t.Fatalf("move: %d → %q\n%s", r.StatusCode, loc, r.text("main"))
 	}
-	if n := a.sb.Calls("GLK/changeLessonPeriod"); n != 1 {
+	if n := a.sb.AllCalls()["GLK/changeLessonPeriod"]; n != 1 {
 		t.Errorf("GLK/changeLessonPeriod called %d times", n)
 	}
 	q := rec.lessons[0]
@@ -242,8 +242,8 @@ func TestTransferLesson(t *testing.T) {
 	}
 	// The same form again: the first outcome, no second call.
 	r = a.post(action, form)
-	if a.sb.Calls("GLK/changeLessonPeriod") != 1 || r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
-		t.Errorf("replayed token: %d → %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.Calls("GLK/changeLessonPeriod"))
+	if a.sb.AllCalls()["GLK/changeLessonPeriod"] != 1 || r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
+		t.Errorf("replayed token: %d → %q, calls %d", r.StatusCode, r.Header.Get("Location"), a.sb.AllCalls()["GLK/changeLessonPeriod"])
 	}
 	// The old booking is gone: its link leads to the new one.
 	if r := a.get("/orders/glk/" + id); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != loc {
@@ -294,6 +294,27 @@ func (a *app) aquaDays() (weekday, weekend int) {
 	return
 }
 
+// aquaDayLike is the first day ahead, as days from today, to which the
+// customer's water-park order may move: a weekend order's tickets move to
+// a weekend day only, a weekday order's to a weekday.
+func (a *app) aquaDayLike(cu customer, page string) int {
+	a.t.Helper()
+	props := a.getWith(cu.c, page).doc.Find(`#calendar-props`).Text()
+	i := strings.Index(props, `"original":"`)
+	if i < 0 {
+		a.t.Fatalf("%s: no order date in the calendar's props %q", page, props)
+	}
+	day, err := time.ParseInLocation("2006-01-02", props[i+len(`"original":"`):][:10], gateway.ResortLocation())
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	weekday, weekend := a.aquaDays()
+	if wd := day.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return weekend
+	}
+	return weekday
+}
+
 func TestTransferAqua(t *testing.T) {
 	a := signedIn(t)
 	id := sandbox.DemoAquaPaid // weekday, 'Дневной', 3 regular tickets
@@ -309,8 +330,8 @@ func TestTransferAqua(t *testing.T) {
 	if strings.Contains(r.text("fieldset.choices"), "VIP") {
 		t.Error("VIP sessions offered for regular tickets")
 	}
-	// A weekend day is refused on the page and on POST.
-	if r := a.get(page + "?date=" + a.isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != gateway.ErrWeekdayOnly.Error() {
+	// A weekend day is refused on the page and on POST, in the rule's words.
+	if r := a.get(page + "?date=" + a.isoDay(weekend)); r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("date") != "Билеты буднего дня можно перенести только на будний день." {
 		t.Errorf("GET a weekend day: %d %q", r.StatusCode, r.fieldError("date"))
 	}
 	wd := strings.ReplaceAll(a.isoDay(weekday), "-", "")
@@ -328,7 +349,7 @@ func TestTransferAqua(t *testing.T) {
 			t.Errorf("%s: %d %q", tt.name, r.StatusCode, r.fieldError(tt.field))
 		}
 	}
-	if n := a.sb.Calls("aqua/transferTicket"); n != 0 {
+	if n := a.sb.AllCalls()["aqua/transferTicket"]; n != 0 {
 		t.Fatalf("refusals called aqua/transferTicket %d times", n)
 	}
 
@@ -350,8 +371,8 @@ func TestTransferAqua(t *testing.T) {
 	}
 	// The same token again: the first outcome, no second call.
 	r = a.post(page, form)
-	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/aqua/"+id || a.sb.Calls("aqua/transferTicket") != 1 {
-		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.Calls("aqua/transferTicket"))
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/orders/aqua/"+id || a.sb.AllCalls()["aqua/transferTicket"] != 1 {
+		t.Errorf("replay: %d, calls %d", r.StatusCode, a.sb.AllCalls()["aqua/transferTicket"])
 	}
 }
 
@@ -390,14 +411,22 @@ func TestTransferAquaVIPAndToday(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("sessionId") != gateway.ErrSessionOver.Error() {
 		t.Errorf("a session that has ended: %d %q", r.StatusCode, r.fieldError("sessionId"))
 	}
-	if a.sb.Calls("aqua/transferTicket") != 0 {
+	if a.sb.AllCalls()["aqua/transferTicket"] != 0 {
 		t.Error("refusals called the provider")
 	}
 }
 
 // hotelRanges finds, for order 400001's rooms and length of stay, a range
 // with a fully booked night, one of the same length at another price, and
-// a valid one, all with check-in within a month.
+// a valid one, all with check-in within a month. The full range shares no
+// night with the stay: there the stay's own rooms count as free for it
+// (TestTransferHotelOwnNights), so a night the provider lists as full may
+// still be the customer's to keep, and the move is judged on its price.
+// Some months of the sandbox's nights have no valid range (every range at
+// the stay's price has a fully booked night, as from 14.02.2027 23:59 to
+// 16.02.2027 noon): then the first range at the stay's price apart from the
+// full one gets its rooms back in the sandbox, as a cancelled stay would
+// give them.
 func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	t.Helper()
 	ctx := context.Background()
@@ -414,25 +443,53 @@ func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 	rooms, family := gateway.HotelRooms(o)
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
-	nights := int(gateway.Day(out, nil).Sub(gateway.Day(in, nil)).Hours()/24 + 0.5)
+	stayIn, stayOut := gateway.Day(in, nil), gateway.Day(out, nil)
+	nights := int(stayOut.Sub(stayIn).Hours()/24 + 0.5)
 	_, last := gateway.TransferWindow(a.clock.Now())
+	// starts are the check-ins within the month with their check-outs.
+	var starts [][2]time.Time
 	for i := 1; i+nights <= len(days); i++ {
 		start, _ := gateway.ParseDay(gateway.HotelDayKey(days[i]), nil)
 		if start.After(last) {
 			break
 		}
-		end := start.AddDate(0, 0, nights)
-		r := [2]string{gateway.FormatISODate(start, nil), gateway.FormatISODate(end, nil)}
-		switch err := gateway.CheckHotelRange(days, start, end, o); {
-		case err == gateway.ErrDayUnavailable && full[0] == "":
-			full = r
+		starts = append(starts, [2]time.Time{start, start.AddDate(0, 0, nights)})
+	}
+	iso := func(r [2]time.Time) [2]string {
+		return [2]string{gateway.FormatISODate(r[0], nil), gateway.FormatISODate(r[1], nil)}
+	}
+	apart := func(r [2]time.Time, from, to time.Time) bool { return !r[1].After(from) || !r[0].Before(to) }
+	for _, r := range starts {
+		switch err := gateway.CheckHotelRange(days, r[0], r[1], o); {
+		case err == gateway.ErrDayUnavailable && full[0] == "" && apart(r, stayIn, stayOut):
+			full = iso(r)
 		case err == gateway.ErrRangePrice && dearer[0] == "":
-			dearer = r
-		case err == nil && valid[0] == "" && !gateway.Day(start, nil).Equal(gateway.Day(in, nil)):
-			valid = r
+			dearer = iso(r)
+		case err == nil && valid[0] == "" && !r[0].Equal(stayIn):
+			valid = iso(r)
 		}
 	}
-	_ = rooms + family
+	if valid[0] == "" && full[0] != "" {
+		fullIn, _ := gateway.ParseDay(full[0], nil)
+		fullOut, _ := gateway.ParseDay(full[1], nil)
+		for _, r := range starts {
+			opened := slices.Clone(days)
+			for i := range opened {
+				if d, _ := gateway.ParseDay(gateway.HotelDayKey(opened[i]), nil); !d.Before(r[0]) && d.Before(r[1]) {
+					opened[i].Vacant += rooms
+					opened[i].Family += family
+				}
+			}
+			if r[0].Equal(stayIn) || !apart(r, fullIn, fullOut) || gateway.CheckHotelRange(opened, r[0], r[1], o) != nil {
+				continue
+			}
+			if err := a.sb.OpenRooms(ctx, r[0], r[1], rooms, family); err != nil {
+				t.Fatal(err)
+			}
+			valid = iso(r)
+			break
+		}
+	}
 	if full[0] == "" || dearer[0] == "" || valid[0] == "" {
 		t.Fatalf("sandbox data: full %v, dearer %v, valid %v", full, dearer, valid)
 	}
@@ -481,7 +538,7 @@ func TestTransferHotel(t *testing.T) {
 			t.Errorf("%s: the answer is not kept", tt.name)
 		}
 	}
-	if n := a.sb.Calls("hotel/pushReservation"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/pushReservation"]; n != 0 {
 		t.Fatalf("refusals called hotel/pushReservation %d times", n)
 	}
 	// ДД.ММ.ГГГГ as typed.
@@ -504,8 +561,8 @@ func TestTransferHotel(t *testing.T) {
 	if got := o.kv("main", "Период проживания"); !strings.HasPrefix(got, dmy(valid[0])+" 16:00") || !strings.Contains(got, dmy(valid[1])+" 14:00") {
 		t.Errorf("moved stay %q", got)
 	}
-	if r := a.post(page, form); r.StatusCode != http.StatusSeeOther || a.sb.Calls("hotel/pushReservation") != 1 {
-		t.Errorf("replayed token: %d, %d calls", r.StatusCode, a.sb.Calls("hotel/pushReservation"))
+	if r := a.post(page, form); r.StatusCode != http.StatusSeeOther || a.sb.AllCalls()["hotel/pushReservation"] != 1 {
+		t.Errorf("replayed token: %d, %d calls", r.StatusCode, a.sb.AllCalls()["hotel/pushReservation"])
 	}
 }
 
@@ -533,7 +590,7 @@ func TestTransferProviderFaults(t *testing.T) {
 		t.Errorf("dates fault: %d %q", r.StatusCode, r.text("#transfer-day .notice-err"))
 	}
 	if r := a.submit(a.client, hotel, hotel, url.Values{"dateIn": {a.isoDay(2)}, "dateOut": {a.isoDay(4)}}); !failed(r.StatusCode) ||
-		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.Calls("hotel/pushReservation") != 0 {
+		r.text("main > .notice-err") != "Ошибка при получении доступных дат" || a.sb.AllCalls()["hotel/pushReservation"] != 0 {
 		t.Errorf("dates fault on POST: %d %q", r.StatusCode, r.text("main > .notice-err"))
 	}
 	a.sb.Reset()
@@ -700,8 +757,8 @@ func TestTransferLessonPick(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/orders/glk/") {
 		t.Fatalf("move: %d → %q\n%s", res.StatusCode, res.Header.Get("Location"), res.text("main"))
 	}
-	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.Calls("GLK/changeLessonPeriod") != 1 {
-		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.Calls("GLK/changeLessonPeriod"))
+	if len(rec.lessons) != 1 || rec.lessons[0].NewLessonID != last || a.sb.AllCalls()["GLK/changeLessonPeriod"] != 1 {
+		t.Errorf("changeLessonPeriod %+v, calls %d", rec.lessons, a.sb.AllCalls()["GLK/changeLessonPeriod"])
 	}
 }
 
@@ -913,8 +970,8 @@ func TestTransferAquaFullSessionShown(t *testing.T) {
 		t.Errorf("the full session says %q", strings.Join(strings.Fields(label.Text()), " "))
 	}
 	res := a.submit(a.client, page+"?date="+date, page, url.Values{"date": {date}, "sessionId": {full.AttrOr("value", "")}})
-	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.Calls("aqua/transferTicket") != 0 {
-		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.Calls("aqua/transferTicket"))
+	if res.StatusCode != http.StatusUnprocessableEntity || res.fieldError("sessionId") != gateway.ErrSessionFull.Error() || a.sb.AllCalls()["aqua/transferTicket"] != 0 {
+		t.Errorf("posted: %d %q, calls %d", res.StatusCode, res.fieldError("sessionId"), a.sb.AllCalls()["aqua/transferTicket"])
 	}
 }
 
@@ -944,7 +1001,7 @@ func TestTransferDayBeforeTheMove(t *testing.T) {
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.text("legend"), date[8:10]+"."+date[5:7]+"."+date[:4]) || len(r.choices("lessonId")) == 0 {
 		t.Errorf("show: %d %q", r.StatusCode, r.text("legend"))
 	}
-	if len(rec.lessons) != 0 || a.sb.Calls("GLK/changeLessonPeriod") != 0 {
+	if len(rec.lessons) != 0 || a.sb.AllCalls()["GLK/changeLessonPeriod"] != 0 {
 		t.Error("'Показать занятия' moved the booking")
 	}
 }
@@ -961,7 +1018,7 @@ func TestHotelMoveToTheSameDates(t *testing.T) {
 	in, _ := gateway.ParseDateTime(o.HourBeg, nil)
 	out, _ := gateway.ParseDateTime(o.HourEnd, nil)
 	page := "/orders/hotel/" + sandbox.DemoHotelPaid + "/transfer"
-	dates := a.sb.Calls("hotel/getDates")
+	dates := a.sb.AllCalls()["hotel/getDates"]
 	r := a.submit(a.client, page, page, url.Values{"dateIn": {gateway.FormatISODate(in, nil)}, "dateOut": {gateway.FormatISODate(out, nil)}})
 	want := "Это даты вашего бронирования: выберите другие даты заезда или выезда."
 	if r.StatusCode != http.StatusUnprocessableEntity || r.fieldError("dateIn") != want || !strings.Contains(r.text("#error-summary"), want) {
@@ -970,11 +1027,11 @@ func TestHotelMoveToTheSameDates(t *testing.T) {
 	if strings.Contains(r.text("main"), "выполнен успешно") {
 		t.Error("the same dates reported as moved")
 	}
-	if n := a.sb.Calls("hotel/pushReservation"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/pushReservation"]; n != 0 {
 		t.Errorf("hotel/pushReservation called %d times", n)
 	}
 	// Only the page shown again lists the nights: the rule asked nothing.
-	if n := a.sb.Calls("hotel/getDates") - dates; n != 2 { // the GET of the form and the 422 page
+	if n := a.sb.AllCalls()["hotel/getDates"] - dates; n != 2 { // the GET of the form and the 422 page
 		t.Errorf("hotel/getDates called %d times", n)
 	}
 }
@@ -1031,10 +1088,10 @@ func TestAquaMoveNoSessionsNoButton(t *testing.T) {
 	if !strings.Contains(r.text("fieldset.choices"), "На эту дату нет подходящих сеансов") {
 		t.Fatalf("no sessions: %q", r.text("fieldset.choices"))
 	}
-	if b := r.doc.Find(`.actions > button[type=submit]`); b.Length() != 1 || b.AttrOr("hidden", "no") == "no" || !strings.Contains(b.Text(), "Перенести билеты") {
+	if b := r.doc.Find(`.actions > button[type=submit]`); b.Length() != 1 || b.AttrOr("hidden", "no") == "no" || b.AttrOr("disabled", "no") == "no" || !strings.Contains(b.Text(), "Перенести билеты") {
 		t.Errorf("the move's button is offered without sessions (%d buttons)", b.Length())
 	}
-	if r := signedIn(t).get(page); r.doc.Find(`.actions > button[type=submit][hidden]`).Length() != 0 {
+	if r := signedIn(t).get(page); r.doc.Find(`.actions > button[type=submit][hidden], .actions > button[type=submit][disabled]`).Length() != 0 {
 		t.Error("the move's button hidden on a day with sessions")
 	}
 }

@@ -54,7 +54,7 @@ func TestOrdersHistoryIsPaged(t *testing.T) {
 			t.Fatalf("%s: %d", path, r.StatusCode)
 		}
 		for _, p := range orderCalls {
-			if n := a.sb.Calls(p); n != 1 {
+			if n := a.sb.AllCalls()[p]; n != 1 {
 				t.Errorf("%s: %s called %d times, want 1", path, p, n)
 			}
 		}
@@ -129,8 +129,8 @@ func filterByKindAndYear(t *testing.T, a *app) {
 		t.Errorf("?kind=glk: %d history cards, want 20 of the 60 past lessons", len(r.historyCards()))
 	}
 	for _, p := range orderCalls {
-		if want := map[bool]int{true: 1}[p == "GLK/getTimetableForCurrentClient"]; a.sb.Calls(p) != want {
-			t.Errorf("?kind=glk: %s called %d times, want %d", p, a.sb.Calls(p), want)
+		if want := map[bool]int{true: 1}[p == "GLK/getTimetableForCurrentClient"]; a.sb.AllCalls()[p] != want {
+			t.Errorf("?kind=glk: %s called %d times, want %d", p, a.sb.AllCalls()[p], want)
 		}
 	}
 	if more := r.more(); more != "/orders?kind=glk&page=2#more-21" {

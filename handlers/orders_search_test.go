@@ -49,7 +49,7 @@ func TestOrdersSearchByNumber(t *testing.T) {
 			t.Errorf("q=%q: the field keeps %q", typed, v)
 		}
 		for _, p := range orderCalls {
-			if n := a.sb.Calls(p); n != 1 {
+			if n := a.sb.AllCalls()[p]; n != 1 {
 				t.Errorf("q=%q: %s called %d times, want 1", typed, p, n)
 			}
 		}

@@ -61,7 +61,7 @@ func TestHomeGreetsAndShowsPersonalData(t *testing.T) {
 	}
 	// One profile call and one call per kind.
 	for _, p := range append([]string{"auth/getClientInfo"}, orderCalls...) {
-		if n := a.sb.Calls(p); n != 1 {
+		if n := a.sb.AllCalls()[p]; n != 1 {
 			t.Errorf("%s called %d times, want 1", p, n)
 		}
 	}
@@ -75,7 +75,7 @@ func TestOrdersListsActiveAndHistory(t *testing.T) {
 		t.Fatalf("status %d", r.StatusCode)
 	}
 	for _, p := range orderCalls {
-		if n := a.sb.Calls(p); n != 1 {
+		if n := a.sb.AllCalls()[p]; n != 1 {
 			t.Errorf("%s called %d times, want 1", p, n)
 		}
 	}

@@ -4,15 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"lk/handlers/web"
+	"net/http"
 	"slices"
 
 	"lk/wallet"
 )
-
-// passInfo names an order's passes: file for one, bundle for several.
-type passInfo struct {
-	file, bundle string
-}
 
 // Wallet makes the orders' passes; without a Signer the pages offer none.
 type Wallet struct {
@@ -48,4 +45,8 @@ func newPassKit(w Wallet, static fs.FS) (*passKit, error) {
 		k.images = append(k.images, wallet.File{Name: name, Data: b})
 	}
 	return k, nil
+}
+
+func passGone(msg string) *web.Error {
+	return &web.Error{Status: http.StatusGone, Title: msgPassTitle, Message: msg}
 }

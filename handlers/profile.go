@@ -38,6 +38,10 @@ func (s *Server) profileForm(c *echo.Context) error {
 	if b, err := gateway.ParseBirthdate(info.Birthdate, s.loc); err == nil && !b.IsZero() {
 		f.Birthday = b.Format(gateway.LayoutDate)
 	}
+	if k := s.keptFor(c); k != nil {
+		restoreProfile(&f, k)
+	}
+	f.Owner = s.newOwnerMark(sess)
 	return s.render(c, http.StatusOK, views.ProfilePage(s.profilePage(c, false), f))
 }
 
@@ -50,6 +54,7 @@ func (s *Server) profileSubmit(c *echo.Context) error {
 		Gender:     c.FormValue("gender"),
 		Birthday:   strings.TrimSpace(c.FormValue("birthday")),
 		Phone:      views.Phone(sess.Phone),
+		Owner:      s.newOwnerMark(sess),
 	}
 	show := func(status int) error {
 		return s.render(c, status, views.ProfilePage(s.profilePage(c, true), f))

@@ -106,7 +106,7 @@ func TestProfileValidation(t *testing.T) {
 			if tc.field != "gender" && r.doc.Find(`input[name=gender][value=MALE][checked]`).Length() != 1 {
 				t.Error("gender answer not kept")
 			}
-			if n := a.sb.Calls("auth/clientEditInfo"); n != 0 {
+			if n := a.sb.AllCalls()["auth/clientEditInfo"]; n != 0 {
 				t.Errorf("an invalid form reached the provider")
 			}
 		})
@@ -246,11 +246,11 @@ func TestNameFollowsTheProfile(t *testing.T) {
 		if got := home.text(".who"); got != tc.who {
 			t.Errorf("%q: menu on home %q", tc.fio, got)
 		}
-		calls := a.sb.Calls("auth/getClientInfo")
+		calls := a.sb.AllCalls()["auth/getClientInfo"]
 		if got := a.get("/orders").text(".who"); got != tc.who {
 			t.Errorf("%q: menu on the orders %q", tc.fio, got)
 		}
-		if a.sb.Calls("auth/getClientInfo") != calls {
+		if a.sb.AllCalls()["auth/getClientInfo"] != calls {
 			t.Errorf("the orders page asked for the profile")
 		}
 	}

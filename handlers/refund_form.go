@@ -243,8 +243,7 @@ func (in *refundInput) check(o order, kept []store.RefundFile) views.Errors {
 	return e
 }
 
-// A file kept from a failed attempt and attached again is one document,
-// whatever its name.
+// A kept file attached again is one document, whatever its name.
 func (in *refundInput) dropKept(kept []store.RefundFile) {
 	seen := slices.Clone(kept)
 	files := in.files[:0]
@@ -281,10 +280,8 @@ func (in *refundInput) request(o order, kept []store.RefundFile) refundRequest {
 	return refundRequest{Form: f, Documents: docs, Tickets: in.tickets}
 }
 
-// More than 10 files in one request are not kept: the customer chooses
-// again. Kept files count against what their customer may keep over every
-// session, and the server's room for everyone; when the server has none
-// left, the customer is told so once, not that they sent too much.
+// More than 10 files are not kept. Kept files count against their customer's
+// share and the server's room; a full server is said once, not "too much".
 func (s *Server) keepRefundFiles(ctx context.Context, sess *web.Session, key string, in *refundInput) views.Errors {
 	var e views.Errors
 	if in.tooMany {
@@ -370,8 +367,7 @@ func fileSize(n int) string {
 	return strings.Replace(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".", ",", 1) + " МБ"
 }
 
-// refunding is the numbers of the chosen tickets whose refund is
-// registered already, and the chosen ones without them.
+// refunding splits the chosen tickets: those with a refund registered, the rest.
 func (o order) refunding(chosen []string) (numbers, rest []string) {
 	for _, id := range chosen {
 		if i := slices.IndexFunc(o.tickets, func(t ticket) bool { return t.id == id }); i >= 0 && o.tickets[i].refunding {

@@ -17,6 +17,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 )
 
@@ -105,7 +106,7 @@ func (a *app) resubmit(c *http.Client, p *resp, action string, extra url.Values,
 // lastRefund is the last refund request the sandbox received.
 func (a *app) lastRefund() sandbox.StoredRefund {
 	a.t.Helper()
-	list := a.sb.Refunds()
+	list := sandboxtest.Refunds(a.sb)
 	if len(list) == 0 {
 		a.t.Fatal("the provider received no refund")
 	}

@@ -71,7 +71,8 @@ func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) erro
 	e.POST(views.PathLogout, s.logout)
 
 	// The account, guarded; its pages take their turn under overload (admit).
-	g := e.Group("", web.RequireSession, speculative, s.writesSeen)
+	// A form sent after its session ended is kept for the sign-in (keepLapsed).
+	g := e.Group("", s.keepLapsed, web.RequireSession, speculative, s.writesSeen)
 	read := func(path string, h echo.HandlerFunc) {
 		g.GET(path, h)
 		admit.Hold(path)
@@ -81,21 +82,23 @@ func (s *Server) routes(e *echo.Echo, o Options, reg prometheus.Registerer) erro
 	read(views.PathProfileEdit, loading(s.profileForm))
 	g.POST(views.PathProfileEdit, s.profileSubmit)
 	read(views.PathOrders, loading(s.orders))
+	// An order's refusals lead on: back to the order, or to the booking it became.
+	on := s.leadOn
 	read(routeOrder, loading(s.order))
-	g.POST(routeOrder+"/confirm", s.orderConfirm)
-	read(routeOrder+"/cancel", loading(s.withOrder(actCancel, s.orderCancelForm)))
-	g.POST(routeOrder+"/cancel", s.orderCancel)
-	read(routeOrder+"/refund", loading(s.withOrder(actRefund, s.orderRefundForm)))
-	g.POST(routeOrder+"/refund", s.orderRefund)
-	read(routeOrder+"/transfer", loading(s.withOrder(actTransfer, s.orderTransferForm)))
-	g.POST(routeOrder+"/transfer", s.orderTransfer)
-	read(routeOrder+"/ticket.pdf", s.orderDocument)
-	read(routeOrder+"/voucher.pdf", s.orderDocument)
-	read(routeOrder+"/"+calendarFile, s.orderCalendar)
-	read(routeOrder+"/ticket.pkpass", s.orderPass)
-	read(routeOrder+"/tickets.pkpasses", s.orderPass)
-	read(routeOrder+"/voucher.pkpass", s.orderPass)
-	read(routeOrder+"/lesson.pkpass", s.orderPass)
+	g.POST(routeOrder+"/confirm", on(s.orderConfirm))
+	read(routeOrder+"/cancel", loading(on(s.withOrder(actCancel, s.orderCancelForm))))
+	g.POST(routeOrder+"/cancel", on(s.orderCancel))
+	read(routeOrder+"/refund", loading(on(s.withOrder(actRefund, s.orderRefundForm))))
+	g.POST(routeOrder+"/refund", on(s.orderRefund))
+	read(routeOrder+"/transfer", loading(on(s.withOrder(actTransfer, s.orderTransferForm))))
+	g.POST(routeOrder+"/transfer", on(s.orderTransfer))
+	read(routeOrder+"/ticket.pdf", on(s.orderDocument))
+	read(routeOrder+"/voucher.pdf", on(s.orderDocument))
+	read(routeOrder+"/"+calendarFile, on(s.orderCalendar))
+	read(routeOrder+"/ticket.pkpass", on(s.orderPass))
+	read(routeOrder+"/tickets.pkpasses", on(s.orderPass))
+	read(routeOrder+"/voucher.pkpass", on(s.orderPass))
+	read(routeOrder+"/lesson.pkpass", on(s.orderPass))
 
 	e.RouteNotFound("/*", web.NotFound)
 	return nil
@@ -117,6 +120,7 @@ type Options struct {
 	Leases      store.Leases      // one action at a time per order; nil means in memory
 	Acts        store.Acts        // what each customer last did to an order; nil means in memory
 	Numbers     store.Numbers     // numbers whose codes were entered; nil means in memory
+	Kept        store.KeptForms   // forms sent after their session ended; nil means in memory
 	CallTimeout time.Duration
 	// UploadBudget bounds the refund bytes read at once; 0: 100 MB.
 	UploadBudget int64
@@ -156,7 +160,7 @@ func New(o Options) (*echo.Echo, error) {
 	}
 	s := &Server{
 		account: o.Provider, log: o.Logger, clock: clock{loc: o.Location, now: o.Now}, callTimeout: o.CallTimeout,
-		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers},
+		stores: stores{once: o.Once, files: o.Files, moves: o.Moves, acts: o.Acts, leases: o.Leases, numbers: o.Numbers, kept: o.Kept},
 		codes: codeRules{limits: o.Limiter, interval: o.CodeInterval,
 			budget: SMSBudget{Hour: cmp.Or(o.SMSBudget.Hour, DefaultCodesPerHour), Day: cmp.Or(o.SMSBudget.Day, DefaultCodesPerDay)}},
 	}

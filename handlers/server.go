@@ -32,6 +32,12 @@ type Server struct {
 	passes      *passKit // nil: no Wallet passes
 }
 
+// moveBook keeps where moved bookings went and their first ids.
+type moveBook struct {
+	moves store.Moves
+	log   *slog.Logger
+}
+
 // stores keep what an action leaves behind for the requests after it.
 type stores struct {
 	once   store.Once        // one-time action tokens
@@ -42,6 +48,8 @@ type stores struct {
 	// numbers whose codes were entered: their codes come from the
 	// customers' shares of the SMS budget
 	numbers store.Numbers
+	// forms sent after their session ended, waiting for the sign-in
+	kept store.KeptForms
 }
 
 // fill puts the in-memory store in place of each that was not given.
@@ -57,6 +65,9 @@ func (st *stores) fill(now func() time.Time) {
 	}
 	if st.moves == nil {
 		st.moves = store.NewMemoryMoves(now)
+	}
+	if st.kept == nil {
+		st.kept = store.NewMemoryKeptForms(now)
 	}
 	if st.acts == nil {
 		st.acts = store.NewMemoryActs(now)

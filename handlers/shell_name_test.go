@@ -25,7 +25,7 @@ func TestShellNameOnEveryPage(t *testing.T) {
 	}
 	// Sign-in read the profile: the pages after it within the shared time
 	// asked nothing more of it but the profile form, which reads its own.
-	if n := a.sb.Calls("auth/getClientInfo"); n != 1 {
+	if n := a.sb.AllCalls()["auth/getClientInfo"]; n != 1 {
 		t.Errorf("the profile read %d times for %d pages, want 1 (the profile form's)", n, len(pages))
 	}
 
@@ -36,7 +36,7 @@ func TestShellNameOnEveryPage(t *testing.T) {
 		if got := a.get(p).text(".who"); got != "Ольга" {
 			t.Errorf("%s after the resort renamed: %q", p, got)
 		}
-		if n := a.sb.Calls("auth/getClientInfo"); n != 1 {
+		if n := a.sb.AllCalls()["auth/getClientInfo"]; n != 1 {
 			t.Errorf("after %d pages the profile read %d times, want 1", i+1, n)
 		}
 	}

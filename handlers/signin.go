@@ -50,7 +50,7 @@ func (s *Server) loginPage(c *echo.Context) views.Page {
 }
 
 func (s *Server) loginForm(c *echo.Context) error {
-	return s.render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login")}))
+	return s.render(c, http.StatusOK, views.LoginPage(s.loginPage(c), views.LoginForm{Props: s.smsProps("login"), Notice: s.keptLogin(c)}))
 }
 
 func (s *Server) loginSubmit(c *echo.Context) error {
@@ -334,7 +334,8 @@ func (s *Server) answerConfirm(c *echo.Context, p pending, f views.CodeForm, res
 			return err
 		}
 		s.clearPending(w)
-		return s.signedIn(c)
+		to := s.keptReturn(c, res.sess)
+		return respondOK(c, web.Answer{Redirect: to}, to)
 	case res.signOut != "":
 		s.clearPending(w)
 		return s.signedOutWith(c, res.signOut)

@@ -79,15 +79,12 @@ func (s *Server) rememberDevice(w http.ResponseWriter, r *http.Request, phone st
 	return nil
 }
 
-// phoneTag stands for a phone in the shared store's key names, so no key list
-// or append-only file holds a phone number: a hash keyed with the first
-// cookie key. Putting a new key first starts the phones' counts afresh.
+// phoneTag stands for a phone in the store's key names (a keyed hash), so
+// no key list or append-only file holds a phone number.
 func (s *Server) phoneTag(phone string) string { return s.sessions.Tag(phone) }
 
-// copiesCookie names the sign-in the offline worker's copies belong to
-// (hdrSession's token), for the worker to read: without it the copies are
-// not shown, so removing the site's cookies removes them too. It opens
-// nothing, so it is not HttpOnly; it is this host's alone.
+// copiesCookie names the sign-in the offline copies belong to, for the
+// worker to read (so not HttpOnly): without it they are not shown.
 const copiesCookie = "__Host-lk_copies"
 
 // markCopies sets copiesCookie to owner until the sign-in ends, unless r

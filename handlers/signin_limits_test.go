@@ -171,7 +171,7 @@ func TestRefusedSignupLeavesNoWait(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || r.text(".summary li") == "" {
 		t.Fatalf("sign-up of a registered phone: %d %q", r.StatusCode, r.text(".summary li"))
 	}
-	if n := a.sb.Calls("auth/login2f"); n != 0 {
+	if n := a.sb.AllCalls()["auth/login2f"]; n != 0 {
 		t.Fatalf("a code was sent for a refused sign-up (%d)", n)
 	}
 	if r := a.post("/login", url.Values{"phone": {demoPhone}}); r.StatusCode != http.StatusSeeOther {
@@ -208,7 +208,7 @@ func TestParallelWrongGuessesReachTheProviderAtMost3Times(t *testing.T) {
 	got := byStatus(atOnce(100, func(i int) *resp { // one pending cookie, 100 different wrong codes
 		return a.post("/login/code", url.Values{"code": {guesses[i]}})
 	}))
-	if n := a.sb.Calls("auth/loginConfirm"); n > 3 {
+	if n := a.sb.AllCalls()["auth/loginConfirm"]; n > 3 {
 		t.Errorf("auth/loginConfirm called %d times by 100 parallel guesses, want at most 3", n)
 	}
 	if got[http.StatusSeeOther] != 0 || got[http.StatusTooManyRequests] < 97 {
@@ -219,7 +219,7 @@ func TestParallelWrongGuessesReachTheProviderAtMost3Times(t *testing.T) {
 	a.post("/login/resend", nil)
 	a.sb.Reset()
 	parallel(100, func(int) { a.post("/login/code", url.Values{"code": {wrongCode(a.code(demoPhone))}}) })
-	if n := a.sb.Calls("auth/loginConfirm"); n != 1 {
+	if n := a.sb.AllCalls()["auth/loginConfirm"]; n != 1 {
 		t.Errorf("one wrong code submitted 100 times reached the provider %d times, want 1", n)
 	}
 }
@@ -236,7 +236,7 @@ func TestParallelGuessesAPhoneADay(t *testing.T) {
 		}
 		guesses := wrongCodes(a.code(demoPhone), 30)
 		parallel(30, func(i int) { a.postWith(b, "/login/code", url.Values{"code": {guesses[i]}}, nil) })
-		total = a.sb.Calls("auth/loginConfirm")
+		total = a.sb.AllCalls()["auth/loginConfirm"]
 		t.Logf("round %d: %d calls", round, total)
 		a.clock.Add(61 * time.Second)
 	}
@@ -262,7 +262,7 @@ func TestRightCodeSubmitted30TimesSignsInOnce(t *testing.T) {
 	if got := byStatus(answers); got[http.StatusSeeOther] != 30 {
 		t.Errorf("answers %v, want 30 redirects home", got)
 	}
-	if n := a.sb.Calls("auth/loginConfirm"); n != 1 {
+	if n := a.sb.AllCalls()["auth/loginConfirm"]; n != 1 {
 		t.Errorf("auth/loginConfirm called %d times, want 1", n)
 	}
 	if r := a.get("/"); r.StatusCode != http.StatusOK {

@@ -11,6 +11,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 )
 
@@ -79,7 +80,7 @@ func TestPhoneSpellings(t *testing.T) {
 		if r := a.post("/login", url.Values{"phone": {in}}); r.StatusCode != http.StatusSeeOther {
 			t.Errorf("%q: %d", in, r.StatusCode)
 		}
-		if _, ok := a.sb.LastCode(demoPhone); !ok {
+		if _, ok := sandboxtest.LastCode(a.sb, demoPhone); !ok {
 			t.Errorf("%q: no code sent to 79000000000", in)
 		}
 	}
@@ -291,7 +292,7 @@ func TestProfileFailingAfterTheRightCode(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
 		t.Fatalf("retry: %d\n%s", r.StatusCode, r.text("main"))
 	}
-	if n := a.sb.Calls("auth/loginConfirm"); n != 1 {
+	if n := a.sb.AllCalls()["auth/loginConfirm"]; n != 1 {
 		t.Errorf("auth/loginConfirm called %d times, want 1", n)
 	}
 	if got := a.get("/").text("h1"); got != "Здравствуйте, Иван" {
@@ -364,7 +365,7 @@ func TestOneFailingPathLeavesTheOthers(t *testing.T) {
 	if !strings.Contains(r.text(".notice-err"), "отеле") {
 		t.Errorf("hotel's breaker not open: %q", r.text(".notice-err"))
 	}
-	if n := a.sb.Calls("hotel/getHotelOrders"); n != 0 {
+	if n := a.sb.AllCalls()["hotel/getHotelOrders"]; n != 0 {
 		t.Errorf("hotel called %d times through an open breaker", n)
 	}
 	if r := a.get("/profile/edit"); r.StatusCode != http.StatusOK {
@@ -392,5 +393,31 @@ func TestPanicIsARussianErrorPage(t *testing.T) {
 	}
 	if r.text("h1") != "Что-то пошло не так" || strings.Contains(r.body, "goroutine") || strings.Contains(r.body, "panic") {
 		t.Errorf("page:\n%s", r.text("main"))
+	}
+}
+
+// JavaScript off, the SMS pasted whole into the code field signs in: the
+// field takes it (its maxlength) and the server takes the four digits out.
+func TestSignInWithTheSMSPastedWhole(t *testing.T) {
+	a := newApp(t)
+	a.post("/login", url.Values{"phone": {demoPhone}})
+	page := a.get("/login/code")
+	if n, _ := page.doc.Find(`input[name=code]`).Attr("maxlength"); n != "64" {
+		t.Errorf("code field maxlength %q, want 64", n)
+	}
+	pasted := "Ваш код: 1234" + strings.Repeat(" ", 70)
+	r := a.post("/login/code", url.Values{"code": {pasted}})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.HasSuffix(r.text("#code-error"), "Введите 4 цифры кода из SMS") {
+		t.Errorf("a text too long: %d %q", r.StatusCode, r.text("#code-error"))
+	}
+	if r := a.post("/login/code", url.Values{"code": {"Код 1234, действует до 12:30"}}); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("eight digits taken: %d", r.StatusCode)
+	}
+	r = a.post("/login/code", url.Values{"code": {"Ваш код: " + a.code(demoPhone)}})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("the SMS pasted whole: %d → %q\n%s", r.StatusCode, r.Header.Get("Location"), r.text("main"))
+	}
+	if r := a.get("/"); r.StatusCode != http.StatusOK || r.text("h1") != "Здравствуйте, Иван" {
+		t.Errorf("not signed in: %d %q", r.StatusCode, r.text("h1"))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 )
 
@@ -40,7 +41,7 @@ func TestSlowFormBodyIsLetGo(t *testing.T) {
 	if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), "Форма пришла не целиком") {
 		t.Errorf("%d %v\n%s", res.StatusCode, res.Header, body)
 	}
-	if n := a.sb.Calls("auth/login2f"); n != 0 {
+	if n := a.sb.AllCalls()["auth/login2f"]; n != 0 {
 		t.Errorf("the provider was asked for a code %d times on a form that never came", n)
 	}
 }
@@ -55,7 +56,7 @@ func TestFormDeadlineEndsWithTheBody(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login/code" {
 		t.Fatalf("a code request slower than the form's deadline: %d %q", r.StatusCode, r.text("#error-summary"))
 	}
-	if _, ok := a.sb.LastCode(demoPhone); !ok {
+	if _, ok := sandboxtest.LastCode(a.sb, demoPhone); !ok {
 		t.Error("no code sent")
 	}
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -56,6 +57,49 @@ func TestCleanName(t *testing.T) {
 	} {
 		if out, ok := cleanName(in); out != want.out || ok != want.ok {
 			t.Errorf("cleanName(%q) = %q %v", in, out, ok)
+		}
+	}
+}
+
+// The code field takes what people paste: the SMS whole, the code with
+// spaces; the four digits are taken out, and anything with more or fewer
+// digits is refused.
+func TestParseCodeTakesThePastedSMS(t *testing.T) {
+	for in, want := range map[string]string{
+		"1234": "1234", " 1234 ": "1234", "12 34": "1234", "12-34": "1234", "Ваш код: 1234": "1234",
+		"Код 7599": "7599", "Ваш код: 0042. Никому его не сообщайте.": "0042", "1\u00a02\u00a03\u00a04": "1234",
+	} {
+		if got, ok := parseCode(in); !ok || got != want {
+			t.Errorf("parseCode(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "123", "12345", "12a4", "Код 1234, действует до 12:30", "код", "١٢٣٤",
+		"Ваш код: 1234" + strings.Repeat(" ", 60)} {
+		if got, ok := parseCode(in); ok {
+			t.Errorf("parseCode(%q) = %q, taken", in, got)
+		}
+	}
+}
+
+// A kept form leads back only to a form page of this site.
+func TestKeptPageOK(t *testing.T) {
+	for page, want := range map[string]bool{
+		"/orders/aqua/300001/transfer?date=2026-12-03&sessionId=S1": true,
+		"/orders/glk/100001":                          true,
+		"/orders/hotel/400001/refund":                 true,
+		"/profile/edit":                               true,
+		"//evil.example/orders/aqua/1":                false,
+		"https://evil.example/profile/edit":           false,
+		"/orders/aqua/1/transfer?next=//evil.example": false,
+		"/login":                    false,
+		"/orders/aqua/1/ticket.pdf": false,
+		"/orders/aqua/1/transfer#x": false,
+		"/orders/aqua/../../x":      false,
+		"/\\evil.example":           false,
+		"":                          false,
+	} {
+		if got := keptPageOK(page); got != want {
+			t.Errorf("keptPageOK(%q) = %v", page, got)
 		}
 	}
 }

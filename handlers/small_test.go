@@ -48,7 +48,7 @@ func TestNamesWithHiddenCharactersAreRefused(t *testing.T) {
 			t.Errorf("%q shown back as %q", name, v)
 		}
 	}
-	if n := a.sb.Calls("reg/registration"); n != 0 {
+	if n := a.sb.AllCalls()["reg/registration"]; n != 0 {
 		t.Errorf("the provider got %d registrations with such names", n)
 	}
 	a.signIn(a.client, demoPhone)
@@ -56,7 +56,7 @@ func TestNamesWithHiddenCharactersAreRefused(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.text("#lastName-error"), "служебные символы") {
 		t.Errorf("profile: %d %q", r.StatusCode, r.text("#lastName-error"))
 	}
-	if n := a.sb.Calls("auth/clientEditInfo"); n != 0 {
+	if n := a.sb.AllCalls()["auth/clientEditInfo"]; n != 0 {
 		t.Errorf("the provider got %d profile edits with such names", n)
 	}
 }

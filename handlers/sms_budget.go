@@ -30,7 +30,6 @@ const (
 	unknownShare        = 0.75 // … and for sign-ups and unknown browsers together
 )
 
-// SMSBudget is the ceiling on codes sent per hour and per day.
 type SMSBudget struct{ Hour, Day int }
 
 // Who asks for a code, as the budget shares it out.
@@ -78,7 +77,6 @@ type budgetMark struct {
 	n  int
 }
 
-// setAbove runs set under the lock when the count n, seen at at, is to be shown.
 func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -92,7 +90,6 @@ func (g *budgetGauge) setAbove(name string, at time.Time, n int, set func()) {
 	set()
 }
 
-// refusalWarnEvery is how often the log warns of one limit's refusals.
 const refusalWarnEvery = 10 * time.Second
 
 // refusalLog says when a refusal of a kind is to be warned of: the first
@@ -107,8 +104,7 @@ type refusalMark struct {
 	unwarned int // refused since the warning at at
 }
 
-// note counts a refusal of kind at now; warn is true when it is to be
-// warned of, with how many of its kind went unwarned since the last.
+// note counts a refusal; warn, with how many went unwarned since the last.
 func (l *refusalLog) note(kind string, now time.Time) (warn bool, unwarned int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

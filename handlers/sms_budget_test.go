@@ -43,7 +43,10 @@ func (a *app) signupWith(c *http.Client, ip, phone string, json bool) *resp {
 
 // providerCalls is how often the provider was asked to register a phone or
 // to send a code.
-func (a *app) providerCalls() int { return a.sb.Calls("reg/registration") + a.sb.Calls("auth/login2f") }
+func (a *app) providerCalls() int {
+	calls := a.sb.AllCalls()
+	return calls["reg/registration"] + calls["auth/login2f"]
+}
 
 // SMS pumping: 40 addresses ask codes for 30 sequential numbers each, all
 // +7 900 777 xxxx, at once, half with JavaScript off and half as the
@@ -82,9 +85,9 @@ func TestSequentialNumbersReachTheProviderAtMost20TimesAnHour(t *testing.T) {
 					}
 				}
 			})
-			if reached.Load() != 20 || refused.Load() != 1200-20 || a.sb.Calls("auth/login2f") > 20 {
+			if reached.Load() != 20 || refused.Load() != 1200-20 || a.sb.AllCalls()["auth/login2f"] > 20 {
 				t.Errorf("reached %d, refused %d, provider asked %d times: want 20 an hour",
-					reached.Load(), refused.Load(), a.sb.Calls("auth/login2f"))
+					reached.Load(), refused.Load(), a.sb.AllCalls()["auth/login2f"])
 			}
 			before := a.providerCalls()
 			a.clock.Add(time.Hour)
@@ -116,9 +119,9 @@ func TestSMSBudgetHoldsUnderABurst(t *testing.T) {
 			answers := atOnce(40, func(i int) *resp { return a.signupFrom(fmt.Sprintf("198.51.100.%d", i+1), apartPhone(i), i%2 == 0) })
 			// A code the provider failed to send (a busy machine) gives its
 			// place back, perhaps after others were refused.
-			if got := byStatus(answers); got[http.StatusTooManyRequests] < 35 || a.sb.Calls("auth/login2f") > 5 ||
-				got[http.StatusServiceUnavailable] == 0 && (got[http.StatusTooManyRequests] != 35 || a.sb.Calls("auth/login2f") != 5) {
-				t.Fatalf("answers %v, codes sent %d: want 5 sent, 35 refused", got, a.sb.Calls("auth/login2f"))
+			if got := byStatus(answers); got[http.StatusTooManyRequests] < 35 || a.sb.AllCalls()["auth/login2f"] > 5 ||
+				got[http.StatusServiceUnavailable] == 0 && (got[http.StatusTooManyRequests] != 35 || a.sb.AllCalls()["auth/login2f"] != 5) {
+				t.Fatalf("answers %v, codes sent %d: want 5 sent, 35 refused", got, a.sb.AllCalls()["auth/login2f"])
 			}
 			for _, r := range answers {
 				if r.StatusCode == http.StatusTooManyRequests && (r.Header.Get("Retry-After") == "" || !strings.Contains(r.body, "Сейчас слишком много запросов кода. Попробуйте позже.")) {
@@ -140,10 +143,10 @@ func TestSMSBudgetHoldsUnderABurst(t *testing.T) {
 				t.Errorf("metrics:\n%s", m)
 			}
 			a.clock.Add(time.Hour)
-			before := a.sb.Calls("auth/login2f")
+			before := a.sb.AllCalls()["auth/login2f"]
 			answers = atOnce(10, func(i int) *resp { return a.signupFrom(fmt.Sprintf("203.0.113.%d", i+1), apartPhone(50+i), false) })
-			if got := byStatus(answers); got[http.StatusServiceUnavailable] == 0 && a.sb.Calls("auth/login2f") != before+min(5, 7-before) || a.sb.Calls("auth/login2f") > 7 {
-				t.Errorf("next hour: answers %v, codes sent %d: want the sign-ups' 7 of the day in all", got, a.sb.Calls("auth/login2f"))
+			if got := byStatus(answers); got[http.StatusServiceUnavailable] == 0 && a.sb.AllCalls()["auth/login2f"] != before+min(5, 7-before) || a.sb.AllCalls()["auth/login2f"] > 7 {
+				t.Errorf("next hour: answers %v, codes sent %d: want the sign-ups' 7 of the day in all", got, a.sb.AllCalls()["auth/login2f"])
 			}
 			if before == 5 && !strings.Contains(a.metrics(), `lk_signin_limit_refusals_total{limit="sms_day_signup"}`) {
 				t.Error("the day's refusals not counted")
@@ -181,7 +184,7 @@ func TestSMSPumpCannotSpendTheCustomersCodes(t *testing.T) {
 				t.Fatalf("sign-ups: %v, want %d sent", got, hour/2)
 			}
 			a.clock.Add(time.Minute) // each number may have a new code
-			sent := a.sb.Calls("auth/login2f")
+			sent := a.sb.AllCalls()["auth/login2f"]
 			answers = atOnce(2*hour, func(i int) *resp {
 				h := http.Header{"X-Forwarded-For": {fmt.Sprintf("192.0.2.%d", i+1)}}
 				if i%2 == 0 {
@@ -194,15 +197,15 @@ func TestSMSPumpCannotSpendTheCustomersCodes(t *testing.T) {
 					t.Fatalf("the pump's login: %d %.300s", r.StatusCode, r.body)
 				}
 			}
-			if n := a.sb.Calls("auth/login2f"); n != sent {
+			if n := a.sb.AllCalls()["auth/login2f"]; n != sent {
 				t.Fatalf("the pump's logins sent %d codes", n-sent)
 			}
 			r := a.postWith(a.newClient(), "/login", url.Values{"phone": {otherPhone}}, http.Header{"X-Forwarded-For": {"203.0.113.8"}})
-			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login/code" || a.sb.Calls("auth/login2f") != sent+1 {
+			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login/code" || a.sb.AllCalls()["auth/login2f"] != sent+1 {
 				t.Fatalf("a customer on a new browser: %d %q", r.StatusCode, r.text("#error-summary"))
 			}
 			r = a.postWith(owner, "/login", url.Values{"phone": {demoPhone}}, http.Header{"X-Forwarded-For": {"203.0.113.7"}})
-			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login/code" || a.sb.Calls("auth/login2f") != sent+2 {
+			if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/login/code" || a.sb.AllCalls()["auth/login2f"] != sent+2 {
 				t.Fatalf("the customer on his browser: %d %q %q", r.StatusCode, r.Header.Get("Location"), r.text("#error-summary"))
 			}
 			if m := a.metrics(); !strings.Contains(m, fmt.Sprintf(`lk_sms_budget_refusals_total{budget="sms_hour_signup",class="new_number"} %d`, 2*hour)) {

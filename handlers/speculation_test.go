@@ -163,17 +163,17 @@ func TestSpeculativeRequestsTakeHeldReads(t *testing.T) {
 	if r := a.send(http.MethodGet, order+"/transfer", asPrefetch); r.StatusCode != http.StatusOK || r.doc.Find("[data-island=calendar]").Length() != 1 {
 		t.Fatalf("prefetched move: %d", r.StatusCode)
 	}
-	if got := a.sb.Calls("aqua/getAquaOrders"); got != 0 {
+	if got := a.sb.AllCalls()["aqua/getAquaOrders"]; got != 0 {
 		t.Errorf("prefetched move: the order asked %d times, want 0", got)
 	}
 	a.get(order)
-	if got := a.sb.Calls("aqua/getAquaOrders"); got != 1 {
+	if got := a.sb.AllCalls()["aqua/getAquaOrders"]; got != 1 {
 		t.Errorf("the order opened: asked %d times, want 1 (afresh)", got)
 	}
 	// Past the hold, a page fetched ahead asks again.
 	a.clock.Add(31 * time.Second)
 	a.send(http.MethodGet, order, asPrerender)
-	if got := a.sb.Calls("aqua/getAquaOrders"); got != 2 {
+	if got := a.sb.AllCalls()["aqua/getAquaOrders"]; got != 2 {
 		t.Errorf("past the hold: asked %d times, want 2", got)
 	}
 	m := a.metrics()
@@ -198,7 +198,7 @@ func TestSpeculativeReadsDroppedByAWrite(t *testing.T) {
 	}
 	a.sb.Reset()
 	a.send(http.MethodGet, order, asPrerender)
-	if got := a.sb.Calls("GLK/getTimetableForCurrentClient"); got != 1 {
+	if got := a.sb.AllCalls()["GLK/getTimetableForCurrentClient"]; got != 1 {
 		t.Errorf("after a confirmation: asked %d times, want 1", got)
 	}
 }
@@ -235,7 +235,7 @@ func TestSpeculativeRequestOtherCustomer(t *testing.T) {
 	if r := a.do(other, req); r.StatusCode != http.StatusNotFound || r.doc.Find(".tickets, [data-action]").Length() != 0 {
 		t.Errorf("another customer's order fetched ahead: %d", r.StatusCode)
 	}
-	if got := a.sb.Calls("aqua/transferTicket") + a.sb.Calls("aqua/refundTicket"); got != 0 {
+	if got := a.sb.AllCalls()["aqua/transferTicket"] + a.sb.AllCalls()["aqua/refundTicket"]; got != 0 {
 		t.Errorf("provider actions %d", got)
 	}
 }

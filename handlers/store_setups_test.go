@@ -28,6 +28,10 @@ func TestStateUnderEverySetup(t *testing.T) {
 		{"wrong codes", TestParallelWrongGuessesReachTheProviderAtMost3Times},
 		{"a right code once", TestRightCodeSubmitted30TimesSignsInOnce},
 		{"codes per phone", TestCodesPerPhoneWindow},
+		{"forms kept for the sign-in", TestKeptFormEveryKind},
+		{"a kept refund's document", TestKeptRefundWithADocument},
+		{"a kept form and another customer", TestKeptFormNotForAnotherCustomer},
+		{"a kept form taken once", TestKeptFormTakenOnceUnderBurst},
 	}
 	for _, name := range storeSetups[1:] {
 		t.Run(name, func(t *testing.T) {

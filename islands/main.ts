@@ -9,7 +9,7 @@
 // mounts is when.ts's to say; if anything fails, the server's fallback stays.
 import type { ComponentType } from "react";
 import { linkManifest, registerWorker } from "./webapp";
-import { afterFirstPaint, filesArrived, idle, Late, MOUNT_WAIT_MS, nextTask, onSubmit, shownFor, SUBMIT_WAIT_MS, until, Used, whenUsed, type Then } from "./when";
+import { afterFirstPaint, deadline, filesArrived, idle, MOUNT_WAIT_MS, nextTask, onSubmit, SUBMIT_WAIT_MS, until, Used, whenUsed, type Then } from "./when";
 
 type IslandLoader = () => Promise<{ default: ComponentType<any> }>;
 type EnhanceLoader = () => Promise<{ default: (el: HTMLElement) => unknown }>;
@@ -80,13 +80,6 @@ async function mountIsland(el: HTMLElement, registry: Record<string, IslandLoade
     el.dataset.islandState = err instanceof Used ? "kept" : "failed";
     warn(`island "${name}" not mounted`, err);
   }
-}
-
-/** An island's deadline: ms after the page is shown it is given up. */
-function deadline(ms: number): AbortController {
-  const ctl = new AbortController();
-  void shownFor(ms).then(() => ctl.abort(new Late(ms)));
-  return ctl;
 }
 
 async function enhance(el: HTMLElement, registry: Record<string, EnhanceLoader>): Promise<void> {

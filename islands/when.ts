@@ -113,6 +113,13 @@ export function shownFor(ms: number, doc: Document = document, win: Window = win
   });
 }
 
+/** An island's deadline: ms after the page is shown it is given up. */
+export function deadline(ms: number): AbortController {
+  const ctl = new AbortController();
+  void shownFor(ms).then(() => ctl.abort(new Late(ms)));
+  return ctl;
+}
+
 /** p, or a rejection as soon as signal is aborted: a stalled import (a
  *  request neither answered nor failed) must not hold what waits on it. */
 export function until<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -32,7 +32,7 @@ func TestActsSharedByInstances(t *testing.T) {
 	if res, body := c.do(owner, 1, http.MethodPost, page+"/cancel", url.Values{"token": {m2[1]}}); res.StatusCode != http.StatusConflict || !strings.Contains(body, "Вы отменили этот заказ") {
 		t.Errorf("the second tab's form on the other instance: %d", res.StatusCode)
 	}
-	if n := c.sb.Calls("GLK/cancelRegistration"); n != 1 {
+	if n := c.sb.AllCalls()["GLK/cancelRegistration"]; n != 1 {
 		t.Errorf("GLK/cancelRegistration called %d times, want 1", n)
 	}
 }

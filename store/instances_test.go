@@ -17,6 +17,7 @@ import (
 	"lk"
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 	"lk/handlers/web"
 	"lk/store"
@@ -119,7 +120,7 @@ func (c *cluster) signIn(b *http.Client, phone string, from, to int) {
 	if res, body := c.do(b, from, http.MethodPost, "/login", url.Values{"phone": {phone}}); res.StatusCode != http.StatusSeeOther {
 		c.t.Fatalf("POST /login: %d %s", res.StatusCode, body)
 	}
-	code, _ := c.sb.LastCode(phone)
+	code, _ := sandboxtest.LastCode(c.sb, phone)
 	if res, body := c.do(b, to, http.MethodPost, "/login/code", url.Values{"code": {code}}); res.StatusCode != http.StatusSeeOther {
 		c.t.Fatalf("POST /login/code: %d %s", res.StatusCode, body)
 	}
@@ -148,7 +149,7 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 		if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "через") {
 			t.Errorf("second code within 60 s on the other instance: %d", res.StatusCode)
 		}
-		if n := c.sb.Calls("auth/login2f"); n != 2 { // the owner's and the first stranger's
+		if n := c.sb.AllCalls()["auth/login2f"]; n != 2 { // the owner's and the first stranger's
 			t.Errorf("auth/login2f called %d times, want 2", n)
 		}
 	})
@@ -166,7 +167,7 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 		if first.StatusCode != http.StatusSeeOther || again.StatusCode != http.StatusSeeOther || again.Header.Get("Location") != first.Header.Get("Location") {
 			t.Errorf("first %d %q, again on the other %d %q", first.StatusCode, first.Header.Get("Location"), again.StatusCode, again.Header.Get("Location"))
 		}
-		if n := c.sb.Calls("GLK/confirmLesson"); n != 1 {
+		if n := c.sb.AllCalls()["GLK/confirmLesson"]; n != 1 {
 			t.Errorf("GLK/confirmLesson called %d times, want 1", n)
 		}
 	})
@@ -176,8 +177,8 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 		if res, _ := c.do(guesser, 1, http.MethodPost, "/login", url.Values{"phone": {"79000000002"}}); res.StatusCode != http.StatusSeeOther && res.StatusCode != http.StatusUnprocessableEntity {
 			t.Fatalf("code request: %d", res.StatusCode)
 		}
-		right, ok := c.sb.LastCode("79000000002")
-		before := c.sb.Calls("auth/loginConfirm")
+		right, ok := sandboxtest.LastCode(c.sb, "79000000002")
+		before := c.sb.AllCalls()["auth/loginConfirm"]
 		var wg sync.WaitGroup
 		for i := range 60 {
 			guess := fmt.Sprintf("%04d", i)
@@ -187,7 +188,7 @@ func TestTwoInstancesBehaveAsOne(t *testing.T) {
 			wg.Go(func() { c.do(guesser, i%2, http.MethodPost, "/login/code", url.Values{"code": {guess}}) })
 		}
 		wg.Wait()
-		if n := c.sb.Calls("auth/loginConfirm") - before; n > 3 {
+		if n := c.sb.AllCalls()["auth/loginConfirm"] - before; n > 3 {
 			t.Errorf("%d guesses reached the provider, the limit is 3 per code", n)
 		}
 	})
@@ -240,7 +241,7 @@ func TestRightCodeOnBothInstancesSignsInOnce(t *testing.T) {
 	if res, _ := c.do(first, 0, http.MethodPost, "/login", url.Values{"phone": {"79000000000"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("code request: %d", res.StatusCode)
 	}
-	code, _ := c.sb.LastCode("79000000000")
+	code, _ := sandboxtest.LastCode(c.sb, "79000000000")
 	u, _ := url.Parse(c.nodes[0].URL)
 	clicks := make([]*http.Client, 10)
 	for i := range clicks {
@@ -257,7 +258,7 @@ func TestRightCodeOnBothInstancesSignsInOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := c.sb.Calls("auth/loginConfirm"); n != 1 {
+	if n := c.sb.AllCalls()["auth/loginConfirm"]; n != 1 {
 		t.Errorf("auth/loginConfirm called %d times, want 1", n)
 	}
 	for i, b := range clicks {
@@ -273,7 +274,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 	c := newCluster(t)
 	owner := c.browser()
 	c.signIn(owner, "79000000000", 0, 0)
-	calls := c.sb.Calls("auth/login2f")
+	calls := c.sb.AllCalls()["auth/login2f"]
 	c.redis.Stop()
 
 	if res, _ := c.do(owner, 0, http.MethodGet, "/readyz", nil); res.StatusCode == http.StatusOK {
@@ -283,7 +284,7 @@ func TestInstancesWithoutRedis(t *testing.T) {
 	if res.StatusCode < 500 || !strings.Contains(body, "Попробуйте позже") {
 		t.Errorf("code request without Redis: %d", res.StatusCode)
 	}
-	if n := c.sb.Calls("auth/login2f"); n != calls {
+	if n := c.sb.AllCalls()["auth/login2f"]; n != calls {
 		t.Errorf("a code was sent without its limits (%d calls)", n-calls)
 	}
 	res, body = c.do(owner, 1, http.MethodGet, "/orders", nil)

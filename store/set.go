@@ -21,6 +21,7 @@ type Set struct {
 	Acts    Acts
 	Numbers Numbers
 	Limiter Limiter
+	Kept    KeptForms
 	// Ping tells whether the setup can keep what it is given: Redis
 	// answers as a master, the data folder has room. nil: nothing to ask.
 	Ping  func(context.Context) error
@@ -40,19 +41,20 @@ func (s Set) Close() error {
 // its refund files within limit bytes.
 func Memory(now func() time.Time, limit int) Set {
 	return Set{Revoker: NewMemoryRevoker(now), Once: NewMemoryOnce(now), Leases: NewMemoryLeases(now),
-		Files: NewMemoryRefundFilesWithin(now, limit), Moves: NewMemoryMoves(now), Acts: NewMemoryActs(now), Numbers: NewMemoryNumbers(now), Limiter: NewMemoryLimiter()}
+		Files: NewMemoryRefundFilesWithin(now, limit), Moves: NewMemoryMoves(now), Acts: NewMemoryActs(now), Numbers: NewMemoryNumbers(now), Limiter: NewMemoryLimiter(),
+		Kept: NewMemoryKeptForms(now)}
 }
 
 // InRedis is the set of several instances sharing r, refund files within
 // limit bytes.
 func InRedis(r *Redis, limit int) Set {
-	return Set{Revoker: r, Once: r, Leases: r.Leases(), Files: r.FilesWithin(limit), Moves: r, Acts: r, Numbers: r, Limiter: r, Ping: r.Ping}
+	return Set{Revoker: r, Once: r, Leases: r.Leases(), Files: r.FilesWithin(limit), Moves: r, Acts: r, Numbers: r, Limiter: r, Kept: r.KeptForms(), Ping: r.Ping}
 }
 
 // Folder is the set of one instance that outlives a restart: sign-outs,
 // moved bookings, used action tokens with their outcomes, what customers
-// did to their orders and the numbers whose codes were entered in files of
-// the folder Dir; sign-in limits, leases and refund files (within
+// did to their orders, the numbers whose codes were entered and the forms
+// kept for a sign-in in files of the folder Dir; sign-in limits, leases and refund files (within
 // KeptDocuments bytes) in memory.
 type Folder struct {
 	Dir           string
@@ -106,6 +108,14 @@ func (f Folder) Open() (Set, error) {
 		return Set{}, err
 	}
 	s.Numbers, s.close = fn, append(s.close, fn.Close)
+	// Forms sent after their session ended: still there for the sign-in
+	// after a restart (their documents are kept with the refund files).
+	fk, err := OpenFileKeptForms(filepath.Join(f.Dir, "kept-forms"), f.Now)
+	if err != nil {
+		s.Close()
+		return Set{}, err
+	}
+	s.Kept, s.close = fk, append(s.close, fk.Close)
 	s.Ping = f.Room
 	return s, nil
 }

@@ -12,8 +12,9 @@ type ActionView struct {
 	URL     string    // where the form posts
 	Token   string    // the form's one-time token
 	Submit  string    // the button; "" when each choice is a button of its own
-	// NothingToSubmit hides the button while there is nothing to choose
-	// (a day without sessions); an island shows it once there is.
+	// NothingToSubmit hides and disables the button while there is nothing
+	// to choose (a day without sessions), so that it cannot be pressed even
+	// where the stylesheet is not applied; an island shows it once there is.
 	NothingToSubmit bool
 	Danger          bool   // the action cannot be undone
 	Multipart       bool   // the form sends files

@@ -14,6 +14,9 @@ type OrderDetail struct {
 	// buttons does with the money and the booking; nil unless both are shown.
 	Choose []string
 	Error  string // a failure; with no Title it replaces the order
+	// Unpaid is why an upcoming order has no tickets yet (some await
+	// payment); the page adds how to pay. "" when there is nothing to say.
+	Unpaid string
 	// Done says what the customer did to an order the provider no longer
 	// lists (it has no Title then): cancelled, refunded, moved, and when.
 	Done []string

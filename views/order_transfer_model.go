@@ -1,6 +1,10 @@
 package views
 
-import "github.com/a-h/templ"
+import (
+	"encoding/json"
+
+	"github.com/a-h/templ"
+)
 
 // CalendarIsland is the manifest key of the calendar island: it enhances the
 // day fields of the transfer pages (islands/calendar/).
@@ -43,13 +47,15 @@ type DayChoices struct {
 	Error string `json:"error,omitempty"`
 }
 
-// CalendarProps are the calendar island's props. The island mirrors the
-// server's rules (islands/calendar/rules.ts) on the data given here; the
-// server checks everything again on POST.
-type CalendarProps struct {
-	Mode  string `json:"mode"` // "day" (lessons, water park) or "range" (hotel)
-	Min   string `json:"min"`  // yyyy-mm-dd, today
-	Max   string `json:"max"`  // yyyy-mm-dd, the window's end
+// The calendar island's props: one shape per kind of move, told apart by
+// "kind" (the island's TransferCalendarProps is the same union). The island
+// mirrors the server's rules (islands/calendar/rules.ts) on the data given
+// here; the server checks everything again on POST.
+
+// CalendarWindow is what every move's calendar has.
+type CalendarWindow struct {
+	Min   string `json:"min"` // yyyy-mm-dd, today
+	Max   string `json:"max"` // yyyy-mm-dd, the window's end
 	Label string `json:"label"`
 	// Today is the resort's today, which the calendar marks as such
 	// whatever the phone's zone.
@@ -57,38 +63,86 @@ type CalendarProps struct {
 	// Month is the first month the server's month shows (yyyy-mm-01): the
 	// island opens on it, so mounting over it changes nothing.
 	Month string `json:"month,omitempty"`
-	// Stay is a hotel order's booked check-in and check-out, which a move
-	// cannot take again.
-	Stay []string `json:"stay,omitempty"`
-	// day mode
-	Name   string `json:"name,omitempty"`   // "date"
+}
+
+// DayCalendar is a lesson's or a water-park visit's move: a day, then one
+// of its lessons or sessions, which the island asks of URL ("kind": "day").
+type DayCalendar struct {
+	CalendarWindow
+	Name   string `json:"name"`             // "date"
 	Value  string `json:"value,omitempty"`  // the day shown
-	URL    string `json:"url,omitempty"`    // GET ?date= answers DayChoices as JSON
+	URL    string `json:"url"`              // GET ?date= answers DayChoices as JSON
 	Choice string `json:"choice,omitempty"` // the choice kept after an error
 	Done   string `json:"done,omitempty"`   // the island's submit once a day and a choice are picked: 'Готово'
 	// First is the shown day's choices as the URL answers them, so the
 	// island need not ask for them again.
 	First *DayChoices `json:"first,omitempty"`
-	// Target is the selector of the page's date field the calendar fills
-	// in for another island (the rent move's slot picker), instead of
-	// fetching choices itself.
-	Target string `json:"target,omitempty"`
 	// Original is a water-park order's day: only days of its weekday class
 	// can be chosen.
 	Original string `json:"original,omitempty"`
-	// Booked is the order's own day now (a lesson's, a water-park visit's,
-	// a rent's), which the calendar marks as such.
+	// Booked is the order's own day now, which the calendar marks as such.
 	Booked string `json:"booked,omitempty"`
-	// range mode (hotel)
-	Start  string            `json:"start,omitempty"`  // "dateIn"
-	End    string            `json:"end,omitempty"`    // "dateOut"
-	From   string            `json:"from,omitempty"`   // chosen check-in, yyyy-mm-dd
-	To     string            `json:"to,omitempty"`     // chosen check-out
-	Days   []CalendarDay     `json:"days,omitempty"`   // the hotel's listed nights
-	Rooms  int               `json:"rooms,omitempty"`  // the order's ordinary rooms
-	Family int               `json:"family,omitempty"` // and family rooms
-	Amount float64           `json:"amount,omitempty"` // the order's room amount
-	Texts  map[string]string `json:"texts,omitempty"`
+}
+
+// RentCalendar is a rent's move: the day fills in the page's date field,
+// Target, for the slot picker, which asks for its hours ("kind": "rent").
+type RentCalendar struct {
+	CalendarWindow
+	Target string `json:"target"`
+	Value  string `json:"value,omitempty"`
+	Booked string `json:"booked,omitempty"`
+}
+
+// StayCalendar is a hotel stay's move: a check-in, then a check-out
+// ("kind": "stay").
+type StayCalendar struct {
+	CalendarWindow
+	// Stay is the order's booked check-in and check-out, which a move
+	// cannot take again.
+	Stay   [2]string     `json:"stay"`
+	Start  string        `json:"start"`          // "dateIn"
+	End    string        `json:"end"`            // "dateOut"
+	From   string        `json:"from,omitempty"` // chosen check-in, yyyy-mm-dd
+	To     string        `json:"to,omitempty"`   // chosen check-out
+	Days   []CalendarDay `json:"days"`           // the hotel's listed nights
+	Rooms  int           `json:"rooms"`          // the order's ordinary rooms
+	Family int           `json:"family"`         // and family rooms
+	Amount float64       `json:"amount,omitempty"`
+	Texts  StayTexts     `json:"texts"`
+}
+
+// StayTexts are what the island says of a stay it cannot take, and its
+// two dates' names.
+type StayTexts struct {
+	Unavailable string `json:"unavailable"`
+	Price       string `json:"price"`
+	Same        string `json:"same"`
+	CheckIn     string `json:"checkIn"`
+	CheckOut    string `json:"checkOut"`
+}
+
+func (c DayCalendar) MarshalJSON() ([]byte, error) {
+	type plain DayCalendar
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		plain
+	}{"day", plain(c)})
+}
+
+func (c RentCalendar) MarshalJSON() ([]byte, error) {
+	type plain RentCalendar
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		plain
+	}{"rent", plain(c)})
+}
+
+func (c StayCalendar) MarshalJSON() ([]byte, error) {
+	type plain StayCalendar
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		plain
+	}{"stay", plain(c)})
 }
 
 // CalendarDay is a hotel night for the island: its availability as the
@@ -109,7 +163,7 @@ type TransferView struct {
 	Chosen   string   // the month's line: 'Дата: 02.12.2026'
 	Month    Month
 	Choices  DayChoices
-	Calendar CalendarProps
+	Calendar DayCalendar
 }
 
 // id is the field's id: ID, else Name.
@@ -139,7 +193,7 @@ type HotelTransferView struct {
 	Sum           string // 'Заезд: 02.12.2026, Выезд: 05.12.2026, ночей: 3, 19 500 ₽'
 	Problem       string // why the stay chosen cannot be taken
 	Error         string // the days could not be loaded
-	Calendar      CalendarProps
+	Calendar      StayCalendar
 }
 
 // withAfter is a with its After set: a form of typed days, which stands

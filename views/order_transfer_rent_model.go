@@ -59,7 +59,7 @@ type RentMoveView struct {
 	Month Month
 	// Calendar is the calendar island's props: it picks the day, the slot
 	// picker the hours.
-	Calendar CalendarProps
+	Calendar RentCalendar
 }
 
 func withIntro(a ActionView, intro templ.Component) ActionView {

@@ -32,13 +32,12 @@ type OrderCard struct {
 // Action is a button of an order: a link to an action's own page, a
 // document, or a form posting its one-time token.
 type Action struct {
-	Name     string // "confirm", "cancel", "refund", "transfer", "document", "wallet"
-	Label    string // 'Подтвердить запись'
-	URL      string
-	Token    string // set for a form posted in place
-	Back     string // where a form posted in place returns: the list it was pressed on
-	Download bool   // a document
-	Style    string // extra class: "btn-2" for a secondary one
+	Name  string // "confirm", "cancel", "refund", "transfer", "document", "wallet"
+	Label string // 'Подтвердить запись'
+	URL   string
+	Token string // set for a form posted in place
+	Back  string // where a form posted in place returns: the list it was pressed on
+	Style string // extra class: "btn-2" for a secondary one
 }
 
 // ActionWallet is an order's link to its Apple Wallet passes.

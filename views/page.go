@@ -136,3 +136,9 @@ func telHref(phone string) string {
 	}
 	return "tel:" + string(b)
 }
+
+// Link is a link a page offers: where it goes and what it says.
+type Link struct {
+	URL   string
+	Label string
+}

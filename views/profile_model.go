@@ -14,4 +14,5 @@ type ProfileForm struct {
 	Phone      string // +7 (900) 000-00-00, not editable
 	Errors     Errors
 	Error      string // the save failed through no fault of the answers
+	Owner      string // sealed: whose form it is, should it be sent after the session ended
 }

@@ -25,6 +25,7 @@ type LoginForm struct {
 	Title  string // of the error summary: "Ой!"
 	Errors Errors
 	Props  SmsProps
+	Notice string // why the customer is here: a form waits for the sign-in
 }
 
 // SignupForm is the form of /signup.

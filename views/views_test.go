@@ -111,7 +111,7 @@ func TestOrderPageActions(t *testing.T) {
 		Lines:   []KV{{Key: "Итого", Value: Money(2200)}, {Key: "Статус", Value: "Оплачен", Class: "badge-ok"}},
 		Tickets: []TicketLine{{Number: "AQ-1", Title: "Взрослый (оформлен возврат)", Price: Money(2200), Status: "refunded"}},
 		Actions: []Action{
-			{Name: "document", Label: "Мой билет", URL: OrderPath("aqua", "300005", "ticket.pdf"), Download: true},
+			{Name: "document", Label: "Мой билет", URL: OrderPath("aqua", "300005", "ticket.pdf")},
 			{Name: "transfer", Label: "Перенести", URL: OrderPath("aqua", "300005", "transfer"), Style: "btn-2"},
 			{Name: "refund", Label: "Оформить возврат", URL: OrderPath("aqua", "300005", "refund"), Style: "btn-2"},
 		}}
@@ -120,7 +120,8 @@ func TestOrderPageActions(t *testing.T) {
 		t.Errorf("h1 %q", got)
 	}
 	ticket := doc.Find(`a[data-action="document"]`)
-	if _, ok := ticket.Attr("download"); !ok || ticket.AttrOr("href", "") != "/orders/aqua/300005/ticket.pdf" || text(ticket) != "Мой билет" {
+	// No download attribute: a refusal's page, not a silently failed file.
+	if _, ok := ticket.Attr("download"); ok || ticket.AttrOr("href", "") != "/orders/aqua/300005/ticket.pdf" || text(ticket) != "Мой билет" {
 		t.Errorf("ticket link: %q %q", ticket.AttrOr("href", ""), text(ticket))
 	}
 	for _, name := range []string{"transfer", "refund"} {

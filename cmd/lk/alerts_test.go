@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -56,26 +57,8 @@ func TestAlertsAndDashboardNameRegisteredMetrics(t *testing.T) {
 		}
 		exprs = append(exprs, e)
 	}
-	var dash struct {
-		Panels []struct {
-			Title   string
-			Targets []struct{ Expr string }
-		}
-		Templating struct {
-			List []struct{ Query any }
-		}
-	}
-	b, err := os.ReadFile("../../deploy/prometheus/dashboard.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &dash); err != nil {
-		t.Fatal(err)
-	}
+	dash := readDashboard(t)
 	for _, p := range dash.Panels {
-		if len(p.Targets) == 0 {
-			t.Errorf("dashboard panel %q has no query", p.Title)
-		}
 		for _, q := range p.Targets {
 			exprs = append(exprs, q.Expr)
 		}
@@ -104,6 +87,130 @@ func TestAlertsAndDashboardNameRegisteredMetrics(t *testing.T) {
 	}
 	if seen < 20 {
 		t.Errorf("only %d metric names found in the rules and the dashboard: the files were not read", seen)
+	}
+}
+
+// dashboard is what the tests read of deploy/prometheus/dashboard.json.
+type dashboard struct {
+	Panels []struct {
+		ID          int
+		Type, Title string
+		FieldConfig struct {
+			Defaults struct {
+				Unit string
+			}
+			Overrides []any
+		}
+		Targets []struct{ Expr string }
+	}
+	Templating struct {
+		List []struct {
+			Name  string
+			Query any
+		}
+	}
+}
+
+func readDashboard(t *testing.T) dashboard {
+	t.Helper()
+	var dash dashboard
+	b, err := os.ReadFile("../../deploy/prometheus/dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&dash); err != nil {
+		t.Fatalf("dashboard.json: %v", err)
+	}
+	return dash
+}
+
+// The dashboard shows one instance, namespace or all of them as its
+// variables say: every series it reads is selected by job, namespace and
+// instance. Every panel has one unit for its one axis, so its queries are
+// of one kind (rates, quantiles or levels, never two); the order actions,
+// the admission and the running versions have panels of their own.
+func TestDashboardPanelsAndVariables(t *testing.T) {
+	dash := readDashboard(t)
+	vars := map[string]string{}
+	for _, v := range dash.Templating.List {
+		q, _ := v.Query.(string)
+		vars[v.Name] = q
+	}
+	for _, name := range []string{"datasource", "job", "namespace", "instance"} {
+		if _, ok := vars[name]; !ok {
+			t.Errorf("no variable %s", name)
+		}
+	}
+	if !strings.Contains(vars["instance"], `namespace=~"$namespace"`) {
+		t.Errorf("the instances offered (%q) are not the chosen namespace's", vars["instance"])
+	}
+	series := regexp.MustCompile(`\b((?:lk|go|process)_[a-z0-9_]+)(\{[^}]*\})?`)
+	kind := func(e string) string {
+		switch {
+		case strings.Contains(e, "histogram_quantile("):
+			return "quantile"
+		case regexp.MustCompile(`\b(rate|increase|changes)\(`).MatchString(e):
+			return "change"
+		}
+		return "level"
+	}
+	// unit is what a query's numbers are, where its metric's name says so:
+	// a level or quantile of seconds, bytes or a ratio.
+	unit := func(e string) string {
+		if kind(e) == "change" {
+			return ""
+		}
+		for _, m := range series.FindAllStringSubmatch(e, -1) {
+			for suffix, u := range map[string]string{"_seconds": "s", "_seconds_bucket": "s", "_bytes": "bytes", "_ratio": "percentunit"} {
+				if strings.HasSuffix(m[1], suffix) {
+					return u
+				}
+			}
+		}
+		return ""
+	}
+	ids := map[int]bool{}
+	var all []string
+	for _, p := range dash.Panels {
+		if ids[p.ID] {
+			t.Errorf("panel id %d twice", p.ID)
+		}
+		ids[p.ID] = true
+		if p.Type == "row" {
+			continue
+		}
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q has no query", p.Title)
+		}
+		if p.FieldConfig.Defaults.Unit == "" || len(p.FieldConfig.Overrides) > 0 {
+			t.Errorf("panel %q: unit %q with %d overrides, want one unit", p.Title, p.FieldConfig.Defaults.Unit, len(p.FieldConfig.Overrides))
+		}
+		kinds, units := map[string]bool{}, map[string]bool{}
+		for _, q := range p.Targets {
+			all = append(all, q.Expr)
+			kinds[kind(q.Expr)] = true
+			units[unit(q.Expr)] = true
+			if u := unit(q.Expr); u != "" && u != p.FieldConfig.Defaults.Unit {
+				t.Errorf("panel %q: unit %q for %s", p.Title, p.FieldConfig.Defaults.Unit, u)
+			}
+			for _, m := range series.FindAllStringSubmatch(q.Expr, -1) {
+				for _, want := range []string{`job="$job"`, `namespace=~"$namespace"`, `instance=~"$instance"`} {
+					if !strings.Contains(m[2], want) {
+						t.Errorf("panel %q: %s%s is not selected by %s", p.Title, m[1], m[2], want)
+					}
+				}
+			}
+		}
+		if len(kinds) > 1 || len(units) > 1 {
+			t.Errorf("panel %q mixes %v %v on one axis: split it", p.Title, kinds, units)
+		}
+	}
+	joined := strings.Join(all, "\n")
+	for _, m := range []string{"lk_actions_total", "lk_admission_limit", "lk_admission_in_flight", "lk_admission_queued", "lk_http_shed_total", "lk_build_info", "lk_gateway_throttled_seconds"} {
+		if !strings.Contains(joined, m) {
+			t.Errorf("no panel shows %s", m)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ type config struct {
 	GatewayURL     string         // LK_GATEWAY_URL; empty: the bundled sandbox (Sandbox says why)
 	Sandbox        string         // why the bundled sandbox runs ("" when a real gateway is configured)
 	SandboxAddr    string         // LK_SANDBOX_ADDR
+	GatewayKey     string         // from LK_GATEWAY_KEY_FILE; empty: none sent (a random one between lk and its bundled sandbox)
 	DataDir        string         // LK_DATA_DIR
 	CookieKeys     []web.Key      // LK_COOKIE_KEYS or LK_COOKIE_KEYS_FILE
 	CookieDomain   string         // LK_COOKIE_DOMAIN
@@ -70,6 +71,7 @@ type passSettings struct {
 var variables = []struct{ name, def, doc string }{
 	{"LK_ADDR", ":8080", "address the server listens on"},
 	{"LK_GATEWAY_URL", "", "the provider's gateway base URL including /v1; empty or sandbox runs the bundled sandbox with demo data, and every page says so"},
+	{"LK_GATEWAY_KEY_FILE", "", "a file holding the service key the provider's gateway gave this account, read at start and sent as X-Api-Key on every call (the background check's too), never logged; empty: no key sent (the bundled sandbox then asks for a random key of its own, the same way)"},
 	{"LK_SANDBOX_ADDR", "127.0.0.1:8090", "where the bundled sandbox listens when LK_GATEWAY_URL is empty"},
 	{"LK_DATA_DIR", "data", "folder of the sandbox's SQLite database and, without Redis, of the sign-out deny-list and the moves of bookings"},
 	{"LK_COOKIE_KEYS", "", "comma-separated base64 keys of 64 random bytes; the first signs new cookies, all are accepted; empty: random keys, sessions end on restart"},
@@ -167,6 +169,11 @@ func loadConfig(environ []string) (config, error) {
 		if path.Base(u.Path) != gateway.APIVersion {
 			return c, fmt.Errorf("LK_GATEWAY_URL: %q does not end in /%s, the version of the gateway's API this build speaks (did you mean %s?)",
 				c.GatewayURL, gateway.APIVersion, versioned(*u))
+		}
+	}
+	if file := get("LK_GATEWAY_KEY_FILE"); file != "" {
+		if c.GatewayKey, err = readServiceKey("LK_GATEWAY_KEY_FILE", file); err != nil {
+			return c, err
 		}
 	}
 	c.SandboxAddr = get("LK_SANDBOX_ADDR")
@@ -389,6 +396,26 @@ func readSecret(name, path string) (string, error) {
 		return "", fmt.Errorf("%s: %w", name, err)
 	}
 	return string(b), nil
+}
+
+// readServiceKey reads a key sent in a header: one line of printable
+// ASCII, the line's end and spaces around it dropped. An error names the
+// variable and the file, never the content.
+func readServiceKey(name, path string) (string, error) {
+	raw, err := readSecret(name, path)
+	if err != nil {
+		return "", err
+	}
+	key := strings.TrimSpace(raw)
+	if key == "" {
+		return "", fmt.Errorf("%s: %s holds no key", name, path)
+	}
+	for _, r := range key {
+		if r < 0x21 || r > 0x7e {
+			return "", fmt.Errorf("%s: %s holds more than one line, or a character a header cannot carry (spaces, control characters, non-ASCII letters): the key goes as it is in a header", name, path)
+		}
+	}
+	return key, nil
 }
 
 // usesDataDir tells whether the server keeps anything in LK_DATA_DIR: the

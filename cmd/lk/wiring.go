@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,7 +33,8 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 	if cfg.Sandbox == "" {
 		return cfg.GatewayURL, "", func() {}, nil
 	}
-	sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox")})
+	sb, err := sandbox.New(sandbox.Config{DataDir: cfg.DataDir, Location: cfg.Location, Now: cfg.Now, Logger: log.With("component", "sandbox"),
+		ServiceKey: cfg.GatewayKey})
 	if err != nil {
 		return "", "", nil, fmt.Errorf("start sandbox: %w", err)
 	}
@@ -55,6 +57,11 @@ func startSandbox(cfg config, log *slog.Logger) (gatewayURL, sandboxURL string, 
 // the gateway, the sandbox's or LK_GATEWAY_URL; stop (never nil) stops the
 // sandbox.
 func startProvider(cfg config, reg prometheus.Registerer, tp trace.TracerProvider, log *slog.Logger) (client *gateway.Client, sandboxURL string, stop func(), err error) {
+	if cfg.Sandbox != "" && cfg.GatewayKey == "" {
+		// The bundled sandbox asks for a key as a gateway may: every run
+		// on it sends one the way a real gateway's is sent.
+		cfg.GatewayKey = rand.Text()
+	}
 	gatewayURL, sandboxURL, stop, err := startSandbox(cfg, log)
 	if err != nil {
 		return nil, "", func() {}, err
@@ -74,6 +81,7 @@ func newGatewayClient(cfg config, url string, reg prometheus.Registerer, tp trac
 		gateway.WithLocation(cfg.Location),
 		gateway.WithTracerProvider(tp),
 		gateway.WithUserAgent("lk/"+lk.Version()),
+		gateway.WithServiceKey(cfg.GatewayKey),
 	)
 }
 
@@ -184,7 +192,7 @@ func newHandler(cfg config, provider handlers.Provider, st store.Set, health *we
 	}
 	return handlers.New(handlers.Options{
 		Provider: provider, Sessions: sessions, Limiter: st.Limiter, Once: st.Once, Leases: st.Leases, Files: st.Files,
-		Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, StorePing: st.Ping, Health: health, Tracer: tp,
+		Moves: st.Moves, Acts: st.Acts, Numbers: st.Numbers, Kept: st.Kept, StorePing: st.Ping, Health: health, Tracer: tp,
 		Site: &views.Site{MainURL: cfg.MainSiteURL, SupportPhone: cfg.SupportPhone, Socials: cfg.Socials,
 			SandboxURL: sandboxURL},
 		Assets: assets, Static: static, Logger: log, Registry: reg, Location: cfg.Location, Now: cfg.Now,

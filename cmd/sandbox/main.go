@@ -5,8 +5,10 @@
 //
 //	LK_SANDBOX_ADDR  listen address (default 127.0.0.1:8090)
 //	LK_DATA_DIR      folder of sandbox.db (default ./data)
+//	LK_GATEWAY_KEY_FILE  a file holding the service key every /v1 call must
+//	                 carry (X-Api-Key), as lk reads it; empty: none asked
 //
-// Flags -addr and -data override them.
+// Flags -addr, -data and -key-file override them.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -45,12 +48,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	fs.SetOutput(stdout)
 	fs.StringVar(&addr, "addr", addr, "listen address")
 	fs.StringVar(&dataDir, "data", dataDir, `data folder ("" keeps data in memory)`)
+	keyFile := getenv("LK_GATEWAY_KEY_FILE")
+	fs.StringVar(&keyFile, "key-file", keyFile, "a file holding the service key every /v1 call must carry (X-Api-Key)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	var key string
+	if keyFile != "" {
+		b, err := os.ReadFile(keyFile)
+		if err != nil {
+			return fmt.Errorf("LK_GATEWAY_KEY_FILE: %w", err)
+		}
+		if key = strings.TrimSpace(string(b)); key == "" {
+			return fmt.Errorf("LK_GATEWAY_KEY_FILE: %s holds no key", keyFile)
+		}
+	}
 
 	log := slog.New(slog.NewJSONHandler(stdout, nil))
-	sb, err := sandbox.New(sandbox.Config{DataDir: dataDir, Logger: log})
+	sb, err := sandbox.New(sandbox.Config{DataDir: dataDir, Logger: log, ServiceKey: key})
 	if err != nil {
 		return err
 	}

@@ -213,7 +213,7 @@ func (s *Sandbox) handleTransferTicket(w http.ResponseWriter, r *http.Request, i
 		case gateway.IsWeekend(old) && !gateway.IsWeekend(day):
 			return refusal("Билет выходного дня можно перенести только на выходной день")
 		case !gateway.IsWeekend(old) && gateway.IsWeekend(day):
-			return refusal("Билет будного дня можно перенести только на будний день")
+			return refusal("Билет буднего дня можно перенести только на будний день")
 		case day.Equal(today) && s.nowLocal().Hour() >= k.End:
 			return refusal("Этот сеанс уже закончился")
 		case in.SessionID == m.Ref:

@@ -310,13 +310,6 @@ func (s *Sandbox) handleRegistration(w http.ResponseWriter, r *http.Request, in 
 	s.answerTx(w, r, err, gateway.Answer{Success: true, Message: "Регистрация прошла успешно"})
 }
 
-// LastCode is the last code "sent" to a phone (any notation), from the
-// outbox; it stays there after use.
-func (s *Sandbox) LastCode(phoneDigits string) (code string, ok bool) {
-	c, _, found := s.lastCode(context.Background(), phoneDigits)
-	return c, found
-}
-
 func (s *Sandbox) lastCode(ctx context.Context, phone string) (code, sentAt string, ok bool) {
 	phone, _ = normPhone(phone)
 	err := s.db.QueryRowContext(ctx, `SELECT code, sent_at FROM outbox WHERE phone = ?`, phone).Scan(&code, &sentAt)

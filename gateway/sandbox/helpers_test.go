@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -15,6 +16,22 @@ import (
 	"lk/gateway"
 	"lk/internal/testkit"
 )
+
+// LastCode is the last code "sent" to a phone (any notation), from the
+// outbox; it stays there after use.
+func (s *Sandbox) LastCode(phoneDigits string) (code string, ok bool) {
+	c, _, found := s.lastCode(context.Background(), phoneDigits)
+	return c, found
+}
+
+// Refunds lists every refund request received, oldest first.
+func (s *Sandbox) Refunds() []StoredRefund {
+	list, err := s.refunds(context.Background())
+	if err != nil {
+		s.log.Error("sandbox: list refunds", "err", err)
+	}
+	return list
+}
 
 var msk = time.FixedZone("MSK", 3*60*60)
 

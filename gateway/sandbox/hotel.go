@@ -38,6 +38,12 @@ func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, 
 	return nil
 }
 
+// OpenRooms frees rooms on the nights from in to out (exclusive), as a
+// cancelled stay would, for tests whose seeded month lacks a free period.
+func (s *Sandbox) OpenRooms(ctx context.Context, in, out time.Time, rooms, family int) error {
+	return s.takeNights(ctx, s.db, in.In(s.loc), out.In(s.loc), rooms, family, -1)
+}
+
 // handleHotelOrders serves hotel/getHotelOrders: activeOrders (not canceled,
 // check-out day today or later, soonest first) and historyOrders (the rest,
 // latest first), or currentOrder with single=true&orderId=.

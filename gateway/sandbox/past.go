@@ -57,3 +57,20 @@ func (s *Sandbox) SeedPast(ctx context.Context, client string, n int) error {
 		return nil
 	})
 }
+
+// SeedToday gives client a paid water-park visit of today, as DemoAquaToday,
+// until the demo is seeded again.
+func (s *Sandbox) SeedToday(ctx context.Context, client string) error {
+	if err := s.refresh(ctx); err != nil { // a later reseed would drop it
+		return err
+	}
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		b := &seeder{s: s, ctx: ctx, tx: tx, today: s.today()}
+		id, err := nextID(ctx, tx)
+		if err != nil {
+			return err
+		}
+		b.aqua(id, client, b.today, 2, []tk{{adult, gateway.TicketPaid}}, aquaState{paid: true, flags: flags{cancel: true}})
+		return b.err
+	})
+}

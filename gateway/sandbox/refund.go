@@ -38,15 +38,6 @@ type StoredRefund struct {
 	Body json.RawMessage `json:"body"`
 }
 
-// Refunds lists every refund request received, oldest first.
-func (s *Sandbox) Refunds() []StoredRefund {
-	list, err := s.refunds(context.Background())
-	if err != nil {
-		s.log.Error("sandbox: list refunds", "err", err)
-	}
-	return list
-}
-
 func (s *Sandbox) refunds(ctx context.Context) ([]StoredRefund, error) {
 	return scanRows(ctx, s.db, func(rows *sql.Rows) (StoredRefund, error) {
 		var r StoredRefund

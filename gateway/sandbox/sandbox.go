@@ -12,9 +12,13 @@
 //	GET  /sandbox/sms/{digits} the last code "sent" to a phone
 //	POST /sandbox/faults       {"path","delayMs","status","malformed","drop","times"}
 //	POST /sandbox/past         {"phone","count"} adds past orders to a customer
+//	POST /sandbox/today        {"phone"} adds a water-park visit of today (its refund needs a reason)
 //	POST /sandbox/reset        clears faults and call counters
 //	GET  /sandbox/calls        call counts per /v1 path since the last reset
 //	GET  /sandbox/refunds      refund requests received, files reduced to sizes
+//
+// With Config.ServiceKey, a /v1 call without that key in X-Api-Key is
+// answered 403, as the contract says a gateway does.
 //
 // Business errors are answered with HTTP 200 and success:false plus a
 // Russian errorMessage, as the provider does; malformed requests with 400.
@@ -22,6 +26,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/subtle"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -50,6 +55,9 @@ type Config struct {
 	Location *time.Location
 	// Logger receives the sandbox's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// ServiceKey, when set, is asked of every /v1 call (gateway.ServiceKeyHeader):
+	// a call without it is answered 403 and not counted.
+	ServiceKey string
 }
 
 // Fault is a misbehaviour injected for one /v1 path.
@@ -68,6 +76,7 @@ type Sandbox struct {
 	loc    *time.Location
 	log    *slog.Logger
 	memory bool
+	key    []byte // Config.ServiceKey
 
 	mu      sync.Mutex // serialises every state change
 	seedDay string     // guarded by mu: the day the demo orders were seeded for
@@ -86,6 +95,7 @@ func New(cfg Config) (*Sandbox, error) {
 		now:    cfg.Now,
 		loc:    cfg.Location,
 		log:    cfg.Logger,
+		key:    []byte(cfg.ServiceKey),
 		faults: map[string]*Fault{},
 		calls:  map[string]int{},
 	}
@@ -179,14 +189,6 @@ func (s *Sandbox) Reset() {
 	s.calls = map[string]int{}
 }
 
-// Calls is how many times a /v1 path ("aqua/getAquaOrders") was called since
-// the last Reset, faulted calls included.
-func (s *Sandbox) Calls(path string) int {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	return s.calls[normPath(path)]
-}
-
 // AllCalls is a copy of every call counter.
 func (s *Sandbox) AllCalls() map[string]int {
 	s.fmu.Lock()
@@ -271,6 +273,7 @@ func (s *Sandbox) Handler() http.Handler {
 	mux.HandleFunc("GET /sandbox/sms/{digits}", s.handleOutbox)
 	mux.HandleFunc("POST /sandbox/faults", s.handleSetFault)
 	mux.HandleFunc("POST /sandbox/past", s.handlePast)
+	mux.HandleFunc("POST /sandbox/today", s.handleToday)
 	mux.HandleFunc("POST /sandbox/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
 		writeJSON(w, http.StatusOK, map[string]bool{"success": true})
@@ -297,6 +300,10 @@ const maxBody = gateway.MaxRefundRequest
 // changed and runs h.
 func (s *Sandbox) wrap(path string, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(s.key) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(gateway.ServiceKeyHeader)), s.key) != 1 {
+			writeJSON(w, http.StatusForbidden, map[string]any{"success": false, "errorMessage": "unknown service key"})
+			return
+		}
 		f, faulted := s.takeFault(path)
 		if faulted {
 			if f.Delay > 0 {
@@ -384,17 +391,32 @@ func (s *Sandbox) handlePast(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone and count (1..1000) are required"})
 		return
 	}
+	s.seedFor(w, r, in.Phone, func(guid string) error { return s.SeedPast(r.Context(), guid, in.Count) })
+}
+
+func (s *Sandbox) handleToday(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Phone string `json:"phone"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&in); err != nil || in.Phone == "" {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "phone is required"})
+		return
+	}
+	s.seedFor(w, r, in.Phone, func(guid string) error { return s.SeedToday(r.Context(), guid) })
+}
+
+func (s *Sandbox) seedFor(w http.ResponseWriter, r *http.Request, phone string, seed func(guid string) error) {
 	var guid string
 	err := s.refresh(r.Context()) // the demo customers exist
 	if err == nil {
-		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, in.Phone).Scan(&guid)
+		err = s.db.QueryRowContext(r.Context(), `SELECT guid FROM clients WHERE phone = ?`, phone).Scan(&guid)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "errorMessage": "no such customer"})
 		return
 	}
 	if err == nil {
-		err = s.SeedPast(r.Context(), guid, in.Count)
+		err = seed(guid)
 	}
 	if err != nil {
 		s.internal(w, r, err)

@@ -882,11 +882,11 @@ func TestFaults(t *testing.T) {
 		t.Fatalf("delay fault: %d, %v", st, err)
 	}
 
-	if n := e.sb.Calls(path); n != 6 {
+	if n := e.sb.AllCalls()[path]; n != 6 {
 		t.Fatalf("Calls = %d, want 6", n)
 	}
 	e.sb.Reset()
-	if n := e.sb.Calls(path); n != 0 {
+	if n := e.sb.AllCalls()[path]; n != 0 {
 		t.Fatalf("Calls after Reset = %d", n)
 	}
 
@@ -1010,7 +1010,7 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := e.sb.Calls("auth/login2f"); n != 4 {
+	if n := e.sb.AllCalls()["auth/login2f"]; n != 4 {
 		t.Fatalf("Calls = %d", n)
 	}
 }

@@ -2,19 +2,21 @@
 // side by side when the window is wider than 736 px, one below.
 // The transfer pages use it (TransferCalendar) and so can the rent move.
 //
-// It follows the date-picker grid pattern: the month buttons and one day
-// are in the Tab order (the day last focused, else the chosen one, today or
-// the first that can be chosen); arrows, Home/End and Page Up/Down move
-// between days and months, Enter or Space chooses. Each day is a button
-// named as a person says it, with its note ("2 декабря 2026, среда, нет
-// мест"), pressed when chosen and disabled when it cannot be chosen.
+// Its days are buttons in a group per month, not the WAI-ARIA date grid:
+// flatpickr draws a month's days as one flat list, with no rows to name.
+// The month buttons and one day are in the Tab order (the day last focused,
+// else the chosen one, today or the first that can be chosen); arrows,
+// Home/End and Page Up/Down move between days and months, as in a date
+// grid, and Enter or Space chooses. Each day is named as a person says it,
+// with its note ("2 декабря 2026, среда, нет мест"), pressed when chosen
+// and disabled when it cannot be chosen.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import flatpickr from "flatpickr";
 import { Russian } from "flatpickr/dist/l10n/ru";
 import "flatpickr/dist/flatpickr.min.css";
 import "./calendar.css";
 import type { Day } from "./rules";
-import { clampDay, dayLabel, monthName, moveKey } from "./grid";
+import { clampDay, dayLabel, monthName, moveKey } from "./days";
 
 export type CalendarProps = {
   mode: "single" | "range";

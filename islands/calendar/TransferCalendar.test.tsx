@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import TransferCalendar, { LOAD_FAILED, type TransferCalendarProps } from "./TransferCalendar";
+import TransferCalendar, { LOAD_FAILED, type DayMoveProps, type StayProps } from "./TransferCalendar";
 
 // The page as the server sends it: the day form, and the island inside the
 // POST form with its fallback.
@@ -18,10 +18,13 @@ function page(): HTMLElement {
   return document.querySelector<HTMLElement>("[data-island-root]")!;
 }
 
-const dayProps: TransferCalendarProps = {
-  mode: "day", min: "2026-11-23", max: "2026-12-23", label: "Дата",
+const dayProps: DayMoveProps = {
+  kind: "day", min: "2026-11-23", max: "2026-12-23", label: "Дата",
   name: "date", value: "2026-11-24", url: "/orders/aqua/1/transfer", original: "2026-11-24",
 };
+
+/** What the server says of a stay, as views.StayTexts. */
+const texts = { unavailable: "нет номеров", price: "цена не та", same: "те же даты", checkIn: "Заезд", checkOut: "Выезд" };
 
 let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
@@ -171,7 +174,7 @@ describe("TransferCalendar, a day for the slot picker", () => {
     const field = document.querySelector<HTMLInputElement>("#date")!;
     const changed: string[] = [];
     field.addEventListener("change", () => changed.push(field.value));
-    await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, container);
+    await show(<TransferCalendar kind="rent" min="2026-11-23" max="2026-12-23" label="День" value="2026-11-24" target="#rent-day input[name=date]" />, container);
     expect(field.name).toBe("date");
     const day = Array.from(container.querySelectorAll<HTMLElement>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")).find((el) => el.textContent?.startsWith("26"));
     await act(async () => {
@@ -185,14 +188,14 @@ describe("TransferCalendar, a day for the slot picker", () => {
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
     const container = document.querySelector<HTMLElement>("[data-island-root]")!;
     const first = () => document.querySelectorAll<HTMLElement & { dateObj?: Date }>(".flatpickr-day:not(.prevMonthDay):not(.nextMonthDay)")[0].dateObj?.getMonth();
-    const { unmount } = render(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" month="2026-11-01" target="#none" />, { container });
+    const { unmount } = render(<TransferCalendar kind="rent" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" month="2026-11-01" target="#none" />, { container });
     await act(() => new Promise((done) => setTimeout(done, 0)));
     expect(first()).toBe(10); // November, as the server showed it
     expect(screen.getByText(/День: 20\.12\.2026/)).toBeTruthy();
     expect(container.querySelector(".flatpickr-day.selected")?.getAttribute("aria-label")).toBe("20 декабря 2026, воскресенье");
     unmount();
     document.body.innerHTML = `<div data-island="calendar"><div data-island-root></div></div>`;
-    await show(<TransferCalendar mode="day" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" target="#none" />, document.querySelector<HTMLElement>("[data-island-root]")!);
+    await show(<TransferCalendar kind="rent" min="2026-11-23" max="2027-01-23" today="2026-11-23" label="День" value="2026-12-20" target="#none" />, document.querySelector<HTMLElement>("[data-island-root]")!);
     expect(first()).toBe(11); // the chosen day's December
   });
   it("draws the days once when the booking is in the window's first month", async () => {
@@ -206,7 +209,7 @@ describe("TransferCalendar, a day for the slot picker", () => {
       return el;
     });
     try {
-      await show(<TransferCalendar mode="day" min="2026-11-23" max="2026-12-23" today="2026-11-23" label="День" value="2026-11-28" target="#none" />, container);
+      await show(<TransferCalendar kind="rent" min="2026-11-23" max="2026-12-23" today="2026-11-23" label="День" value="2026-11-28" target="#none" />, container);
     } finally {
       spy.mockRestore();
     }
@@ -236,10 +239,9 @@ describe("TransferCalendar, hotel range", () => {
   const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
     date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
   }));
-  const props: TransferCalendarProps = {
-    mode: "range", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания",
-    start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600,
-    texts: { unavailable: "нет номеров", price: "цена не та", checkIn: "Заезд", checkOut: "Выезд" },
+  const props: StayProps = {
+    kind: "stay", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания", stay: ["", ""],
+    start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600, texts,
   };
 
   it("shows 'Готово' only with both dates, and posts them", async () => {
@@ -345,8 +347,8 @@ describe("TransferCalendar, by keyboard and screen reader", () => {
   const days = ["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"].map((date, i) => ({
     date, vacant: i === 2 ? 0 : 3, family: 1, price: 16300, label: "16 300 ₽",
   }));
-  const hotel: TransferCalendarProps = {
-    mode: "range", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания",
+  const hotel: StayProps = {
+    kind: "stay", min: "2026-11-23", max: "2026-11-27", label: "Даты проживания", texts,
     start: "dateIn", end: "dateOut", days, rooms: 1, family: 1, amount: 32600, stay: ["2026-11-23", "2026-11-24"],
   };
   const key = (k: string) => act(async () => {
@@ -428,7 +430,7 @@ describe("TransferCalendar, what the customer chose before it came", () => {
   it("takes the check-in chosen in the server's month and asks for the check-out", async () => {
     const container = page();
     const days = ["2026-11-23", "2026-11-24"].map((date) => ({ date, vacant: 3, family: 1, price: 16300, label: "16 300 ₽" }));
-    const range = { mode: "range", min: "2026-11-23", max: "2026-11-25", label: "Даты", start: "dateIn", end: "dateOut", days, amount: 32600 } as const;
+    const range: StayProps = { kind: "stay", min: "2026-11-23", max: "2026-11-25", label: "Даты", stay: ["", ""], start: "dateIn", end: "dateOut", days, rooms: 1, family: 0, amount: 32600, texts };
     const { unmount } = render(<TransferCalendar {...range} from="2026-11-23" />, { container });
     await act(() => new Promise((done) => setTimeout(done, 0)));
     expect(screen.getByText("Заезд 23.11.2026. Теперь выберите день выезда.")).toBeTruthy();

@@ -11,40 +11,62 @@ import { addDays, checkAquaDate, complete, hotelDayAvailable, hotelTap, nights, 
 
 export type HotelDay = { date: Day; vacant: number; family: number; price: number; label: string };
 
-export type TransferCalendarProps = {
-  mode: "day" | "range";
+/** What every move's calendar has. */
+type Window = {
   min: Day;
   max: Day;
   /** the first month shown (yyyy-mm-01), the server's month's */
   month?: Day;
   label: string;
-  name?: string;
+  /** the resort's today */
+  today?: Day;
+};
+
+/** A lesson's or a water-park visit's move: a day, then one of its lessons
+ *  or sessions, asked of url. */
+export type DayMoveProps = Window & {
+  kind: "day";
+  name: string;
   value?: Day;
-  url?: string;
+  url: string;
   choice?: string;
   done?: string;
   /** the shown day's choices as the url answers them: not asked for again */
   first?: DayChoices;
-  /** a date field of the page that the calendar fills in (a change event
-   *  follows), for an island that reads it: the rent move's slot picker */
-  target?: string;
+  /** a water-park order's day: only days of its weekday class */
   original?: Day;
   /** the order's own day now, marked in the calendar */
   booked?: Day;
-  /** the resort's today */
-  today?: Day;
-  /** a hotel order's booked check-in and check-out */
-  stay?: [Day, Day];
-  start?: string;
-  end?: string;
+};
+
+/** A rent's move: the day fills in the page's date field (target; a change
+ *  event follows) for the slot picker, which asks for its hours. */
+export type RentDayProps = Window & {
+  kind: "rent";
+  target: string;
+  value?: Day;
+  booked?: Day;
+};
+
+/** A hotel stay's move: a check-in, then a check-out. */
+export type StayProps = Window & {
+  kind: "stay";
+  /** the order's booked check-in and check-out */
+  stay: [Day, Day];
+  start: string;
+  end: string;
   from?: Day;
   to?: Day;
-  days?: HotelDay[];
-  rooms?: number;
-  family?: number;
+  days: HotelDay[];
+  rooms: number;
+  family: number;
   amount?: number;
-  texts?: Record<string, string>;
+  texts: { unavailable: string; price: string; same: string; checkIn: string; checkOut: string };
 };
+
+/** The calendar island's props, one shape per kind of move, as the server
+ *  sends them (views.DayCalendar, RentCalendar, StayCalendar). */
+export type TransferCalendarProps = DayMoveProps | RentDayProps | StayProps;
 
 type Choice = { value: string; title: string; lines: string[] | null; disabled?: string };
 export type DayChoices = { date: Day; legend: string; field: string; choices: Choice[]; empty: string; error?: string; pick?: string };
@@ -75,21 +97,22 @@ function useTakeOver(root: React.RefObject<HTMLElement | null>, enabled: boolean
 export default function TransferCalendar(props: TransferCalendarProps) {
   const root = useRef<HTMLDivElement>(null);
   // the rent's day goes to the page's own field, for the slot picker
-  useTakeOver(root, !props.target);
-  let body = <DayChoice {...props} />;
-  if (props.mode === "range") body = <HotelRange {...props} />;
-  else if (props.target) body = <DayTarget {...props} target={props.target} />;
+  useTakeOver(root, props.kind !== "rent");
+  let body;
+  if (props.kind === "stay") body = <HotelRange {...props} />;
+  else if (props.kind === "rent") body = <DayTarget {...props} />;
+  else body = <DayChoice {...props} />;
   return <div ref={root}>{body}</div>;
 }
 
 /** A day the customer typed into the server's date field before the island
  *  came, when it is a day the calendar offers; undefined when the field is
  *  untouched. A typed day it cannot offer keeps the server's form. */
-function typedDay(field: Element | null | undefined, props: TransferCalendarProps): Day | undefined {
+function typedDay(field: Element | null | undefined, props: RentDayProps): Day | undefined {
   const typed = changedValue(field);
   if (typed === undefined) return undefined;
   const d = parseDay(typed);
-  if (!d || d < props.min || d > props.max || (props.original && checkAquaDate(props.original, d, props.min) !== "")) {
+  if (!d || d < props.min || d > props.max) {
     throw new KeepServerForm(`the day "${typed}"`);
   }
   return d;
@@ -99,7 +122,7 @@ function typedDay(field: Element | null | undefined, props: TransferCalendarProp
  *  field (kept in the fallback, hidden) and says it changed. The day the
  *  customer typed there before the island came is kept (the slot picker
  *  loads its hours). */
-function DayTarget(props: TransferCalendarProps & { target: string }) {
+function DayTarget(props: RentDayProps) {
   const [day, setDay] = useState<Day>(() => typedDay(document.querySelector(props.target), props) ?? props.value ?? "");
   const onDay = useCallback(
     (d: Day) => {
@@ -133,12 +156,12 @@ function DayTarget(props: TransferCalendarProps & { target: string }) {
 
 /** The choice (a session's radio button) the customer made in the server's
  *  form before the island came, which a browser may also have restored. */
-function serverChoice(props: TransferCalendarProps): { day: Day; choice: string } {
+function serverChoice(props: DayMoveProps): { day: Day; choice: string } {
   const radio = document.querySelector<HTMLInputElement>('[data-island="calendar"] [data-island-fallback] input[type="radio"]:checked');
   return { day: props.value ?? "", choice: radio?.value ?? props.choice ?? "" };
 }
 
-function DayChoice(props: TransferCalendarProps) {
+function DayChoice(props: DayMoveProps) {
   const id = useId();
   const [taken] = useState(() => serverChoice(props));
   const [day, setDay] = useState<Day>(taken.day);
@@ -197,7 +220,7 @@ function DayChoice(props: TransferCalendarProps) {
         label={props.label}
         booked={props.booked ? [props.booked] : undefined}
       />
-      <input type="hidden" name={props.name ?? "date"} value={day} />
+      <input type="hidden" name={props.name} value={day} />
       <fieldset className="field choices" aria-live="polite" aria-busy={!data && !failed}>
         <legend>{data?.legend || "\u00a0"}</legend>
         {failed && <p className="notice notice-err">{LOAD_FAILED}</p>}
@@ -265,7 +288,7 @@ export function checkOutAllowed(p: RangePick, d: Day, available: (d: Day) => boo
 
 /** The stay chosen in the server's month: a check-in, then a check-out
  *  after it (a check-out alone is no stay). */
-function serverRange(props: TransferCalendarProps): RangePick {
+function serverRange(props: StayProps): RangePick {
   const start = parseDay(props.from ?? "");
   const end = parseDay(props.to ?? "");
   if (!start || start < props.min || start > props.max) return noPick;
@@ -273,18 +296,16 @@ function serverRange(props: TransferCalendarProps): RangePick {
 }
 
 /** The days of the stay the order holds, check-in to check-out. */
-function stayDays(stay: [Day, Day] | undefined): Day[] | undefined {
-  if (!stay || !stay[0] || !(stay[0] < stay[1])) return undefined;
+function stayDays(stay: [Day, Day]): Day[] | undefined {
+  if (!stay[0] || !(stay[0] < stay[1])) return undefined;
   const out: Day[] = [];
   for (let d = stay[0]; d <= stay[1]; d = addDays(d, 1)) out.push(d);
   return out;
 }
 
-function HotelRange(props: TransferCalendarProps) {
-  const byDay = new Map((props.days ?? []).map((d) => [d.date, d]));
-  const rooms = props.rooms ?? 1;
-  const family = props.family ?? 0;
-  const texts = props.texts ?? {};
+function HotelRange(props: StayProps) {
+  const byDay = new Map(props.days.map((d) => [d.date, d]));
+  const { rooms, family, texts } = props;
   const [pick, setPick] = useState<RangePick>(() => serverRange(props));
   const [booked] = useState(() => stayDays(props.stay));
   // What the last tap did; n makes a refusal said again a new render.
@@ -300,9 +321,9 @@ function HotelRange(props: TransferCalendarProps) {
   const list = nights(pick);
   const sum = list.reduce((s, d) => s + (byDay.get(d)?.price ?? 0), 0);
   let problem = "";
-  if (done && !list.every(available)) problem = texts.unavailable ?? "";
-  else if (done && props.amount !== undefined && Math.abs(sum - props.amount) >= 0.005) problem = texts.price ?? "";
-  else if (done && props.stay && pick.start === props.stay[0] && pick.end === props.stay[1]) problem = texts.same ?? "";
+  if (done && !list.every(available)) problem = texts.unavailable;
+  else if (done && props.amount !== undefined && Math.abs(sum - props.amount) >= 0.005) problem = texts.price;
+  else if (done && pick.start === props.stay[0] && pick.end === props.stay[1]) problem = texts.same;
 
   // 'Готово' only for a range the rules accept.
   useSubmitShown(root, done && !problem);
@@ -336,13 +357,13 @@ function HotelRange(props: TransferCalendarProps) {
         }}
         label={props.label}
       />
-      <input type="hidden" name={props.start ?? "dateIn"} value={pick.start} />
-      <input type="hidden" name={props.end ?? "dateOut"} value={pick.end} />
+      <input type="hidden" name={props.start} value={pick.start} />
+      <input type="hidden" name={props.end} value={pick.end} />
       <p className={said.refused ? "notice notice-err cal-say" : "hint cal-say"} role="status" aria-live="polite">
         {said.text}
       </p>
       <p className="cal-sum" aria-live="polite">
-        {texts.checkIn ?? "Заезд"}: {showDay(pick.start) || "—"}, {texts.checkOut ?? "Выезд"}: {showDay(pick.end) || "—"}
+        {texts.checkIn}: {showDay(pick.start) || "—"}, {texts.checkOut}: {showDay(pick.end) || "—"}
         {done && `, ночей: ${list.length}, ${rubles(sum)}`}
       </p>
       {problem && <p className="notice notice-err">{problem}</p>}

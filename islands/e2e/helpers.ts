@@ -1,4 +1,4 @@
-import { dayName } from "../calendar/grid";
+import { dayName } from "../calendar/days";
 import type { Locator, Page } from "@playwright/test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

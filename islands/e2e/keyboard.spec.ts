@@ -1,5 +1,5 @@
-// Every move with the keyboard alone, as the date-picker grid pattern has
-// it: Tab into the calendar (one day in the Tab order), the arrows to a day,
+// Every move with the keyboard alone, as the calendar's day buttons take it:
+// Tab into the calendar (one day in the Tab order), the arrows to a day,
 // Enter or Space to choose it, Tab on to the choices and the page's button.
 // Each calendar's days are read as a screen reader gets them: Russian names
 // with the month in the genitive, their price or 'нет мест', disabled and

@@ -68,11 +68,20 @@ async function fetchDocument(page: Page, path: string, dir: string): Promise<{ t
   return { type: got.type ?? "", text: execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }) };
 }
 
+/** Fails at once, saying why, in a Chromium whose offline emulation lets
+ *  the worker's own requests through: in Chromium 148 every page after the
+ *  first opened offline came live from the server (150 and 156 keep the
+ *  worker offline; scripts/deps asks for 150 at least). */
+function offlineEmulated(version: string): void {
+  expect(Number(version.split(".")[0]), `Chromium ${version} lets the offline worker reach the network: use Chromium 150 or later`).toBeGreaterThanOrEqual(150);
+}
+
 // A phone at the resort: its clock, which the notice uses, is in Moscow time.
 test.use({ viewport: { width: 360, height: 800 }, serviceWorkers: "allow", timezoneId: "Europe/Moscow" });
 
-test("kept pages, gate codes and tickets offline; nothing after sign-out", async ({ page, context }, info) => {
+test("kept pages, gate codes and tickets offline; nothing after sign-out", async ({ page, context, browser }, info) => {
   test.setTimeout(90_000);
+  offlineEmulated(browser.version());
   const dir = mkdtempSync(join(tmpdir(), "offline-"));
   // A sign-in of this test's own, so signing out ends no other file's.
   expect((await page.request.post("/login", { form: { phone: DEMO }, maxRedirects: 0 })).status()).toBe(303);
@@ -216,11 +225,13 @@ test("kept pages, gate codes and tickets offline; nothing after sign-out", async
   });
 });
 
-test("cookies removed: offline shows nothing of any order, and keeps no document", async ({ page, context }) => {
+test("cookies removed: offline shows nothing of any order, and keeps no document", async ({ page, context, browser }) => {
   test.setTimeout(60_000);
-  expect((await page.request.post("/login", { form: { phone: DEMO }, maxRedirects: 0 })).status()).toBe(303);
-  const { code } = await lastCode(DEMO);
-  expect((await page.request.post("/login/code", { form: { code }, maxRedirects: 0 })).status()).toBe(303);
+  offlineEmulated(browser.version());
+  // The sign-in the other files share: removing the browser's cookies does
+  // not end it, and the demo phone's codes (5 in 2 hours) are kept for the
+  // tests that must sign in anew.
+  await signInByForm(page, DEMO);
   await page.goto("/");
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
   await page.goto("/orders");

@@ -60,6 +60,21 @@ test.describe("sign-in with JavaScript on", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Здравствуйте, Ольга");
   });
 
+  test("the SMS pasted whole fills the four boxes and signs in", async ({ page }) => {
+    const phone = newPhone();
+    const dialog = await signUpWithDialog(page, phone, "Вера", "Соколова");
+    await expect(dialog.getByRole("heading", { name: "Готово" })).toBeVisible();
+    const { code } = await lastCode(phone.digits);
+    await page.getByLabel("Цифра 1 из 4").evaluate((box, text) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }, `Ваш код: ${code}`);
+    for (const [i, digit] of [...code].entries()) await expect(page.getByLabel(`Цифра ${i + 1} из 4`)).toHaveValue(digit);
+    await dialog.getByRole("button", { name: "Подтвердить" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Здравствуйте, Вера");
+  });
+
   test("a refused phone opens 'Ой!'", async ({ page }) => {
     await page.goto("/login");
     await expect(page.locator('[data-island="sms-code"]')).toHaveAttribute("data-island-state", "waiting");
@@ -102,6 +117,22 @@ test.describe("sign-in with JavaScript off", () => {
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("the SMS pasted whole into the code field signs in", async ({ page }) => {
+    const phone = newPhone();
+    await page.goto("/signup");
+    await page.getByLabel("Номер телефона").fill(phone.typed);
+    await page.getByLabel("Имя").fill("Инна");
+    await page.getByLabel("Фамилия").fill("Белова");
+    await page.getByRole("button", { name: "Зарегистрироваться" }).click();
+    await expect(page.getByRole("heading", { name: "Готово" })).toBeVisible();
+    const { code } = await lastCode(phone.digits);
+    const field = page.getByLabel("Код из SMS");
+    await field.fill(`Ваш код: ${code}`);
+    await expect(field).toHaveValue(`Ваш код: ${code}`); // not cut by the field's length
+    await page.getByRole("button", { name: "Подтвердить" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Здравствуйте, Инна");
   });
 
   test("the code step and sign-up have no axe violations", async ({ browser, baseURL }) => {

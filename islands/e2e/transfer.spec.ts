@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { dayName } from "../calendar/grid";
+import { dayName } from "../calendar/days";
 import { clickDay, lastCode, newPhone, tapDay } from "./helpers";
 
 type Props = {

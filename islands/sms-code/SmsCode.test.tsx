@@ -140,7 +140,7 @@ describe("SmsCode", () => {
     expect(screen.getByText("Отправить код повторно можно через 42 с")).toBeTruthy();
   });
 
-  it.each(["1234", "12 34", "12-34"])("fills all four boxes from a paste of %j into any box", async (text) => {
+  it.each(["1234", "12 34", "12-34", " 1234 ", "Ваш код: 1234", "Код 1234"])("fills all four boxes from a paste of %j into any box", async (text) => {
     await openCodeDialog();
     fireEvent.paste(boxes()[2], { clipboardData: { getData: () => text } });
     expect(boxes().map((b) => b.value)).toEqual(["1", "2", "3", "4"]);

@@ -167,8 +167,12 @@ export default function SmsCode(props: SmsCodeProps) {
     const dlg = dialogRef.current;
     if (!dlg || dialog.kind === "closed") return;
     if (!dlg.open) dlg.showModal();
-    if (dialog.kind === "code") boxes.current[0]?.focus();
-    else closeRef.current?.focus();
+    // Opened at its top, the title and the close button in view also on a
+    // screen shorter than the dialog (400 % zoom): the focus goes in without
+    // scrolling, and the first digit typed brings its box into view.
+    if (dialog.kind === "code") boxes.current[0]?.focus({ preventScroll: true });
+    else closeRef.current?.focus({ preventScroll: true });
+    dlg.scrollTop = 0;
   }, [dialog]);
 
   const focusBox = (i: number) => {

@@ -1,7 +1,7 @@
-// What the calendar says and how the keyboard moves in it, as the date-picker
-// grid pattern wants it: a day is named as a person says it in Russian
-// ("2 декабря 2026, среда", the month in the genitive), and the keys move a
-// day, a week, to the week's ends, a month or a year.
+// What the calendar says and how the keyboard moves in it: a day is named as
+// a person says it in Russian ("2 декабря 2026, среда", the month in the
+// genitive), and the keys move a day, a week, to the week's ends, a month
+// or a year.
 import { addDays, type Day } from "./rules";
 
 const GENITIVE = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonths, clampDay, dayLabel, dayName, monthName, moveKey } from "./grid";
+import { addMonths, clampDay, dayLabel, dayName, monthName, moveKey } from "./days";
 
 describe("dayName", () => {
   it("says the day as a person does, the month in the genitive", () => {
