@@ -103,16 +103,6 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	return a
 }
 
-// enter counts a page that must not be refused (a form sent), whatever the limit.
-func (a *Admission) enter() (done func()) {
-	a.mu.Lock()
-	a.inflight++
-	a.win.peak = max(a.win.peak, a.inflight)
-	a.adjust()
-	a.mu.Unlock()
-	return a.leave
-}
-
 // admit waits for the page's turn: false when refused, at once, after MaxWait or as ctx ends.
 func (a *Admission) admit(ctx context.Context) (done func(), ok bool) {
 	a.mu.Lock()

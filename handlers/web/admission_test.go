@@ -269,3 +269,13 @@ func TestLimitHoldsWhenTheMachineTookTheCores(t *testing.T) {
 		t.Errorf("limit %d, want it held at 40", got)
 	}
 }
+
+// enter counts a page that must not be refused (a form sent), whatever the limit.
+func (a *Admission) enter() (done func()) {
+	a.mu.Lock()
+	a.inflight++
+	a.win.peak = max(a.win.peak, a.inflight)
+	a.adjust()
+	a.mu.Unlock()
+	return a.leave
+}
