@@ -70,8 +70,6 @@ var (
 // move, refund and cancel pages, the profile form.
 var keptPages = regexp.MustCompile(`^/orders/(glk|GLK|pavilion|aqua|hotel|celRoom)/[0-9A-Za-z_.-]{1,64}(/(transfer|refund|cancel))?$|^/profile/edit$`)
 
-func (s *Server) ownerTag(sess *web.Session) string { return s.phoneTag(sess.Phone) }
-
 func (s *Server) newOwnerMark(sess *web.Session) string {
 	v, err := s.sessions.Seal(ownerSeal, formOwner{Owner: s.ownerTag(sess), Issued: s.now().Unix()})
 	if err != nil {

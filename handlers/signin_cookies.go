@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"lk/handlers/web"
 	"net/http"
 	"slices"
 	"time"
@@ -82,6 +83,9 @@ func (s *Server) rememberDevice(w http.ResponseWriter, r *http.Request, phone st
 // phoneTag stands for a phone in the store's key names (a keyed hash), so
 // no key list or append-only file holds a phone number.
 func (s *Server) phoneTag(phone string) string { return s.sessions.Tag(phone) }
+
+// ownerTag is the session's customer as a kept form's token names them.
+func (s *Server) ownerTag(sess *web.Session) string { return s.phoneTag(sess.Phone) }
 
 // copiesCookie names the sign-in the offline copies belong to, for the
 // worker to read (so not HttpOnly): without it they are not shown.
