@@ -17,6 +17,7 @@ import (
 
 	"lk/gateway"
 	"lk/gateway/sandbox"
+	"lk/gateway/sandbox/sandboxtest"
 	"lk/handlers"
 )
 
@@ -483,7 +484,7 @@ func hotelRanges(t *testing.T, a *app) (full, dearer, valid [2]string) {
 			if r[0].Equal(stayIn) || !apart(r, fullIn, fullOut) || gateway.CheckHotelRange(opened, r[0], r[1], o) != nil {
 				continue
 			}
-			if err := a.sb.OpenRooms(ctx, r[0], r[1], rooms, family); err != nil {
+			if err := sandboxtest.OpenRooms(a.sb, r[0], r[1], rooms, family); err != nil {
 				t.Fatal(err)
 			}
 			valid = iso(r)

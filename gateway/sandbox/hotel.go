@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -38,10 +39,28 @@ func (s *Sandbox) takeNights(ctx context.Context, q querier, in, out time.Time, 
 	return nil
 }
 
-// OpenRooms frees rooms on the nights from in to out (exclusive), as a
-// cancelled stay would, for tests whose seeded month lacks a free period.
-func (s *Sandbox) OpenRooms(ctx context.Context, in, out time.Time, rooms, family int) error {
-	return s.takeNights(ctx, s.db, in.In(s.loc), out.In(s.loc), rooms, family, -1)
+// handleOpenRooms (POST /sandbox/open-rooms) frees rooms on the nights
+// from "in" to "out" (yyyy-mm-dd, out exclusive), as a cancelled stay
+// would, for tests whose seeded month lacks a free period.
+func (s *Sandbox) handleOpenRooms(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		In     string `json:"in"`
+		Out    string `json:"out"`
+		Rooms  int    `json:"rooms"`
+		Family int    `json:"family"`
+	}
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&req)
+	in, errIn := time.ParseInLocation("2006-01-02", req.In, s.loc)
+	out, errOut := time.ParseInLocation("2006-01-02", req.Out, s.loc)
+	if err != nil || errIn != nil || errOut != nil || !out.After(in) || req.Rooms < 0 || req.Family < 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"success": false, "errorMessage": "in < out (yyyy-mm-dd), rooms and family are required"})
+		return
+	}
+	if err := s.takeNights(r.Context(), s.db, in, out, req.Rooms, req.Family, -1); err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
 }
 
 // handleHotelOrders serves hotel/getHotelOrders: activeOrders (not canceled,

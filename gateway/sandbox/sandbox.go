@@ -274,6 +274,7 @@ func (s *Sandbox) Handler() http.Handler {
 	mux.HandleFunc("POST /sandbox/faults", s.handleSetFault)
 	mux.HandleFunc("POST /sandbox/past", s.handlePast)
 	mux.HandleFunc("POST /sandbox/today", s.handleToday)
+	mux.HandleFunc("POST /sandbox/open-rooms", s.handleOpenRooms)
 	mux.HandleFunc("POST /sandbox/reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
 		writeJSON(w, http.StatusOK, map[string]bool{"success": true})

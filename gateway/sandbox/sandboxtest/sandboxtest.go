@@ -4,10 +4,13 @@
 package sandboxtest
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"time"
 
 	"lk/gateway/sandbox"
 )
@@ -26,6 +29,18 @@ func Refunds(sb *sandbox.Sandbox) []sandbox.StoredRefund {
 	var list []sandbox.StoredRefund
 	get(sb, "/sandbox/refunds", &list)
 	return list
+}
+
+// OpenRooms frees rooms on the nights from in to out (exclusive), as a
+// cancelled stay would.
+func OpenRooms(sb *sandbox.Sandbox, in, out time.Time, rooms, family int) error {
+	body, _ := json.Marshal(map[string]any{"in": in.Format(time.DateOnly), "out": out.Format(time.DateOnly), "rooms": rooms, "family": family})
+	w := httptest.NewRecorder()
+	sb.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/sandbox/open-rooms", bytes.NewReader(body)))
+	if w.Code != http.StatusOK {
+		return fmt.Errorf("sandbox: open rooms: %d %s", w.Code, w.Body)
+	}
+	return nil
 }
 
 func get(sb *sandbox.Sandbox, path string, v any) int {
